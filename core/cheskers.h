@@ -1,0 +1,238 @@
+/*
+ * cheskers.h - the public interface of the Cheskers rules core.
+ *
+ * Pure C11, no Lua, no I/O. The board is 32 dark squares; square index
+ * sq = rank * 4 + file / 2 (a1 = 0, c1 = 1, e1 = 2, g1 = 3, b2 = 4, ... h8 = 31).
+ * A bitboard (chk_bb) has one bit per square.
+ *
+ * Ownership: a chk_rules is owned by the caller and must outlive every
+ * position that points to it. A chk_pos owns its undo history (heap memory):
+ * release it with chk_pos_free. Move generation never allocates.
+ *
+ * Errors: functions that read text or may fail take an error buffer
+ * (err, errlen) and return a negative number (or false) with a message in it.
+ */
+#ifndef CHESKERS_H
+#define CHESKERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CHK_VERSION "0.1.0"
+
+#define CHK_SQUARES   32
+#define CHK_MAX_KINDS 8     /* P, K, B, C and up to four extra kinds */
+#define CHK_MAX_DIRS  16    /* expanded vectors per piece kind */
+#define CHK_MAX_PATH  32    /* landings in one chain (one per captured piece) */
+#define CHK_MAX_MOVES 1024  /* legal moves in one position, with room to spare */
+#define CHK_NONE      0xFF  /* no piece / no promotion */
+
+typedef uint32_t chk_bb;
+
+enum { CHK_WHITE = 0, CHK_BLACK = 1 };
+enum { CHK_PAWN = 0, CHK_KING = 1, CHK_BISHOP = 2, CHK_CAMEL = 3 };
+
+/* A piece code in chk_pos.sq: kind | color << 3, or CHK_NONE. */
+#define CHK_PIECE(color, kind) ((uint8_t)((kind) | ((color) << 3)))
+#define CHK_PIECE_KIND(pc)     ((pc) & 7)
+#define CHK_PIECE_COLOR(pc)    ((pc) >> 3)
+
+/* ---- rules -------------------------------------------------------------- */
+
+enum { CHK_CAPTURE_MIXED, CHK_CAPTURE_JUMPS, CHK_CAPTURE_ALL, CHK_CAPTURE_OPTIONAL };
+enum { CHK_STYLE_TAKE, CHK_STYLE_JUMP };
+
+/* How one piece kind moves. Pawns are built in (kinds[CHK_PAWN] holds only
+ * the letter); every other kind is described by vectors. A vector (a, b)
+ * stands for all of its symmetries (+-a, +-b) and (+-b, +-a). A leap goes one
+ * vector; a ride repeats it over empty squares. Style TAKE captures by moving
+ * onto an enemy piece; style JUMP captures by passing over one enemy piece
+ * (leap: from+v is the enemy, from+2v the empty landing; ride: the first
+ * piece on the line, landing on any empty square beyond) and chains on. */
+typedef struct chk_kind {
+    char letter;               /* upper case: 'K', 'B', 'C', or an extra letter */
+    uint8_t style;             /* CHK_STYLE_TAKE or CHK_STYLE_JUMP */
+    bool compulsory;           /* its captures count as compulsory ones */
+    uint8_t nleaps, nrides;    /* vectors as given (before symmetry) */
+    int8_t leaps[8][2], rides[8][2];
+    /* derived by chk_rules_finish: */
+    uint8_t ndirs;             /* expanded directions */
+    bool dir_ride[CHK_MAX_DIRS];
+    int8_t dir[CHK_MAX_DIRS][2];
+    uint8_t ray_len[CHK_SQUARES][CHK_MAX_DIRS];
+    uint8_t ray[CHK_SQUARES][CHK_MAX_DIRS][8]; /* squares along the direction */
+    chk_bb leap_to[CHK_SQUARES];               /* leap targets (leap dirs only) */
+} chk_kind;
+
+struct chk_pos;
+struct chk_move;
+
+/* Hooks (set by the Lua binding for rules written in Lua).
+ * filter: return 1 to keep the move, 0 to forbid it, -1 on error.
+ * result: return 0 when the hook has nothing to say, 1 when the game is over
+ *   (*winner = CHK_WHITE, CHK_BLACK or CHK_DRAW_RESULT), -1 on error. */
+typedef int (*chk_filter_fn)(void *ud, const struct chk_pos *pos, const struct chk_move *m);
+typedef int (*chk_result_fn)(void *ud, const struct chk_pos *pos, int *winner);
+
+typedef struct chk_rules {
+    bool majority;
+    uint8_t capture;            /* CHK_CAPTURE_* */
+    uint8_t promote;            /* bit mask of kinds a pawn may become */
+    uint8_t first;              /* CHK_WHITE or CHK_BLACK */
+    bool flying_kings;
+    bool pawns_capture_backward;
+    int draw_repetition;        /* 0 or >= 2 */
+    int draw_quiet_plies;       /* 0 or >= 1 */
+    uint8_t nkinds;             /* 4 + extra kinds */
+    chk_kind kinds[CHK_MAX_KINDS];
+    chk_filter_fn filter;
+    chk_result_fn result;
+    void *hook_ud;
+    bool finished;              /* chk_rules_finish succeeded */
+} chk_rules;
+
+/* The default rules (golomb), finished and ready to use. */
+void chk_rules_default(chk_rules *r);
+/* Set one option by name from its text value ("majority", "false").
+ * Returns 0, or -1 with a message. Call chk_rules_finish afterwards. */
+int chk_rules_set(chk_rules *r, const char *name, const char *value, char *err, size_t errlen);
+/* Read "name=value name=value ..." (spaces or commas between). */
+int chk_rules_parse(chk_rules *r, const char *text, char *err, size_t errlen);
+/* Define (or redefine) the movement of a kind by letter. letter 'K' and 'P'
+ * cannot be redefined. A new letter adds a kind (at most CHK_MAX_KINDS).
+ * Vectors must be colour bound (a + b even) and within the board. */
+int chk_rules_set_kind(chk_rules *r, char letter, int style, bool compulsory,
+                       const int8_t (*leaps)[2], int nleaps,
+                       const int8_t (*rides)[2], int nrides, char *err, size_t errlen);
+/* Validate and derive the tables. Must succeed before positions use r. */
+int chk_rules_finish(chk_rules *r, char *err, size_t errlen);
+/* The kind index for a piece letter (either case), or -1. */
+int chk_rules_kind(const chk_rules *r, char letter);
+/* Write the options as "majority=true capture=mixed ..." (no piece kinds). */
+size_t chk_rules_to_text(const chk_rules *r, char *buf, size_t n);
+const char *chk_capture_name(int capture);
+
+/* ---- moves -------------------------------------------------------------- */
+
+enum {
+    CHK_MF_JUMP = 1,        /* a jump chain */
+    CHK_MF_TAKE = 2,        /* a capture by moving onto the piece */
+    CHK_MF_COMPULSORY = 4   /* a capture of a compulsory kind */
+};
+
+typedef struct chk_move {
+    chk_bb captures;            /* squares of the captured pieces */
+    uint8_t from, to;
+    uint8_t kind;               /* kind of the moving piece */
+    uint8_t promo;              /* kind promoted to, or CHK_NONE */
+    uint8_t flags;              /* CHK_MF_* */
+    uint8_t npath;              /* landings; 1 for a step, slide, leap or take */
+    uint8_t path[CHK_MAX_PATH]; /* landing squares in order; path[npath-1] == to */
+} chk_move;
+
+/* Same move: start, end, captured set, promotion (the draughts convention). */
+bool chk_move_equal(const chk_move *a, const chk_move *b);
+
+/* ---- positions ---------------------------------------------------------- */
+
+typedef struct chk_undo {
+    chk_move move;
+    uint64_t hash;          /* hash before the move */
+    uint64_t capkinds[2];   /* kinds of the captured pieces, 4 bits each, by square order */
+    uint32_t moveno;
+    uint16_t quiet;
+} chk_undo;
+
+typedef struct chk_pos {
+    chk_bb bb[2][CHK_MAX_KINDS];    /* pieces by colour and kind */
+    chk_bb occ[2];                  /* all pieces of a colour */
+    uint8_t sq[CHK_SQUARES];        /* CHK_PIECE code or CHK_NONE */
+    uint8_t side;                   /* colour to move */
+    uint16_t quiet;                 /* plies since the last capture or pawn move */
+    uint32_t moveno;                /* move number */
+    uint64_t hash;                  /* Zobrist hash: pieces and side to move */
+    const chk_rules *rules;
+    chk_undo *hist;                 /* moves made, oldest first */
+    size_t nhist, caphist;
+} chk_pos;
+
+#define CHK_START_FEN "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
+
+/* An empty board under r, White to move. */
+void chk_pos_init(chk_pos *p, const chk_rules *r);
+/* The start position, with the side given by r->first. */
+void chk_pos_start(chk_pos *p, const chk_rules *r);
+void chk_pos_free(chk_pos *p);
+/* dst becomes an independent copy (history included). dst must not be
+ * initialised (or be freed first). Returns false when out of memory. */
+bool chk_pos_copy(chk_pos *dst, const chk_pos *src);
+/* Read a position. On error p is left unchanged and -1 returned. The history
+ * is cleared on success. */
+int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen);
+size_t chk_pos_fen(const chk_pos *p, char *buf, size_t n);
+/* Put or remove a piece (CHK_NONE removes); keeps hash consistent. Clears nothing else. */
+void chk_pos_put(chk_pos *p, int sq, uint8_t piece);
+uint64_t chk_pos_hash_full(const chk_pos *p);     /* recomputed from scratch */
+/* Debug: returns NULL when consistent, else a description of the fault. */
+const char *chk_pos_check(const chk_pos *p);
+
+/* ---- squares ------------------------------------------------------------ */
+
+int chk_sq_file(int sq);
+int chk_sq_rank(int sq);
+int chk_sq_from_fr(int file, int rank);     /* -1 for a light or off-board square */
+/* "c3" -> index; -1 if not a dark square. Reads exactly two characters. */
+int chk_sq_parse(const char *s);
+void chk_sq_name(int sq, char out[3]);
+
+/* ---- move generation and play ------------------------------------------- */
+
+/* The legal moves (RULES.md), deterministic order. 0 when the game is over
+ * (lost kings, a draw by rule, or a result hook). -1 when a hook failed. */
+int chk_gen_moves(chk_pos *p, chk_move *list);
+/* Number of legal moves, as chk_gen_moves would return, faster. */
+int chk_count_moves(chk_pos *p);
+/* Moves under the capture rule ignoring whether the game is over. */
+int chk_gen_rule_moves(const chk_pos *p, chk_move *list);
+/* Make a move (assumed legal). Returns false (board unchanged) only when
+ * the history cannot grow. */
+bool chk_make(chk_pos *p, const chk_move *m);
+/* Take back the last move; returns false if there is none. */
+bool chk_unmake(chk_pos *p);
+
+/* ---- results ------------------------------------------------------------ */
+
+enum { CHK_ONGOING = -1, CHK_DRAW_RESULT = 2 };  /* also CHK_WHITE, CHK_BLACK as winner */
+enum {
+    CHK_REASON_NONE, CHK_REASON_KINGS, CHK_REASON_STALEMATE,
+    CHK_REASON_REPETITION, CHK_REASON_QUIET, CHK_REASON_HOOK, CHK_REASON_ERROR
+};
+/* Winner (CHK_WHITE, CHK_BLACK, CHK_DRAW_RESULT) or CHK_ONGOING; *reason set.
+ * CHK_REASON_ERROR when a hook failed. */
+int chk_result(chk_pos *p, int *reason);
+/* Only the rules that do not need move generation (kings, draws, hook). */
+int chk_result_static(chk_pos *p, int *reason);
+const char *chk_reason_name(int reason);
+/* How many times the current position has occurred (1 = first time). */
+int chk_repetitions(const chk_pos *p);
+
+/* ---- text --------------------------------------------------------------- */
+
+/* "c3xe5xg7", "a7-b8=K". Returns the length. */
+size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
+/* Find the legal move that text names (RULES.md reading rules). Returns 0 on
+ * success, -1 with a message listing candidates when illegal or ambiguous. */
+int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_t errlen);
+
+/* ---- perft -------------------------------------------------------------- */
+
+/* Count move sequences of length depth. bulk: count the last ply without
+ * making it. stop: polled; when it becomes non-zero, returns -1 with the
+ * position restored. Returns -2 when a hook failed. */
+int64_t chk_perft(chk_pos *p, int depth, bool bulk, const volatile int *stop);
+/* Per root move counts; counts[i] belongs to moves[i]. Returns the number of
+ * root moves, -1 if stopped, -2 on hook error. */
+int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, const volatile int *stop);
+
+#endif
