@@ -65,13 +65,20 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-test: all
+# deps first, in its own make, so that pkg-config answers once lua5.4 is there
+test:
+	@$(MAKE) -s deps
+	@$(MAKE) -s all
 	@sh tests/run.sh
 
-bench: all
+bench:
+	@$(MAKE) -s deps
+	@$(MAKE) -s all
 	@sh bench/run.sh
 
-run: deps all
+run:
+	@$(MAKE) -s deps
+	@$(MAKE) -s all
 	./cheskers
 
 install: all

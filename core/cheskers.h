@@ -15,6 +15,7 @@
 #ifndef CHESKERS_H
 #define CHESKERS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -230,9 +231,9 @@ int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_
 /* Count move sequences of length depth. bulk: count the last ply without
  * making it. stop: polled; when it becomes non-zero, returns -1 with the
  * position restored. Returns -2 when a hook failed. */
-int64_t chk_perft(chk_pos *p, int depth, bool bulk, const volatile int *stop);
+int64_t chk_perft(chk_pos *p, int depth, bool bulk, const volatile sig_atomic_t *stop);
 /* Per root move counts; counts[i] belongs to moves[i]. Returns the number of
  * root moves, -1 if stopped, -2 on hook error. */
-int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, const volatile int *stop);
+int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, const volatile sig_atomic_t *stop);
 
 #endif

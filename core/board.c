@@ -1,0 +1,425 @@
+/*
+ * board.c - positions: squares, set-up, the position text (FEN), Zobrist
+ * hashing, make/unmake with the undo history, and the game result.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- squares ------------------------------------------------------------ */
+
+int chk_sq_rank(int sq) { return sq >> 2; }
+int chk_sq_file(int sq) { return 2 * (sq & 3) + ((sq >> 2) & 1); }
+
+int chk_sq_from_fr(int file, int rank)
+{
+    if (file < 0 || file > 7 || rank < 0 || rank > 7 || ((file + rank) & 1))
+        return -1;
+    return rank * 4 + file / 2;
+}
+
+int chk_sq_parse(const char *s)
+{
+    if (!s || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
+        return -1;
+    return chk_sq_from_fr(s[0] - 'a', s[1] - '1');
+}
+
+void chk_sq_name(int sq, char out[3])
+{
+    out[0] = (char)('a' + chk_sq_file(sq));
+    out[1] = (char)('1' + chk_sq_rank(sq));
+    out[2] = 0;
+}
+
+/* ---- pieces ------------------------------------------------------------- */
+
+static inline void put_piece(chk_pos *p, int sq, int piece)
+{
+    int c = CHK_PIECE_COLOR(piece), k = CHK_PIECE_KIND(piece);
+    p->bb[c][k] |= BB(sq);
+    p->occ[c] |= BB(sq);
+    p->sq[sq] = (uint8_t)piece;
+    p->hash ^= zob_piece(piece, sq);
+}
+
+static inline void remove_piece(chk_pos *p, int sq)
+{
+    int piece = p->sq[sq], c = CHK_PIECE_COLOR(piece), k = CHK_PIECE_KIND(piece);
+    p->bb[c][k] &= ~BB(sq);
+    p->occ[c] &= ~BB(sq);
+    p->sq[sq] = CHK_NONE;
+    p->hash ^= zob_piece(piece, sq);
+}
+
+void chk_pos_put(chk_pos *p, int sq, uint8_t piece)
+{
+    if (sq < 0 || sq >= CHK_SQUARES)
+        return;
+    if (p->sq[sq] != CHK_NONE)
+        remove_piece(p, sq);
+    if (piece != CHK_NONE)
+        put_piece(p, sq, piece);
+}
+
+void chk_pos_init(chk_pos *p, const chk_rules *r)
+{
+    memset(p, 0, sizeof *p);
+    memset(p->sq, CHK_NONE, sizeof p->sq);
+    p->rules = r;
+    p->side = CHK_WHITE;
+    p->moveno = 1;
+    p->hash = 0;
+}
+
+void chk_pos_start(chk_pos *p, const chk_rules *r)
+{
+    chk_pos_init(p, r);
+    chk_pos_set_fen(p, CHK_START_FEN, NULL, 0);
+    if (r->first == CHK_WHITE) {
+        p->side = CHK_WHITE;
+        p->hash ^= ZOB_SIDE;
+    }
+}
+
+void chk_pos_free(chk_pos *p)
+{
+    free(p->hist);
+    p->hist = NULL;
+    p->nhist = p->caphist = 0;
+}
+
+bool chk_pos_copy(chk_pos *dst, const chk_pos *src)
+{
+    *dst = *src;
+    dst->hist = NULL;
+    dst->caphist = 0;
+    if (src->nhist) {
+        dst->hist = malloc(src->nhist * sizeof *dst->hist);
+        if (!dst->hist) {
+            dst->nhist = 0;
+            return false;
+        }
+        memcpy(dst->hist, src->hist, src->nhist * sizeof *dst->hist);
+        dst->caphist = src->nhist;
+    }
+    return true;
+}
+
+uint64_t chk_pos_hash_full(const chk_pos *p)
+{
+    uint64_t h = p->side == CHK_BLACK ? ZOB_SIDE : 0;
+    for (int sq = 0; sq < CHK_SQUARES; sq++)
+        if (p->sq[sq] != CHK_NONE)
+            h ^= zob_piece(p->sq[sq], sq);
+    return h;
+}
+
+const char *chk_pos_check(const chk_pos *p)
+{
+    chk_bb all = 0;
+    for (int c = 0; c < 2; c++) {
+        chk_bb occ = 0;
+        for (int k = 0; k < CHK_MAX_KINDS; k++) {
+            if (p->bb[c][k] & all)
+                return "two pieces on one square";
+            if (k >= p->rules->nkinds && p->bb[c][k])
+                return "piece of an unknown kind";
+            all |= p->bb[c][k];
+            occ |= p->bb[c][k];
+            for (chk_bb b = p->bb[c][k]; b; b &= b - 1)
+                if (p->sq[bb_first(b)] != CHK_PIECE(c, k))
+                    return "mailbox disagrees with bitboards";
+        }
+        if (occ != p->occ[c])
+            return "occupancy disagrees with bitboards";
+    }
+    for (int sq = 0; sq < CHK_SQUARES; sq++)
+        if ((p->sq[sq] == CHK_NONE) != !(all & BB(sq)))
+            return "mailbox has a piece the bitboards do not";
+    if ((p->bb[CHK_WHITE][CHK_PAWN] & RANK_8) || (p->bb[CHK_BLACK][CHK_PAWN] & RANK_1))
+        return "pawn on its promotion rank";
+    if (p->side > 1)
+        return "bad side to move";
+    if (p->hash != chk_pos_hash_full(p))
+        return "incremental hash differs from the full hash";
+    return NULL;
+}
+
+/* ---- position text ------------------------------------------------------ */
+
+static int fen_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fen_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int read_count(const char **s, long max, long *out)
+{
+    char *end;
+    if (**s < '0' || **s > '9')
+        return -1;
+    *out = strtol(*s, &end, 10);
+    if (*out > max)
+        return -1;
+    *s = end;
+    return 0;
+}
+
+int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
+{
+    chk_pos q;
+    const char *s = fen;
+    chk_pos_init(&q, p->rules);
+    if (!s)
+        return fen_fail(err, errlen, "no position text");
+    while (*s == ' ' || *s == '\t')
+        s++;
+    for (int rank = 7; rank >= 0; rank--) {
+        int file = 0;
+        while (*s && *s != '/' && *s != ' ' && *s != '\t') {
+            char c = *s++;
+            if (c >= '1' && c <= '8') {
+                file += c - '0';
+                if (file > 8)
+                    return fen_fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+                continue;
+            }
+            int k = chk_rules_kind(p->rules, c);
+            if (k < 0 || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+                return fen_fail(err, errlen, "unknown piece letter '%c' on rank %d",
+                                (c >= 32 && c < 127) ? c : '?', rank + 1);
+            if (file > 7)
+                return fen_fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+            int sq = chk_sq_from_fr(file, rank);
+            char name[3] = { (char)('a' + file), (char)('1' + rank), 0 };
+            if (sq < 0)
+                return fen_fail(err, errlen, "piece on light square %s", name);
+            int color = (c >= 'a' && c <= 'z') ? CHK_BLACK : CHK_WHITE;
+            if (k == CHK_PAWN && (promo_rank(color) & BB(sq)))
+                return fen_fail(err, errlen, "%s pawn on its promotion rank at %s",
+                                color == CHK_WHITE ? "white" : "black", name);
+            put_piece(&q, sq, CHK_PIECE(color, k));
+            file++;
+        }
+        if (file != 8)
+            return fen_fail(err, errlen, "rank %d does not add up to 8 squares", rank + 1);
+        if (rank > 0) {
+            if (*s != '/')
+                return fen_fail(err, errlen, "expected '/' after rank %d (8 ranks are needed)", rank + 1);
+            s++;
+        }
+    }
+    if (*s == '/')
+        return fen_fail(err, errlen, "more than 8 ranks");
+    if (*s != ' ' && *s != '\t')
+        return fen_fail(err, errlen, "missing side to move (w or b) after the ranks");
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if ((*s != 'w' && *s != 'b') || (s[1] && s[1] != ' ' && s[1] != '\t'))
+        return fen_fail(err, errlen, "side to move must be w or b");
+    q.side = *s == 'w' ? CHK_WHITE : CHK_BLACK;
+    if (q.side == CHK_BLACK)
+        q.hash ^= ZOB_SIDE;
+    s++;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s) {
+        long n;
+        if (read_count(&s, 65535, &n))
+            return fen_fail(err, errlen, "plies since the last capture or pawn move must be a number from 0 to 65535");
+        q.quiet = (uint16_t)n;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s) {
+            if (read_count(&s, 100000000, &n) || n < 1)
+                return fen_fail(err, errlen, "move number must be a whole number from 1");
+            q.moveno = (uint32_t)n;
+        }
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            s++;
+        if (*s)
+            return fen_fail(err, errlen, "unexpected text after the position");
+    }
+    q.hist = p->hist;       /* keep the buffer, drop its contents */
+    q.caphist = p->caphist;
+    q.nhist = 0;
+    *p = q;
+    return 0;
+}
+
+size_t chk_pos_fen(const chk_pos *p, char *buf, size_t n)
+{
+    char out[128];
+    size_t len = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            int sq = chk_sq_from_fr(file, rank);
+            if (sq < 0 || p->sq[sq] == CHK_NONE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                out[len++] = (char)('0' + empty);
+            empty = 0;
+            int pc = p->sq[sq];
+            char c = p->rules->kinds[CHK_PIECE_KIND(pc)].letter;
+            out[len++] = CHK_PIECE_COLOR(pc) == CHK_BLACK ? (char)(c - 'A' + 'a') : c;
+        }
+        if (empty)
+            out[len++] = (char)('0' + empty);
+        if (rank)
+            out[len++] = '/';
+    }
+    out[len] = 0;
+    int m = snprintf(buf, n, "%s %c %u %u", out, p->side == CHK_WHITE ? 'w' : 'b',
+                     (unsigned)p->quiet, (unsigned)p->moveno);
+    return m < 0 ? 0 : (size_t)m;
+}
+
+/* ---- make / unmake ------------------------------------------------------ */
+
+bool chk_make(chk_pos *p, const chk_move *m)
+{
+    if (p->nhist == p->caphist) {
+        size_t cap = p->caphist ? p->caphist * 2 : 64;
+        chk_undo *h = realloc(p->hist, cap * sizeof *h);
+        if (!h)
+            return false;
+        p->hist = h;
+        p->caphist = cap;
+    }
+    chk_undo *u = &p->hist[p->nhist++];
+    int us = p->side;
+    u->move = *m;
+    u->hash = p->hash;
+    u->quiet = p->quiet;
+    u->moveno = p->moveno;
+    u->capkinds[0] = u->capkinds[1] = 0;
+
+    int piece = p->sq[m->from];
+    remove_piece(p, m->from);
+    int i = 0;
+    for (chk_bb c = m->captures; c; c &= c - 1, i++) {
+        int sq = bb_first(c);
+        u->capkinds[i >> 4] |= (uint64_t)CHK_PIECE_KIND(p->sq[sq]) << ((i & 15) * 4);
+        remove_piece(p, sq);
+    }
+    put_piece(p, m->to, m->promo != CHK_NONE ? CHK_PIECE(us, m->promo) : piece);
+
+    if (m->captures || CHK_PIECE_KIND(piece) == CHK_PAWN)
+        p->quiet = 0;
+    else if (p->quiet < 65535)
+        p->quiet++;
+    if (us != p->rules->first)
+        p->moveno++;
+    p->side = (uint8_t)!us;
+    p->hash ^= ZOB_SIDE;
+    return true;
+}
+
+bool chk_unmake(chk_pos *p)
+{
+    if (!p->nhist)
+        return false;
+    chk_undo *u = &p->hist[--p->nhist];
+    const chk_move *m = &u->move;
+    int us = !p->side, them = p->side;
+    int piece = p->sq[m->to];
+    remove_piece(p, m->to);
+    if (m->promo != CHK_NONE)
+        piece = CHK_PIECE(us, CHK_PAWN);
+    int i = 0;
+    for (chk_bb c = m->captures; c; c &= c - 1, i++) {
+        int kind = (int)((u->capkinds[i >> 4] >> ((i & 15) * 4)) & 15);
+        put_piece(p, bb_first(c), CHK_PIECE(them, kind));
+    }
+    put_piece(p, m->from, piece);
+    p->side = (uint8_t)us;
+    p->hash = u->hash;
+    p->quiet = u->quiet;
+    p->moveno = u->moveno;
+    return true;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static const char *const reason_names[] = {
+    "none", "kings", "stalemate", "repetition", "quiet", "hook", "error"
+};
+
+const char *chk_reason_name(int reason)
+{
+    return reason >= 0 && reason <= CHK_REASON_ERROR ? reason_names[reason] : "?";
+}
+
+int chk_repetitions(const chk_pos *p)
+{
+    size_t back = p->quiet < p->nhist ? p->quiet : p->nhist;
+    int n = 1;
+    for (size_t i = 2; i <= back; i += 2)
+        if (p->hist[p->nhist - i].hash == p->hash)
+            n++;
+    return n;
+}
+
+int chk_result_static(chk_pos *p, int *reason)
+{
+    const chk_rules *r = p->rules;
+    int side = p->side;
+    *reason = CHK_REASON_KINGS;
+    if (!p->bb[side][CHK_KING])
+        return !side;
+    if (!p->bb[!side][CHK_KING])
+        return side;
+    if (r->result) {
+        int winner = CHK_ONGOING;
+        int rc = r->result(r->hook_ud, p, &winner);
+        if (rc < 0) {
+            *reason = CHK_REASON_ERROR;
+            return CHK_ONGOING;
+        }
+        if (rc > 0 && (winner == CHK_WHITE || winner == CHK_BLACK || winner == CHK_DRAW_RESULT)) {
+            *reason = CHK_REASON_HOOK;
+            return winner;
+        }
+    }
+    *reason = CHK_REASON_REPETITION;
+    if (r->draw_repetition && chk_repetitions(p) >= r->draw_repetition)
+        return CHK_DRAW_RESULT;
+    *reason = CHK_REASON_QUIET;
+    if (r->draw_quiet_plies && p->quiet >= r->draw_quiet_plies)
+        return CHK_DRAW_RESULT;
+    *reason = CHK_REASON_NONE;
+    return CHK_ONGOING;
+}
+
+int chk_result(chk_pos *p, int *reason)
+{
+    chk_move list[CHK_MAX_MOVES];
+    int w = chk_result_static(p, reason);
+    if (w != CHK_ONGOING || *reason == CHK_REASON_ERROR)
+        return w;
+    int n = chk_gen_rule_moves(p, list);
+    if (n < 0) {
+        *reason = CHK_REASON_ERROR;
+        return CHK_ONGOING;
+    }
+    if (n == 0) {
+        *reason = CHK_REASON_STALEMATE;
+        return !p->side;
+    }
+    return CHK_ONGOING;
+}

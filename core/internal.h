@@ -1,0 +1,49 @@
+/*
+ * internal.h - shared by the core's .c files only: bitboard shifts on the
+ * 32-square layout, Zobrist keys, and internal helpers.
+ *
+ * Layout: sq = rank * 4 + file / 2. On even ranks (1, 3, 5, 7 counting from
+ * rank index 0) the dark squares are files a, c, e, g; on odd rank indexes
+ * b, d, f, h. One diagonal step changes the index by 3, 4 or 5 depending on
+ * the rank's parity, hence the masks below.
+ */
+#ifndef CHESKERS_INTERNAL_H
+#define CHESKERS_INTERNAL_H
+
+#include "cheskers.h"
+
+#define BB(sq) ((chk_bb)1u << (sq))
+#define EVEN_RANKS 0x0F0F0F0Fu   /* rank indexes 0, 2, 4, 6 */
+#define ODD_RANKS  0xF0F0F0F0u
+#define FILE_A     0x01010101u   /* a-file squares (even ranks, index 0) */
+#define FILE_H     0x80808080u   /* h-file squares (odd ranks, index 3) */
+#define RANK_1     0x0000000Fu
+#define RANK_8     0xF0000000u
+
+/* One diagonal step of every piece in b: up = towards rank 8. */
+static inline chk_bb bb_ne(chk_bb b) { return ((b & EVEN_RANKS) << 4) | ((b & ODD_RANKS & ~FILE_H) << 5); }
+static inline chk_bb bb_nw(chk_bb b) { return ((b & EVEN_RANKS & ~FILE_A) << 3) | ((b & ODD_RANKS) << 4); }
+static inline chk_bb bb_se(chk_bb b) { return ((b & EVEN_RANKS) >> 4) | ((b & ODD_RANKS & ~FILE_H) >> 3); }
+static inline chk_bb bb_sw(chk_bb b) { return ((b & EVEN_RANKS & ~FILE_A) >> 5) | ((b & ODD_RANKS) >> 4); }
+
+static inline int bb_count(chk_bb b) { return __builtin_popcount(b); }
+static inline int bb_first(chk_bb b) { return __builtin_ctz(b); }
+
+/* Zobrist keys, computed rather than stored: splitmix64 of the index. */
+static inline uint64_t zob_mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+static inline uint64_t zob_piece(int piece, int sq) { return zob_mix((uint64_t)(piece * 32 + sq + 1)); }
+#define ZOB_SIDE 0x7A3B9C1D5E2F4861ull   /* xor-ed in when Black is to move */
+
+/* The promotion rank of a colour's pawns. */
+static inline chk_bb promo_rank(int color) { return color == CHK_WHITE ? RANK_8 : RANK_1; }
+
+/* movegen.c */
+int chk__gen_all(const chk_pos *p, chk_move *list, int *njumps);
+
+#endif

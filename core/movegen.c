@@ -1,0 +1,373 @@
+/*
+ * movegen.c - legal move generation (RULES.md): pawn and king jump chains
+ * with the majority rule, chains that stop on promotion, bishop slides and
+ * camel leaps (or any kind defined by vectors), takes, and the capture
+ * rule options. Also a fast legal-move counter for perft's last ply.
+ * Nothing here allocates.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct gen {
+    const chk_pos *p;
+    chk_move *list;
+    int n;
+    int us, them;
+    chk_bb enemy;
+    chk_bb empty;       /* empty squares, the moving piece lifted off */
+    int from, kind;
+    uint8_t flags;      /* flags of the chains being built */
+    int first;          /* index of the first chain of the current piece */
+    uint8_t path[CHK_MAX_PATH];
+} gen;
+
+static inline chk_move *push(gen *g)
+{
+    return g->n < CHK_MAX_MOVES ? &g->list[g->n++] : NULL;
+}
+
+static void add_simple(gen *g, int from, int to, int kind, int promo, uint8_t flags, chk_bb cap)
+{
+    chk_move *m = push(g);
+    if (!m)
+        return;
+    m->captures = cap;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->kind = (uint8_t)kind;
+    m->promo = (uint8_t)promo;
+    m->flags = flags;
+    m->npath = 1;
+    m->path[0] = (uint8_t)to;
+}
+
+/* Adds a step (or a pawn's step with each promotion choice). */
+static void add_step(gen *g, int from, int to, int kind)
+{
+    if (kind == CHK_PAWN && (promo_rank(g->us) & BB(to))) {
+        const chk_rules *r = g->p->rules;
+        for (int k = 1; k < r->nkinds; k++)
+            if (r->promote & (1u << k))
+                add_simple(g, from, to, kind, k, 0, 0);
+    } else {
+        add_simple(g, from, to, kind, CHK_NONE, 0, 0);
+    }
+}
+
+/* Ends a chain at sq, unless the same move (same end, captures, promotion)
+ * is already listed for this piece. */
+static void end_chain(gen *g, int sq, chk_bb cap, int npath, int promo)
+{
+    for (int i = g->first; i < g->n; i++) {
+        const chk_move *o = &g->list[i];
+        if (o->to == sq && o->captures == cap && o->promo == promo)
+            return;
+    }
+    chk_move *m = push(g);
+    if (!m)
+        return;
+    m->captures = cap;
+    m->from = (uint8_t)g->from;
+    m->to = (uint8_t)sq;
+    m->kind = (uint8_t)g->kind;
+    m->promo = (uint8_t)promo;
+    m->flags = g->flags;
+    m->npath = (uint8_t)npath;
+    memcpy(m->path, g->path, (size_t)npath);
+}
+
+static void end_chain_promo(gen *g, int sq, chk_bb cap, int npath)
+{
+    const chk_rules *r = g->p->rules;
+    for (int k = 1; k < r->nkinds; k++)
+        if (r->promote & (1u << k))
+            end_chain(g, sq, cap, npath, k);
+}
+
+/* Continues a chain of the piece g->kind standing on sq having captured
+ * cap; path[0..npath) holds the landings so far. Pawns use the king's
+ * diagonal rays, forward only unless pawns_capture_backward. */
+static void chain(gen *g, const chk_kind *k, int sq, chk_bb cap, int npath)
+{
+    const chk_rules *r = g->p->rules;
+    bool pawn = g->kind == CHK_PAWN;
+    bool more = false;
+    if (npath >= CHK_MAX_PATH)
+        goto done;
+    for (int d = 0; d < k->ndirs; d++) {
+        int len = k->ray_len[sq][d];
+        const uint8_t *ray = k->ray[sq][d];
+        if (pawn) {
+            int dy = k->dir[d][1];
+            if ((g->us == CHK_WHITE ? dy < 0 : dy > 0) && !r->pawns_capture_backward)
+                continue;
+        }
+        if (!k->dir_ride[d] || pawn) {
+            if (len < 2)
+                continue;
+            int over = ray[0], land = ray[1];
+            if (!(g->enemy & BB(over)) || (cap & BB(over)) || !(g->empty & BB(land)))
+                continue;
+            more = true;
+            g->path[npath] = (uint8_t)land;
+            if (pawn && (promo_rank(g->us) & BB(land)))
+                end_chain_promo(g, land, cap | BB(over), npath + 1);
+            else
+                chain(g, k, land, cap | BB(over), npath + 1);
+        } else {
+            int i = 0;
+            while (i < len && (g->empty & BB(ray[i])))
+                i++;
+            if (i >= len - 1 || !(g->enemy & BB(ray[i])) || (cap & BB(ray[i])))
+                continue;
+            int over = ray[i];
+            for (i++; i < len && (g->empty & BB(ray[i])); i++) {
+                more = true;
+                g->path[npath] = ray[i];
+                chain(g, k, ray[i], cap | BB(over), npath + 1);
+            }
+        }
+    }
+done:
+    if (!more && npath > 0)
+        end_chain(g, sq, cap, npath, CHK_NONE);
+}
+
+/* Jump chains of every jumping piece (pawns and jump-style kinds). */
+static void gen_jumps(gen *g)
+{
+    const chk_pos *p = g->p;
+    const chk_rules *r = p->rules;
+    chk_bb all = p->occ[0] | p->occ[1];
+    for (int kind = 0; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind == CHK_PAWN ? CHK_KING : kind];
+        if (kind != CHK_PAWN && k->style != CHK_STYLE_JUMP)
+            continue;
+        g->kind = kind;
+        g->flags = CHK_MF_JUMP | ((kind == CHK_PAWN || k->compulsory) ? CHK_MF_COMPULSORY : 0);
+        for (chk_bb b = p->bb[g->us][kind]; b; b &= b - 1) {
+            g->from = bb_first(b);
+            g->first = g->n;
+            g->empty = ~all | BB(g->from);
+            chain(g, k, g->from, 0, 0);
+        }
+    }
+}
+
+/* Takes, slides, leaps and pawn steps. */
+static void gen_others(gen *g, bool takes, bool quiet)
+{
+    const chk_pos *p = g->p;
+    const chk_rules *r = p->rules;
+    chk_bb empty = ~(p->occ[0] | p->occ[1]);
+    if (quiet) {
+        const chk_kind *k = &r->kinds[CHK_KING];
+        for (chk_bb b = p->bb[g->us][CHK_PAWN]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            for (int d = 0; d < k->ndirs; d++) {
+                int dy = k->dir[d][1];
+                if ((g->us == CHK_WHITE) != (dy > 0) || !k->ray_len[sq][d])
+                    continue;
+                int to = k->ray[sq][d][0];
+                if (empty & BB(to))
+                    add_step(g, sq, to, CHK_PAWN);
+            }
+        }
+    }
+    for (int kind = 1; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        bool take = takes && k->style == CHK_STYLE_TAKE;
+        uint8_t tflags = CHK_MF_TAKE | (k->compulsory ? CHK_MF_COMPULSORY : 0);
+        if (!take && !quiet)
+            continue;
+        for (chk_bb b = p->bb[g->us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            for (int d = 0; d < k->ndirs; d++) {
+                const uint8_t *ray = k->ray[sq][d];
+                int len = k->ray_len[sq][d];
+                if (!k->dir_ride[d] && len > 1)
+                    len = 1;
+                for (int i = 0; i < len; i++) {
+                    int to = ray[i];
+                    if (empty & BB(to)) {
+                        if (quiet)
+                            add_simple(g, sq, to, kind, CHK_NONE, 0, 0);
+                        continue;
+                    }
+                    if (take && (g->enemy & BB(to)))
+                        add_simple(g, sq, to, kind, CHK_NONE, tflags, BB(to));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Keeps the moves for which keep() is true, in order. */
+static int compact(chk_move *list, int n, bool (*keep)(const chk_move *, int), int arg)
+{
+    int j = 0;
+    for (int i = 0; i < n; i++)
+        if (keep(&list[i], arg))
+            list[j++] = list[i];
+    return j;
+}
+
+static bool keep_majority(const chk_move *m, int max)
+{
+    return !((m->flags & CHK_MF_JUMP) && (m->flags & CHK_MF_COMPULSORY))
+           || bb_count(m->captures) == max;
+}
+
+static bool keep_captures(const chk_move *m, int compulsory_only)
+{
+    return compulsory_only ? (m->flags & CHK_MF_COMPULSORY) != 0 : m->captures != 0;
+}
+
+/* All moves of the side to move under the capture rule, no hooks. */
+int chk__gen_all(const chk_pos *p, chk_move *list, int *ncompulsory)
+{
+    const chk_rules *r = p->rules;
+    gen g;
+    g.p = p;
+    g.list = list;
+    g.n = 0;
+    g.us = p->side;
+    g.them = !p->side;
+    g.enemy = p->occ[g.them];
+    gen_jumps(&g);
+    gen_others(&g, true, false);
+    int nc = 0, ncap = g.n, max = 0;
+    for (int i = 0; i < g.n; i++)
+        if (list[i].flags & CHK_MF_COMPULSORY) {
+            nc++;
+            if ((list[i].flags & CHK_MF_JUMP) && bb_count(list[i].captures) > max)
+                max = bb_count(list[i].captures);
+        }
+    *ncompulsory = nc;
+    bool restrict_ = (r->capture == CHK_CAPTURE_ALL) ? ncap > 0 : nc > 0;
+    if (r->capture == CHK_CAPTURE_OPTIONAL)
+        restrict_ = false;
+    if (restrict_) {
+        int n = g.n;
+        if (r->capture == CHK_CAPTURE_JUMPS)
+            n = compact(list, n, keep_captures, 1);
+        if (r->majority)
+            n = compact(list, n, keep_majority, max);
+        return n;
+    }
+    gen_others(&g, false, true);
+    return g.n;
+}
+
+int chk_gen_rule_moves(const chk_pos *p, chk_move *list)
+{
+    int nc;
+    int n = chk__gen_all(p, list, &nc);
+    const chk_rules *r = p->rules;
+    if (r->filter) {
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            int rc = r->filter(r->hook_ud, p, &list[i]);
+            if (rc < 0)
+                return -1;
+            if (rc)
+                list[j++] = list[i];
+        }
+        n = j;
+    }
+    return n;
+}
+
+int chk_gen_moves(chk_pos *p, chk_move *list)
+{
+    int reason;
+    int w = chk_result_static(p, &reason);
+    if (reason == CHK_REASON_ERROR)
+        return -1;
+    if (w != CHK_ONGOING)
+        return 0;
+    return chk_gen_rule_moves(p, list);
+}
+
+/* ---- counting ----------------------------------------------------------- */
+
+/* Whether the fast counter knows these rules: non-flying kings and every
+ * other kind a take-style piece whose captures are optional. */
+static bool fast_rules(const chk_rules *r)
+{
+    if (r->flying_kings || r->filter || r->capture == CHK_CAPTURE_ALL)
+        return false;
+    for (int k = 2; k < r->nkinds; k++)
+        if (r->kinds[k].style != CHK_STYLE_TAKE || r->kinds[k].compulsory)
+            return false;
+    return true;
+}
+
+/* Pieces of b that can jump in direction (fwd, back) over enemy into empty. */
+#define JUMPERS(b, fwd, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
+
+int chk_count_moves(chk_pos *p)
+{
+    chk_move list[CHK_MAX_MOVES];
+    const chk_rules *r = p->rules;
+    int reason;
+    int w = chk_result_static(p, &reason);
+    if (reason == CHK_REASON_ERROR)
+        return -1;
+    if (w != CHK_ONGOING)
+        return 0;
+    if (!fast_rules(r))
+        return chk_gen_rule_moves(p, list);
+
+    int us = p->side;
+    chk_bb own = p->occ[us], enemy = p->occ[!us];
+    chk_bb empty = ~(own | enemy);
+    chk_bb pawns = p->bb[us][CHK_PAWN], kings = p->bb[us][CHK_KING];
+    chk_bb up = us == CHK_WHITE ? pawns | kings : kings;
+    chk_bb down = us == CHK_WHITE ? kings : pawns | kings;
+    if (r->pawns_capture_backward)
+        up = down = pawns | kings;
+    if (JUMPERS(up, bb_ne, bb_sw, enemy, empty) | JUMPERS(up, bb_nw, bb_se, enemy, empty)
+        | JUMPERS(down, bb_se, bb_nw, enemy, empty) | JUMPERS(down, bb_sw, bb_ne, enemy, empty))
+        return chk_gen_rule_moves(p, list);
+
+    /* No jump: every move is legal. */
+    int n;
+    chk_bb steps;
+    if (us == CHK_WHITE) {
+        steps = bb_ne(pawns) & empty;
+        chk_bb steps2 = bb_nw(pawns) & empty;
+        int npromo = bb_count(r->promote);
+        n = bb_count(steps & ~RANK_8) + bb_count(steps2 & ~RANK_8)
+            + npromo * (bb_count(steps & RANK_8) + bb_count(steps2 & RANK_8));
+    } else {
+        steps = bb_se(pawns) & empty;
+        chk_bb steps2 = bb_sw(pawns) & empty;
+        int npromo = bb_count(r->promote);
+        n = bb_count(steps & ~RANK_1) + bb_count(steps2 & ~RANK_1)
+            + npromo * (bb_count(steps & RANK_1) + bb_count(steps2 & RANK_1));
+    }
+    n += bb_count(bb_ne(kings) & empty) + bb_count(bb_nw(kings) & empty)
+         + bb_count(bb_se(kings) & empty) + bb_count(bb_sw(kings) & empty);
+    for (int kind = 2; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            n += bb_count(k->leap_to[sq] & ~own);
+            if (!k->nrides)
+                continue;
+            for (int d = 0; d < k->ndirs; d++) {
+                if (!k->dir_ride[d])
+                    continue;
+                const uint8_t *ray = k->ray[sq][d];
+                int len = k->ray_len[sq][d], i = 0;
+                while (i < len && (empty & BB(ray[i])))
+                    i++;
+                n += i + (i < len && (enemy & BB(ray[i])));
+            }
+        }
+    }
+    return n;
+}
