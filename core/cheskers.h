@@ -63,6 +63,8 @@ typedef struct chk_kind {
     int8_t dir[CHK_MAX_DIRS][2];
     uint8_t ray_len[CHK_SQUARES][CHK_MAX_DIRS];
     uint8_t ray[CHK_SQUARES][CHK_MAX_DIRS][8]; /* squares along the direction */
+    chk_bb ray_bb[CHK_SQUARES][CHK_MAX_DIRS];  /* the same rays as bitboards */
+    bool dir_up[CHK_MAX_DIRS];                 /* square indexes grow along it */
     chk_bb leap_to[CHK_SQUARES];               /* leap targets (leap dirs only) */
 } chk_kind;
 
@@ -235,5 +237,9 @@ int64_t chk_perft(chk_pos *p, int depth, bool bulk, const volatile sig_atomic_t 
 /* Per root move counts; counts[i] belongs to moves[i]. Returns the number of
  * root moves, -1 if stopped, -2 on hook error. */
 int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, const volatile sig_atomic_t *stop);
+
+/* ---- search (engine): declarations added by core/search.c's author ---- */
+
+/* ---- solver (puzzles): declarations added by core/solve.c's author ---- */
 
 #endif

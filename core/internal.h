@@ -29,6 +29,18 @@ static inline chk_bb bb_sw(chk_bb b) { return ((b & EVEN_RANKS & ~FILE_A) >> 5) 
 static inline int bb_count(chk_bb b) { return __builtin_popcount(b); }
 static inline int bb_first(chk_bb b) { return __builtin_ctz(b); }
 
+static inline int bb_last(chk_bb b) { return 31 - __builtin_clz(b); }
+
+/* The squares a rider on sq reaches in direction d over empty squares,
+ * the first occupied square included. */
+static inline chk_bb ride_targets(const chk_kind *k, int sq, int d, chk_bb occ)
+{
+    chk_bb r = k->ray_bb[sq][d], bl = r & occ;
+    if (bl)
+        r ^= k->ray_bb[k->dir_up[d] ? bb_first(bl) : bb_last(bl)][d];
+    return r;
+}
+
 /* Zobrist keys, computed rather than stored: splitmix64 of the index. */
 static inline uint64_t zob_mix(uint64_t x)
 {

@@ -134,24 +134,57 @@ done:
         end_chain(g, sq, cap, npath, CHK_NONE);
 }
 
+/* Pieces of b that can jump over enemy into empty, moving with the shift
+ * whose inverse is back. */
+#define JUMPERS(b, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
+
+/* Pawns and (non-flying) kings of the side to move that have a jump. */
+static chk_bb diagonal_jumpers(const chk_pos *p, int us)
+{
+    const chk_rules *r = p->rules;
+    chk_bb enemy = p->occ[!us], empty = ~(p->occ[0] | p->occ[1]);
+    chk_bb pawns = p->bb[us][CHK_PAWN];
+    chk_bb kings = r->flying_kings ? 0 : p->bb[us][CHK_KING];
+    chk_bb up = us == CHK_WHITE ? pawns | kings : kings;
+    chk_bb down = us == CHK_WHITE ? kings : pawns | kings;
+    if (r->pawns_capture_backward)
+        up = down = pawns | kings;
+    return JUMPERS(up, bb_sw, enemy, empty) | JUMPERS(up, bb_se, enemy, empty)
+           | JUMPERS(down, bb_nw, enemy, empty) | JUMPERS(down, bb_ne, enemy, empty);
+}
+
 /* Jump chains of every jumping piece (pawns and jump-style kinds). */
 static void gen_jumps(gen *g)
 {
     const chk_pos *p = g->p;
     const chk_rules *r = p->rules;
     chk_bb all = p->occ[0] | p->occ[1];
+    chk_bb diag = diagonal_jumpers(p, g->us);
     for (int kind = 0; kind < r->nkinds; kind++) {
         const chk_kind *k = &r->kinds[kind == CHK_PAWN ? CHK_KING : kind];
+        chk_bb b = p->bb[g->us][kind];
         if (kind != CHK_PAWN && k->style != CHK_STYLE_JUMP)
             continue;
+        if (kind == CHK_PAWN || (kind == CHK_KING && !r->flying_kings))
+            b &= diag;
         g->kind = kind;
         g->flags = CHK_MF_JUMP | ((kind == CHK_PAWN || k->compulsory) ? CHK_MF_COMPULSORY : 0);
-        for (chk_bb b = p->bb[g->us][kind]; b; b &= b - 1) {
+        for (; b; b &= b - 1) {
             g->from = bb_first(b);
             g->first = g->n;
             g->empty = ~all | BB(g->from);
             chain(g, k, g->from, 0, 0);
         }
+    }
+}
+
+/* Pawn steps in one direction: shift moves the pawns, back undoes it. */
+static void pawn_steps(gen *g, chk_bb pawns, chk_bb empty, chk_bb (*shift)(chk_bb),
+                       chk_bb (*back)(chk_bb))
+{
+    for (chk_bb t = shift(pawns) & empty; t; t &= t - 1) {
+        int to = bb_first(t);
+        add_step(g, bb_first(back(BB(to))), to, CHK_PAWN);
     }
 }
 
@@ -162,43 +195,41 @@ static void gen_others(gen *g, bool takes, bool quiet)
     const chk_rules *r = p->rules;
     chk_bb empty = ~(p->occ[0] | p->occ[1]);
     if (quiet) {
-        const chk_kind *k = &r->kinds[CHK_KING];
-        for (chk_bb b = p->bb[g->us][CHK_PAWN]; b; b &= b - 1) {
-            int sq = bb_first(b);
-            for (int d = 0; d < k->ndirs; d++) {
-                int dy = k->dir[d][1];
-                if ((g->us == CHK_WHITE) != (dy > 0) || !k->ray_len[sq][d])
-                    continue;
-                int to = k->ray[sq][d][0];
-                if (empty & BB(to))
-                    add_step(g, sq, to, CHK_PAWN);
-            }
+        chk_bb pawns = p->bb[g->us][CHK_PAWN];
+        if (g->us == CHK_WHITE) {
+            pawn_steps(g, pawns, empty, bb_ne, bb_sw);
+            pawn_steps(g, pawns, empty, bb_nw, bb_se);
+        } else {
+            pawn_steps(g, pawns, empty, bb_se, bb_nw);
+            pawn_steps(g, pawns, empty, bb_sw, bb_ne);
         }
     }
     for (int kind = 1; kind < r->nkinds; kind++) {
         const chk_kind *k = &r->kinds[kind];
         bool take = takes && k->style == CHK_STYLE_TAKE;
         uint8_t tflags = CHK_MF_TAKE | (k->compulsory ? CHK_MF_COMPULSORY : 0);
-        if (!take && !quiet)
+        chk_bb leap_mask = (quiet ? empty : 0) | (take ? g->enemy : 0);
+        if (!leap_mask)
             continue;
         for (chk_bb b = p->bb[g->us][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
+            for (chk_bb t = k->leap_to[sq] & leap_mask; t; t &= t - 1) {
+                int to = bb_first(t);
+                if (empty & BB(to))
+                    add_simple(g, sq, to, kind, CHK_NONE, 0, 0);
+                else
+                    add_simple(g, sq, to, kind, CHK_NONE, tflags, BB(to));
+            }
+            if (!k->nrides)
+                continue;
             for (int d = 0; d < k->ndirs; d++) {
-                const uint8_t *ray = k->ray[sq][d];
-                int len = k->ray_len[sq][d];
-                if (!k->dir_ride[d] && len > 1)
-                    len = 1;
-                for (int i = 0; i < len; i++) {
-                    int to = ray[i];
-                    if (empty & BB(to)) {
-                        if (quiet)
-                            add_simple(g, sq, to, kind, CHK_NONE, 0, 0);
-                        continue;
-                    }
-                    if (take && (g->enemy & BB(to)))
-                        add_simple(g, sq, to, kind, CHK_NONE, tflags, BB(to));
-                    break;
-                }
+                if (!k->dir_ride[d])
+                    continue;
+                chk_bb t = ride_targets(k, sq, d, ~empty);
+                for (chk_bb q = quiet ? t & empty : 0; q; q &= q - 1)
+                    add_simple(g, sq, bb_first(q), kind, CHK_NONE, 0, 0);
+                if (take && (t & g->enemy))
+                    add_simple(g, sq, bb_first(t & g->enemy), kind, CHK_NONE, tflags, t & g->enemy);
             }
         }
     }
@@ -305,9 +336,6 @@ static bool fast_rules(const chk_rules *r)
     return true;
 }
 
-/* Pieces of b that can jump in direction (fwd, back) over enemy into empty. */
-#define JUMPERS(b, fwd, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
-
 int chk_count_moves(chk_pos *p)
 {
     chk_move list[CHK_MAX_MOVES];
@@ -325,12 +353,7 @@ int chk_count_moves(chk_pos *p)
     chk_bb own = p->occ[us], enemy = p->occ[!us];
     chk_bb empty = ~(own | enemy);
     chk_bb pawns = p->bb[us][CHK_PAWN], kings = p->bb[us][CHK_KING];
-    chk_bb up = us == CHK_WHITE ? pawns | kings : kings;
-    chk_bb down = us == CHK_WHITE ? kings : pawns | kings;
-    if (r->pawns_capture_backward)
-        up = down = pawns | kings;
-    if (JUMPERS(up, bb_ne, bb_sw, enemy, empty) | JUMPERS(up, bb_nw, bb_se, enemy, empty)
-        | JUMPERS(down, bb_se, bb_nw, enemy, empty) | JUMPERS(down, bb_sw, bb_ne, enemy, empty))
+    if (diagonal_jumpers(p, us))
         return chk_gen_rule_moves(p, list);
 
     /* No jump: every move is legal. */
@@ -358,15 +381,9 @@ int chk_count_moves(chk_pos *p)
             n += bb_count(k->leap_to[sq] & ~own);
             if (!k->nrides)
                 continue;
-            for (int d = 0; d < k->ndirs; d++) {
-                if (!k->dir_ride[d])
-                    continue;
-                const uint8_t *ray = k->ray[sq][d];
-                int len = k->ray_len[sq][d], i = 0;
-                while (i < len && (empty & BB(ray[i])))
-                    i++;
-                n += i + (i < len && (enemy & BB(ray[i])));
-            }
+            for (int d = 0; d < k->ndirs; d++)
+                if (k->dir_ride[d])
+                    n += bb_count(ride_targets(k, sq, d, ~empty) & ~own);
         }
     }
     return n;

@@ -258,6 +258,8 @@ static int derive_kind(chk_kind *k)
     for (int i = 0; i < k->nrides; i++)
         if (add_dirs(k, k->rides[i][0], k->rides[i][1], true))
             return -1;
+    for (int d = 0; d < k->ndirs; d++)
+        k->dir_up[d] = k->dir[d][1] > 0 || (k->dir[d][1] == 0 && k->dir[d][0] > 0);
     for (int sq = 0; sq < CHK_SQUARES; sq++) {
         k->leap_to[sq] = 0;
         for (int d = 0; d < k->ndirs; d++) {
@@ -271,6 +273,9 @@ static int derive_kind(chk_kind *k)
                 k->ray[sq][d][n++] = (uint8_t)t;
             }
             k->ray_len[sq][d] = (uint8_t)n;
+            k->ray_bb[sq][d] = 0;
+            for (int i = 0; i < n; i++)
+                k->ray_bb[sq][d] |= BB(k->ray[sq][d][i]);
             if (n && !k->dir_ride[d])
                 k->leap_to[sq] |= BB(k->ray[sq][d][0]);
         }
