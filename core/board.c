@@ -43,7 +43,7 @@ static inline void put_piece(chk_pos *p, int sq, int piece)
     p->bb[c][k] |= BB(sq);
     p->occ[c] |= BB(sq);
     p->sq[sq] = (uint8_t)piece;
-    p->hash ^= zob_piece(piece, sq);
+    p->hash ^= p->rules->zobrist[piece][sq];
 }
 
 static inline void remove_piece(chk_pos *p, int sq)
@@ -52,7 +52,24 @@ static inline void remove_piece(chk_pos *p, int sq)
     p->bb[c][k] &= ~BB(sq);
     p->occ[c] &= ~BB(sq);
     p->sq[sq] = CHK_NONE;
-    p->hash ^= zob_piece(piece, sq);
+    p->hash ^= p->rules->zobrist[piece][sq];
+}
+
+/* The same without the hash, for unmake (which restores the hash whole). */
+static inline void place(chk_pos *p, int sq, int piece)
+{
+    int c = CHK_PIECE_COLOR(piece), k = CHK_PIECE_KIND(piece);
+    p->bb[c][k] |= BB(sq);
+    p->occ[c] |= BB(sq);
+    p->sq[sq] = (uint8_t)piece;
+}
+
+static inline void lift(chk_pos *p, int sq)
+{
+    int piece = p->sq[sq], c = CHK_PIECE_COLOR(piece), k = CHK_PIECE_KIND(piece);
+    p->bb[c][k] &= ~BB(sq);
+    p->occ[c] &= ~BB(sq);
+    p->sq[sq] = CHK_NONE;
 }
 
 void chk_pos_put(chk_pos *p, int sq, uint8_t piece)
@@ -114,7 +131,7 @@ uint64_t chk_pos_hash_full(const chk_pos *p)
     uint64_t h = p->side == CHK_BLACK ? ZOB_SIDE : 0;
     for (int sq = 0; sq < CHK_SQUARES; sq++)
         if (p->sq[sq] != CHK_NONE)
-            h ^= zob_piece(p->sq[sq], sq);
+            h ^= p->rules->zobrist[p->sq[sq]][sq];
     return h;
 }
 
@@ -338,15 +355,15 @@ bool chk_unmake(chk_pos *p)
     const chk_move *m = &u->move;
     int us = !p->side, them = p->side;
     int piece = p->sq[m->to];
-    remove_piece(p, m->to);
+    lift(p, m->to);
     if (m->promo != CHK_NONE)
         piece = CHK_PIECE(us, CHK_PAWN);
     int i = 0;
     for (chk_bb c = m->captures; c; c &= c - 1, i++) {
         int kind = (int)((u->capkinds[i >> 4] >> ((i & 15) * 4)) & 15);
-        put_piece(p, bb_first(c), CHK_PIECE(them, kind));
+        place(p, bb_first(c), CHK_PIECE(them, kind));
     }
-    put_piece(p, m->from, piece);
+    place(p, m->from, piece);
     p->side = (uint8_t)us;
     p->hash = u->hash;
     p->quiet = u->quiet;

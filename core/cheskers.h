@@ -65,6 +65,7 @@ typedef struct chk_kind {
     uint8_t ray[CHK_SQUARES][CHK_MAX_DIRS][8]; /* squares along the direction */
     chk_bb ray_bb[CHK_SQUARES][CHK_MAX_DIRS];  /* the same rays as bitboards */
     bool dir_up[CHK_MAX_DIRS];                 /* square indexes grow along it */
+    uint8_t nride_dirs, ride_dir[CHK_MAX_DIRS]; /* the ride directions */
     chk_bb leap_to[CHK_SQUARES];               /* leap targets (leap dirs only) */
 } chk_kind;
 
@@ -92,7 +93,11 @@ typedef struct chk_rules {
     chk_filter_fn filter;
     chk_result_fn result;
     void *hook_ud;
+    /* derived by chk_rules_finish: */
     bool finished;              /* chk_rules_finish succeeded */
+    bool compulsory_takes;      /* some take-style kind captures compulsorily */
+    bool fast_count;            /* the bitboard move counter knows these rules */
+    uint64_t zobrist[16][CHK_SQUARES];  /* hash keys by piece code and square */
 } chk_rules;
 
 /* The default rules (golomb), finished and ready to use. */
@@ -240,6 +245,147 @@ int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, const vo
 
 /* ---- search (engine): declarations added by core/search.c's author ---- */
 
+/* Scores are centipawns from the side to move's point of view (a pawn is
+ * worth about 100). A game won n plies from the root scores
+ * CHK_SCORE_WIN - n and a game lost in n plies -(CHK_SCORE_WIN - n), so the
+ * engine wins fastest and loses slowest. A draw by rule (or a repeated
+ * position inside the search) scores 0. */
+#define CHK_MAX_PLY       128
+#define CHK_SCORE_WIN     30000
+#define CHK_SCORE_MATE_MIN (CHK_SCORE_WIN - 2 * CHK_MAX_PLY) /* |score| >= this: a forced result */
+
+/* The evaluation is linear: sum of weight[i] * feature[i], each feature
+ * counted for the side to move minus the other side. Names (chk_weight_name)
+ * are the lower-case enum names: "pawn", "king", ..., "tempo". */
+enum {
+    CHK_W_PAWN, CHK_W_KING, CHK_W_BISHOP, CHK_W_CAMEL,
+    CHK_W_EXTRA,          /* any kind added by a rule experiment */
+    CHK_W_LONE_KING,      /* 1 when a side has exactly one king left */
+    CHK_W_ADVANCE,        /* pawn ranks advanced from the side's own first rank, summed */
+    CHK_W_PAWN_NEAR,      /* pawns one step from promotion */
+    CHK_W_MOBILITY,       /* pseudo-legal steps, slides and leaps (captures included) */
+    CHK_W_KING_ATTACKED,  /* kings the other side could capture if it were to move */
+    CHK_W_KING_GUARD,     /* own pieces diagonally next to an own king */
+    CHK_W_BACK_RANK,      /* own pieces on the own first rank (they block promotion) */
+    CHK_W_CENTER,         /* pieces on the 8 dark squares of c3-f6 */
+    CHK_W_TEMPO,          /* 1 for the side to move */
+    CHK_NWEIGHTS
+};
+
+typedef struct chk_weights {
+    int w[CHK_NWEIGHTS];
+} chk_weights;
+
+void chk_weights_default(chk_weights *w);
+/* Name of weight i ("pawn"), or NULL when out of range. */
+const char *chk_weight_name(int i);
+/* Index of a weight by name, or -1. */
+int chk_weight_index(const char *name);
+/* The features of the position (side to move minus other side). */
+void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS]);
+/* Static evaluation for the side to move (no search, no game-end check),
+ * clamped inside (-CHK_SCORE_MATE_MIN, CHK_SCORE_MATE_MIN). */
+int chk_eval(const chk_pos *p, const chk_weights *w);
+
+/* An evaluation supplied by the caller (e.g. written in Lua): store the
+ * score for the side to move in *score and return 0, or return -1 on error.
+ * It must leave the position as it found it. */
+typedef int (*chk_eval_fn)(void *ud, chk_pos *pos, int *score);
+
+/* One completed iteration (or the final answer). pv[0] is the best move;
+ * npv is 0 only when the root has no legal move (the game is over). */
+typedef struct chk_search_info {
+    int depth;              /* last completed iteration */
+    int seldepth;           /* deepest ply reached, quiescence included */
+    int score;
+    int64_t nodes;          /* positions visited (root, interior and quiescence) */
+    double seconds;
+    int npv;
+    chk_move pv[CHK_MAX_PLY];
+} chk_search_info;
+
+/* Called after each completed iteration; a non-zero return aborts the
+ * search (chk_search_run then returns CHK_SEARCH_ABORTED). */
+typedef int (*chk_info_fn)(void *ud, const chk_search_info *info);
+
+typedef struct chk_search_opts {
+    int depth;                          /* maximum depth, 0: CHK_MAX_PLY - 1 */
+    int64_t nodes;                      /* node budget, 0: none */
+    double seconds;                     /* time budget, 0: none */
+    const volatile sig_atomic_t *stop;  /* polled; non-zero stops the search */
+    const chk_weights *weights;         /* NULL: chk_weights_default */
+    chk_eval_fn eval;                   /* NULL: chk_eval with weights */
+    void *eval_ud;
+    chk_info_fn info;                   /* NULL: none */
+    void *info_ud;
+} chk_search_opts;
+
+/* chk_search_run's results. With a depth or node limit (and no time limit
+ * or stop) the result depends only on the position, the options and the
+ * context's state: a fresh or cleared context gives the same answer. */
+enum {
+    CHK_SEARCH_OK = 0,          /* finished by its limits */
+    CHK_SEARCH_STOPPED = 1,     /* the stop flag was raised; *out has the best so far */
+    CHK_SEARCH_HOOK_ERROR = -1, /* a rule hook failed */
+    CHK_SEARCH_EVAL_ERROR = -2, /* the eval callback failed */
+    CHK_SEARCH_ABORTED = -3,    /* the info callback asked to stop */
+    CHK_SEARCH_NO_MEMORY = -4
+};
+
+/* A search context: the transposition table, the move stack, killer and
+ * history tables, all allocated here once. hash_bytes 0: 16 MiB. */
+typedef struct chk_search chk_search;
+chk_search *chk_search_new(size_t hash_bytes);
+void chk_search_free(chk_search *s);
+/* Forget everything learnt (a new game; makes results reproducible). */
+void chk_search_clear(chk_search *s);
+/* Iterative deepening from p. The position is always restored, whatever
+ * the outcome. *out holds the last completed iteration (or, when none
+ * completed, the best move found so far). */
+int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_search_info *out);
+
+
 /* ---- solver (puzzles): declarations added by core/solve.c's author ---- */
+
+/* The forced-win solver (solve.c). The question is always: does the side
+ * to move (the attacker) win - all enemy kings captured or the enemy
+ * stalemated, as chk_result decides - within n of its own moves whatever
+ * the defender plays? A win in 1 is a move that ends the game won.
+ *
+ * A solver context owns a transposition table (about tt_bytes; 0 gives
+ * 16 MiB) and its move stacks, allocated once; one context serves one
+ * search at a time. The table is dropped by itself when the rules differ
+ * from the last search's, and not used under rules whose results depend on
+ * the path (draw_repetition, hooks). Every call restores the position. The
+ * calls poll stop (may be NULL) and return CHK_SOLVE_STOPPED when it
+ * becomes non-zero; CHK_SOLVE_ERROR when a rule hook failed (returned -1);
+ * CHK_SOLVE_NOMEM when the position's history could not grow. n is capped
+ * at CHK_SOLVE_MAX_MOVES. */
+#define CHK_SOLVE_MAX_MOVES 15
+enum { CHK_SOLVE_STOPPED = -1, CHK_SOLVE_ERROR = -2, CHK_SOLVE_NOMEM = -3 };
+
+typedef struct chk_solver chk_solver;
+
+chk_solver *chk_solver_new(size_t tt_bytes);     /* NULL when out of memory */
+void chk_solver_free(chk_solver *s);
+void chk_solver_clear(chk_solver *s);            /* forget every position */
+uint64_t chk_solver_nodes(const chk_solver *s);  /* nodes since new or clear */
+
+/* The shortest forced win of the side to move within n: 1..n, or 0 when
+ * there is none (or the game is over). best (may be NULL) receives the first
+ * move of a shortest win. */
+int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
+              const volatile sig_atomic_t *stop);
+/* Every first move that wins within n: moves[i] (room for CHK_MAX_MOVES)
+ * with lens[i] its shortest win, in move generation order. Returns how many. */
+int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens,
+                    const volatile sig_atomic_t *stop);
+/* The side to move defends against the other side, which has n moves left.
+ * Returns n + 1 when a reply holds (no win within n; *defence is such a
+ * reply, the refutation), else the attacker's shortest win against the best
+ * defence, 1..n (*defence puts it furthest off), or 0 when the game is
+ * already won by the attacker (defence->npath = 0 when there is no reply). */
+int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
+                     const volatile sig_atomic_t *stop);
 
 #endif

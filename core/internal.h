@@ -56,6 +56,8 @@ static inline uint64_t zob_piece(int piece, int sq) { return zob_mix((uint64_t)(
 static inline chk_bb promo_rank(int color) { return color == CHK_WHITE ? RANK_8 : RANK_1; }
 
 /* movegen.c */
-int chk__gen_all(const chk_pos *p, chk_move *list, int *njumps);
+int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only);
+int chk__count_bb(const chk_pos *p);
+bool chk__fast_rules(const chk_rules *r);
 
 #endif

@@ -27,7 +27,7 @@ static inline chk_move *push(gen *g)
     return g->n < CHK_MAX_MOVES ? &g->list[g->n++] : NULL;
 }
 
-static void add_simple(gen *g, int from, int to, int kind, int promo, uint8_t flags, chk_bb cap)
+static inline void add_simple(gen *g, int from, int to, int kind, int promo, uint8_t flags, chk_bb cap)
 {
     chk_move *m = push(g);
     if (!m)
@@ -43,7 +43,7 @@ static void add_simple(gen *g, int from, int to, int kind, int promo, uint8_t fl
 }
 
 /* Adds a step (or a pawn's step with each promotion choice). */
-static void add_step(gen *g, int from, int to, int kind)
+static inline void add_step(gen *g, int from, int to, int kind)
 {
     if (kind == CHK_PAWN && (promo_rank(g->us) & BB(to))) {
         const chk_rules *r = g->p->rules;
@@ -139,7 +139,7 @@ done:
 #define JUMPERS(b, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
 
 /* Pawns and (non-flying) kings of the side to move that have a jump. */
-static chk_bb diagonal_jumpers(const chk_pos *p, int us)
+static inline chk_bb diagonal_jumpers(const chk_pos *p, int us)
 {
     const chk_rules *r = p->rules;
     chk_bb enemy = p->occ[!us], empty = ~(p->occ[0] | p->occ[1]);
@@ -220,11 +220,8 @@ static void gen_others(gen *g, bool takes, bool quiet)
                 else
                     add_simple(g, sq, to, kind, CHK_NONE, tflags, BB(to));
             }
-            if (!k->nrides)
-                continue;
-            for (int d = 0; d < k->ndirs; d++) {
-                if (!k->dir_ride[d])
-                    continue;
+            for (int i = 0; i < k->nride_dirs; i++) {
+                int d = k->ride_dir[i];
                 chk_bb t = ride_targets(k, sq, d, ~empty);
                 for (chk_bb q = quiet ? t & empty : 0; q; q &= q - 1)
                     add_simple(g, sq, bb_first(q), kind, CHK_NONE, 0, 0);
@@ -235,29 +232,15 @@ static void gen_others(gen *g, bool takes, bool quiet)
     }
 }
 
-/* Keeps the moves for which keep() is true, in order. */
-static int compact(chk_move *list, int n, bool (*keep)(const chk_move *, int), int arg)
-{
-    int j = 0;
-    for (int i = 0; i < n; i++)
-        if (keep(&list[i], arg))
-            list[j++] = list[i];
-    return j;
-}
-
 static bool keep_majority(const chk_move *m, int max)
 {
     return !((m->flags & CHK_MF_JUMP) && (m->flags & CHK_MF_COMPULSORY))
            || bb_count(m->captures) == max;
 }
 
-static bool keep_captures(const chk_move *m, int compulsory_only)
-{
-    return compulsory_only ? (m->flags & CHK_MF_COMPULSORY) != 0 : m->captures != 0;
-}
-
-/* All moves of the side to move under the capture rule, no hooks. */
-int chk__gen_all(const chk_pos *p, chk_move *list, int *ncompulsory)
+/* All moves of the side to move under the capture rule, no hooks. With
+ * count_only the list is scratch space and only the number is right. */
+int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only)
 {
     const chk_rules *r = p->rules;
     gen g;
@@ -268,6 +251,11 @@ int chk__gen_all(const chk_pos *p, chk_move *list, int *ncompulsory)
     g.them = !p->side;
     g.enemy = p->occ[g.them];
     gen_jumps(&g);
+    if (g.n == 0 && !r->compulsory_takes && r->capture != CHK_CAPTURE_ALL) {
+        /* no compulsory capture possible: every move is legal */
+        gen_others(&g, true, true);
+        return g.n;
+    }
     gen_others(&g, true, false);
     int nc = 0, ncap = g.n, max = 0;
     for (int i = 0; i < g.n; i++)
@@ -276,26 +264,31 @@ int chk__gen_all(const chk_pos *p, chk_move *list, int *ncompulsory)
             if ((list[i].flags & CHK_MF_JUMP) && bb_count(list[i].captures) > max)
                 max = bb_count(list[i].captures);
         }
-    *ncompulsory = nc;
-    bool restrict_ = (r->capture == CHK_CAPTURE_ALL) ? ncap > 0 : nc > 0;
-    if (r->capture == CHK_CAPTURE_OPTIONAL)
-        restrict_ = false;
-    if (restrict_) {
-        int n = g.n;
-        if (r->capture == CHK_CAPTURE_JUMPS)
-            n = compact(list, n, keep_captures, 1);
-        if (r->majority)
-            n = compact(list, n, keep_majority, max);
-        return n;
+    bool restrict_ = r->capture == CHK_CAPTURE_ALL ? ncap > 0
+                     : r->capture != CHK_CAPTURE_OPTIONAL && nc > 0;
+    if (!restrict_) {
+        gen_others(&g, false, true);
+        return g.n;
     }
-    gen_others(&g, false, true);
-    return g.n;
+    /* keep compulsory captures (of the most pieces, for jumps, under the
+     * majority rule) and, unless capture=jumps, the optional captures */
+    int j = 0;
+    for (int i = 0; i < g.n; i++) {
+        const chk_move *m = &list[i];
+        if (r->capture == CHK_CAPTURE_JUMPS && !(m->flags & CHK_MF_COMPULSORY))
+            continue;
+        if (r->majority && !keep_majority(m, max))
+            continue;
+        if (!count_only && i != j)
+            list[j] = *m;
+        j++;
+    }
+    return j;
 }
 
 int chk_gen_rule_moves(const chk_pos *p, chk_move *list)
 {
-    int nc;
-    int n = chk__gen_all(p, list, &nc);
+    int n = chk__gen_all(p, list, false);
     const chk_rules *r = p->rules;
     if (r->filter) {
         int j = 0;
@@ -326,7 +319,7 @@ int chk_gen_moves(chk_pos *p, chk_move *list)
 
 /* Whether the fast counter knows these rules: non-flying kings and every
  * other kind a take-style piece whose captures are optional. */
-static bool fast_rules(const chk_rules *r)
+bool chk__fast_rules(const chk_rules *r)
 {
     if (r->flying_kings || r->filter || r->capture == CHK_CAPTURE_ALL)
         return false;
@@ -339,22 +332,142 @@ static bool fast_rules(const chk_rules *r)
 int chk_count_moves(chk_pos *p)
 {
     chk_move list[CHK_MAX_MOVES];
-    const chk_rules *r = p->rules;
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
         return -1;
     if (w != CHK_ONGOING)
         return 0;
-    if (!fast_rules(r))
+    if (p->rules->filter)
         return chk_gen_rule_moves(p, list);
+    return chk__count_bb(p);
+}
 
+/* Counts the legal moves from the bitboards alone (bb, occ, side, rules):
+ * the mailbox, hash and history may be stale. No hooks, no draw rules;
+ * a side without kings has lost (0 moves). */
+/* Counting jump chains without building moves (fast rules only). */
+typedef struct jcount {
+    const chk_kind *k;          /* the king's (diagonal, non-flying) tables */
+    chk_bb enemy, empty, promo_rank;
+    bool pawn;
+    int d0, d1;                 /* directions tried: the king's are 0..3, up (0, 1) then down (2, 3) */
+    int nend;
+    bool overflow;
+    struct { chk_bb cap; uint8_t to, promo; } end[96];
+} jcount;
+
+static void jc_end(jcount *j, int sq, chk_bb cap, bool promo)
+{
+    for (int i = 0; i < j->nend; i++)
+        if (j->end[i].to == sq && j->end[i].cap == cap)
+            return;
+    if (j->nend == (int)(sizeof j->end / sizeof j->end[0])) {
+        j->overflow = true;
+        return;
+    }
+    j->end[j->nend].cap = cap;
+    j->end[j->nend].to = (uint8_t)sq;
+    j->end[j->nend].promo = promo;
+    j->nend++;
+}
+
+static void jc_chain(jcount *j, int sq, chk_bb cap)
+{
+    const chk_kind *k = j->k;
+    bool more = false;
+    for (int d = j->d0; d < j->d1; d++) {
+        if (k->ray_len[sq][d] < 2)
+            continue;
+        int over = k->ray[sq][d][0], land = k->ray[sq][d][1];
+        if (!(j->enemy & BB(over)) || (cap & BB(over)) || !(j->empty & BB(land)))
+            continue;
+        more = true;
+        if (j->pawn && (j->promo_rank & BB(land)))
+            jc_end(j, land, cap | BB(over), true);
+        else
+            jc_chain(j, land, cap | BB(over));
+    }
+    if (!more && cap)
+        jc_end(j, sq, cap, false);
+}
+
+/* The number of legal moves when some pawn or king has a jump, under fast
+ * rules with capture mixed or jumps; -1 when the caller must generate. */
+static int count_jumps_fast(const chk_pos *p, chk_bb jumpers)
+{
+    const chk_rules *r = p->rules;
+    int us = p->side, npromo = bb_count(r->promote);
+    jcount j;
+    int max = 0, n = 0;
+    if (r->capture != CHK_CAPTURE_MIXED && r->capture != CHK_CAPTURE_JUMPS)
+        return -1;
+    j.k = &r->kinds[CHK_KING];
+    j.enemy = p->occ[!us];
+    j.promo_rank = promo_rank(us);
+    j.overflow = false;
+    for (chk_bb b = jumpers; b; b &= b - 1) {
+        int sq = bb_first(b);
+        j.pawn = (p->bb[us][CHK_PAWN] & BB(sq)) != 0;
+        j.d0 = 0;
+        j.d1 = 4;
+        if (j.pawn && !r->pawns_capture_backward) {
+            j.d0 = us == CHK_WHITE ? 0 : 2;
+            j.d1 = j.d0 + 2;
+        }
+        j.empty = ~(p->occ[0] | p->occ[1]) | BB(sq);
+        j.nend = 0;
+        jc_chain(&j, sq, 0);
+        if (j.overflow)
+            return -1;
+        for (int i = 0; i < j.nend; i++) {
+            int c = r->majority ? bb_count(j.end[i].cap) : 1;
+            int mult = j.end[i].promo ? npromo : 1;
+            if (c > max) {
+                max = c;
+                n = 0;
+            }
+            if (c == max)
+                n += mult;
+        }
+    }
+    if (r->capture == CHK_CAPTURE_JUMPS)
+        return n;
+    /* takes by bishops, camels and the like stay legal */
+    chk_bb occ = p->occ[0] | p->occ[1];
+    for (int kind = 2; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            n += bb_count(k->leap_to[sq] & j.enemy);
+            for (int i = 0; i < k->nride_dirs; i++)
+                n += bb_count(ride_targets(k, sq, k->ride_dir[i], occ) & j.enemy);
+        }
+    }
+    return n;
+}
+
+int chk__count_bb(const chk_pos *p)
+{
+    const chk_rules *r = p->rules;
+    if (!p->bb[0][CHK_KING] || !p->bb[1][CHK_KING])
+        return 0;
+    if (!r->fast_count) {
+        chk_move list[CHK_MAX_MOVES];
+        return chk__gen_all(p, list, true);
+    }
     int us = p->side;
     chk_bb own = p->occ[us], enemy = p->occ[!us];
     chk_bb empty = ~(own | enemy);
     chk_bb pawns = p->bb[us][CHK_PAWN], kings = p->bb[us][CHK_KING];
-    if (diagonal_jumpers(p, us))
-        return chk_gen_rule_moves(p, list);
+    chk_bb jumpers = diagonal_jumpers(p, us);
+    if (jumpers) {
+        int nj = count_jumps_fast(p, jumpers);
+        if (nj >= 0)
+            return nj;
+        chk_move list[CHK_MAX_MOVES];
+        return chk__gen_all(p, list, true);
+    }
 
     /* No jump: every move is legal. */
     int n;
@@ -379,11 +492,8 @@ int chk_count_moves(chk_pos *p)
         for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
             n += bb_count(k->leap_to[sq] & ~own);
-            if (!k->nrides)
-                continue;
-            for (int d = 0; d < k->ndirs; d++)
-                if (k->dir_ride[d])
-                    n += bb_count(ride_targets(k, sq, d, ~empty) & ~own);
+            for (int i = 0; i < k->nride_dirs; i++)
+                n += bb_count(ride_targets(k, sq, k->ride_dir[i], ~empty) & ~own);
         }
     }
     return n;

@@ -2,7 +2,32 @@
  * perft.c - counts move sequences (perft), with bulk counting of the last
  * ply, and per-root-move counts (divide). Interruptible through a flag.
  */
+#include <string.h>
+
 #include "internal.h"
+
+/* Rules under which a position's future depends on its pieces alone. */
+static bool plain_rules(const chk_rules *r)
+{
+    return !r->filter && !r->result && !r->draw_repetition && !r->draw_quiet_plies;
+}
+
+/* c gets the bitboards of the position after m (enough for chk__count_bb). */
+static void child_bits(const chk_pos *p, const chk_move *m, chk_pos *c)
+{
+    int us = p->side, them = !us;
+    c->rules = p->rules;
+    memcpy(c->bb, p->bb, sizeof c->bb);
+    c->occ[us] = (p->occ[us] ^ BB(m->from)) | BB(m->to);
+    c->occ[them] = p->occ[them] & ~m->captures;
+    c->bb[us][m->kind] ^= BB(m->from);
+    c->bb[us][m->promo != CHK_NONE ? m->promo : m->kind] |= BB(m->to);
+    for (chk_bb b = m->captures; b; b &= b - 1) {
+        int sq = bb_first(b);
+        c->bb[them][CHK_PIECE_KIND(p->sq[sq])] &= ~BB(sq);
+    }
+    c->side = (uint8_t)them;
+}
 
 /* Returns the count, -1 when stopped, -2 when a hook failed; the position
  * is always restored. */
@@ -21,6 +46,23 @@ static int64_t perft_rec(chk_pos *p, int depth, bool bulk, const volatile sig_at
     if (n < 0)
         return -2;
     int64_t total = 0;
+    if (bulk && depth == 2 && plain_rules(p->rules)) {
+        chk_pos c;
+        for (int i = 0; i < n; i++) {
+            child_bits(p, &list[i], &c);
+            total += chk__count_bb(&c);
+        }
+        return total;
+    }
+    if (depth == 1) {
+        /* the last ply, each move made and taken back */
+        for (int i = 0; i < n; i++) {
+            if (!chk_make(p, &list[i]))
+                return -2;
+            chk_unmake(p);
+        }
+        return n;
+    }
     for (int i = 0; i < n; i++) {
         if (!chk_make(p, &list[i]))
             return -2;

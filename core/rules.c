@@ -258,6 +258,10 @@ static int derive_kind(chk_kind *k)
     for (int i = 0; i < k->nrides; i++)
         if (add_dirs(k, k->rides[i][0], k->rides[i][1], true))
             return -1;
+    k->nride_dirs = 0;
+    for (int d = 0; d < k->ndirs; d++)
+        if (k->dir_ride[d])
+            k->ride_dir[k->nride_dirs++] = (uint8_t)d;
     for (int d = 0; d < k->ndirs; d++)
         k->dir_up[d] = k->dir[d][1] > 0 || (k->dir[d][1] == 0 && k->dir[d][0] > 0);
     for (int sq = 0; sq < CHK_SQUARES; sq++) {
@@ -303,6 +307,14 @@ int chk_rules_finish(chk_rules *r, char *err, size_t errlen)
             char l[2] = { r->kinds[k].letter, 0 };
             return fail(err, errlen, "piece kind '%s' has more than 16 directions%s", l, "");
         }
+    r->compulsory_takes = false;
+    for (int k = 2; k < r->nkinds; k++)
+        if (r->kinds[k].style == CHK_STYLE_TAKE && r->kinds[k].compulsory)
+            r->compulsory_takes = true;
+    for (int pc = 0; pc < 16; pc++)
+        for (int sq = 0; sq < CHK_SQUARES; sq++)
+            r->zobrist[pc][sq] = zob_piece(pc, sq);
+    r->fast_count = chk__fast_rules(r);
     r->finished = true;
     return 0;
 }
