@@ -133,17 +133,22 @@ static int parse_text(const chk_pos *p, const char *t, parsed *x, char *err, siz
     return 0;
 }
 
+static bool exact_path(const chk_move *m, const parsed *x)
+{
+    if (x->nsq - 1 != m->npath)
+        return false;
+    for (int i = 0; i < m->npath; i++)
+        if (m->path[i] != x->sq[i + 1])
+            return false;
+    return true;
+}
+
 /* Whether the typed landings name this chain: the same landings, or
  * another route through the same captured pieces. */
 static bool path_matches(const chk_pos *p, const chk_move *m, const parsed *x)
 {
-    if (x->nsq - 1 == m->npath) {
-        bool same = true;
-        for (int i = 0; i < m->npath; i++)
-            same = same && m->path[i] == x->sq[i + 1];
-        if (same)
-            return true;
-    }
+    if (exact_path(m, x))
+        return true;
     if (!(m->flags & CHK_MF_JUMP) || x->nsq - 1 != m->npath)
         return false;
     chk_bb cap = 0, enemy = p->occ[!p->side];
@@ -203,6 +208,16 @@ int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_
         if (x.nsq > 2 && !path_matches(p, m, &x))
             continue;
         idx[nc++] = i;
+    }
+    /* a complete text names its move even where it is also the shortcut
+     * (start and end only) of a longer chain */
+    if (nc > 1) {
+        int j = 0;
+        for (int i = 0; i < nc; i++)
+            if (exact_path(&list[idx[i]], &x))
+                idx[j++] = idx[i];
+        if (j)
+            nc = j;
     }
     /* '-' for 'x' only where unambiguous: let the separators choose */
     if (nc > 1 && (x.any_x != x.any_dash)) {

@@ -202,6 +202,178 @@ function H.load_conformance()
   return rows, path
 end
 
+-- ---- a reference reading of the move rules -------------------------------------
+
+-- Our own legal move generator, written from RULES.md only and kept simple
+-- (slow, obvious code). p: a parse_fen table; rules: a table of RULES.md
+-- options (majority, capture, promote, flying_kings, pawns_capture_backward).
+-- Returns the list of legal moves as keys (H.key). Ambiguous combinations
+-- (capture = "all" or "optional" with the majority rule, when jumps of
+-- different lengths exist) follow one reading here; tests avoid them.
+-- A finished game (a side without kings) has no moves; draws are not seen here.
+local DIAG = { { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } }
+local CAMEL = { { 1, 3 }, { -1, 3 }, { 1, -3 }, { -1, -3 }, { 3, 1 }, { -3, 1 }, { 3, -1 }, { -3, -1 } }
+
+function H.reference_moves(p, rules)
+  rules = rules or {}
+  local majority = rules.majority ~= false
+  local capture = rules.capture or "mixed"
+  local promote = rules.promote or "KBC"
+  local flying = rules.flying_kings == true
+  local backward = rules.pawns_capture_backward == true
+  local board, white = p.board, p.side == "w"
+
+  local function is_white(c) return c:upper() == c end
+  local kings = { [true] = false, [false] = false }
+  for _, c in pairs(board) do
+    if c:upper() == "K" then kings[is_white(c)] = true end
+  end
+  if not kings[true] or not kings[false] then return {} end
+
+  local fwd, last = white and 1 or -1, white and 7 or 0
+  local jumps, takes, quiet = {}, {}, {}   -- key -> number of captures
+  local function add(list, from, to, caps, pawn)
+    local _, r = H.coords(to)
+    if pawn and r == last then
+      for k in promote:gmatch("[KBC]") do list[H.key(from, to, caps, k)] = #caps end
+    else
+      list[H.key(from, to, caps, nil)] = #caps
+    end
+  end
+
+  for from, c in pairs(board) do
+    if is_white(c) == white then
+      local kind = c:upper()
+      local f0, r0 = H.coords(from)
+      -- the piece on a square during a chain: the start square counts as
+      -- empty; captured pieces stay until the move ends
+      local function at(f, r)
+        local sq = H.name(f, r)
+        if sq == from then return nil end
+        return board[sq]
+      end
+      local function enemy(x) return x ~= nil and is_white(x) ~= white end
+
+      -- jump chains (pawns and kings)
+      if kind == "P" or kind == "K" then
+        local dirs = {}
+        for _, d in ipairs(DIAG) do
+          if kind == "K" or backward or d[2] == fwd then dirs[#dirs + 1] = d end
+        end
+        local caps, taken = {}, {}
+        local function chain(f, r)
+          local went = false
+          for _, d in ipairs(dirs) do
+            -- the enemy piece to jump, and the landing squares beyond it
+            local mf, mr = f + d[1], r + d[2]
+            if kind == "K" and flying then
+              while H.name(mf, mr) and at(mf, mr) == nil do mf, mr = mf + d[1], mr + d[2] end
+            end
+            local msq = H.name(mf, mr)
+            if msq and enemy(at(mf, mr)) and not taken[msq] then
+              local lf, lr = mf + d[1], mr + d[2]
+              while H.name(lf, lr) and at(lf, lr) == nil do
+                went = true
+                caps[#caps + 1] = msq; taken[msq] = true
+                if kind == "P" and lr == last then
+                  add(jumps, from, H.name(lf, lr), caps, true)
+                else
+                  chain(lf, lr)
+                end
+                caps[#caps] = nil; taken[msq] = nil
+                if not (kind == "K" and flying) then break end
+                lf, lr = lf + d[1], lr + d[2]
+              end
+            end
+          end
+          if not went and #caps > 0 then add(jumps, from, H.name(f, r), caps, kind == "P") end
+        end
+        chain(f0, r0)
+      end
+
+      -- steps, slides, leaps and takes
+      if kind == "P" then
+        for _, d in ipairs(DIAG) do
+          if d[2] == fwd then
+            local sq = H.name(f0 + d[1], r0 + d[2])
+            if sq and board[sq] == nil then add(quiet, from, sq, {}, true) end
+          end
+        end
+      elseif kind == "K" or kind == "B" then
+        local ride = kind == "B" or flying
+        for _, d in ipairs(DIAG) do
+          local f, r = f0 + d[1], r0 + d[2]
+          while H.name(f, r) do
+            local x = board[H.name(f, r)]
+            if x == nil then
+              add(quiet, from, H.name(f, r), {}, false)
+            else
+              if kind == "B" and enemy(x) then add(takes, from, H.name(f, r), { H.name(f, r) }, false) end
+              break
+            end
+            if not ride then break end
+            f, r = f + d[1], r + d[2]
+          end
+        end
+      elseif kind == "C" then
+        for _, d in ipairs(CAMEL) do
+          local sq = H.name(f0 + d[1], r0 + d[2])
+          if sq then
+            local x = board[sq]
+            if x == nil then add(quiet, from, sq, {}, false)
+            elseif enemy(x) then add(takes, from, sq, { sq }, false) end
+          end
+        end
+      end
+    end
+  end
+
+  local best = 0
+  for _, n in pairs(jumps) do if n > best then best = n end end
+  local has_jump, has_take = best > 0, next(takes) ~= nil
+  local out = {}
+  local function keep(list, filter)
+    for k, n in pairs(list) do if not filter or n == best then out[#out + 1] = k end end
+  end
+  local filter = majority and capture ~= "optional"
+  if capture == "optional" or (not has_jump and not (capture == "all" and has_take)) then
+    keep(jumps, filter); keep(takes); keep(quiet)
+  elseif capture == "jumps" then
+    keep(jumps, filter)
+  else -- mixed, or all with a capture
+    keep(jumps, filter); keep(takes)
+  end
+  table.sort(out)
+  return out
+end
+
+-- A random legal-looking position (RULES.md: pieces on dark squares, no pawn
+-- on its promotion rank, at least one king a side), as FEN. `density` is the
+-- chance that a square holds a piece.
+function H.random_position(density)
+  local board = {}
+  local function put_king(white)
+    local empty = {}
+    for _, sq in ipairs(H.SQUARES) do if not board[sq] then empty[#empty + 1] = sq end end
+    board[empty[math.random(#empty)]] = white and "K" or "k"
+  end
+  for _, sq in ipairs(H.SQUARES) do
+    if math.random() < density then
+      local x = math.random(20)
+      local kind = x <= 10 and "P" or x <= 14 and "K" or x <= 17 and "B" or "C"
+      local white = math.random(2) == 1
+      local _, r = H.coords(sq)
+      if kind == "P" and ((white and r == 7) or (not white and r == 0)) then kind = "K" end
+      board[sq] = white and kind or kind:lower()
+    end
+  end
+  local has = {}
+  for _, c in pairs(board) do has[c] = true end
+  if not has.K then put_king(true) end
+  if not has.k then put_king(false) end
+  return H.write_fen({ board = board, side = math.random(2) == 1 and "w" or "b", quiet = 0, moveno = 1 })
+end
+
 -- ---- small utilities -------------------------------------------------------
 
 function H.set_of(list)
