@@ -64,14 +64,6 @@ static inline void place(chk_pos *p, int sq, int piece)
     p->sq[sq] = (uint8_t)piece;
 }
 
-static inline void lift(chk_pos *p, int sq)
-{
-    int piece = p->sq[sq], c = CHK_PIECE_COLOR(piece), k = CHK_PIECE_KIND(piece);
-    p->bb[c][k] &= ~BB(sq);
-    p->occ[c] &= ~BB(sq);
-    p->sq[sq] = CHK_NONE;
-}
-
 void chk_pos_put(chk_pos *p, int sq, uint8_t piece)
 {
     if (sq < 0 || sq >= CHK_SQUARES)
@@ -319,31 +311,39 @@ bool chk_make(chk_pos *p, const chk_move *m)
         p->caphist = cap;
     }
     chk_undo *u = &p->hist[p->nhist++];
-    int us = p->side;
+    const uint64_t (*z)[CHK_SQUARES] = p->rules->zobrist;
+    int us = p->side, from = m->from, to = m->to;
+    int piece = p->sq[from], kind = CHK_PIECE_KIND(piece);
     u->move = *m;
     u->hash = p->hash;
     u->quiet = p->quiet;
     u->moveno = p->moveno;
-    u->capkinds[0] = u->capkinds[1] = 0;
 
-    int piece = p->sq[m->from];
-    remove_piece(p, m->from);
-    int i = 0;
-    for (chk_bb c = m->captures; c; c &= c - 1, i++) {
-        int sq = bb_first(c);
-        u->capkinds[i >> 4] |= (uint64_t)CHK_PIECE_KIND(p->sq[sq]) << ((i & 15) * 4);
-        remove_piece(p, sq);
-    }
-    put_piece(p, m->to, m->promo != CHK_NONE ? CHK_PIECE(us, m->promo) : piece);
-
-    if (m->captures || CHK_PIECE_KIND(piece) == CHK_PAWN)
+    if (m->captures) {
+        uint64_t ck[2] = { 0, 0 };
+        int i = 0;
+        for (chk_bb c = m->captures; c; c &= c - 1, i++) {
+            int sq = bb_first(c);
+            ck[i >> 4] |= (uint64_t)CHK_PIECE_KIND(p->sq[sq]) << ((i & 15) * 4);
+            remove_piece(p, sq);
+        }
+        u->capkinds[0] = ck[0];
+        u->capkinds[1] = ck[1];
         p->quiet = 0;
-    else if (p->quiet < 65535)
-        p->quiet++;
-    if (us != p->rules->first)
-        p->moveno++;
+    } else {
+        p->quiet = kind == CHK_PAWN ? 0 : (uint16_t)(p->quiet + (p->quiet < 65535));
+    }
+    /* the moving piece: off from, on to (from == to for a chain that
+     * comes back), promoted on the way where the move says so */
+    int now = m->promo != CHK_NONE ? CHK_PIECE(us, m->promo) : piece;
+    p->bb[us][kind] &= ~BB(from);
+    p->bb[us][CHK_PIECE_KIND(now)] |= BB(to);
+    p->occ[us] = (p->occ[us] & ~BB(from)) | BB(to);
+    p->sq[from] = CHK_NONE;
+    p->sq[to] = (uint8_t)now;
+    p->hash ^= z[piece][from] ^ z[now][to] ^ ZOB_SIDE;
+    p->moveno += us != p->rules->first;
     p->side = (uint8_t)!us;
-    p->hash ^= ZOB_SIDE;
     return true;
 }
 
@@ -351,19 +351,21 @@ bool chk_unmake(chk_pos *p)
 {
     if (!p->nhist)
         return false;
-    chk_undo *u = &p->hist[--p->nhist];
+    const chk_undo *u = &p->hist[--p->nhist];
     const chk_move *m = &u->move;
-    int us = !p->side, them = p->side;
-    int piece = p->sq[m->to];
-    lift(p, m->to);
-    if (m->promo != CHK_NONE)
-        piece = CHK_PIECE(us, CHK_PAWN);
+    int us = !p->side, them = p->side, from = m->from, to = m->to;
+    int now = p->sq[to];
+    int piece = m->promo != CHK_NONE ? CHK_PIECE(us, CHK_PAWN) : now;
+    p->bb[us][CHK_PIECE_KIND(now)] &= ~BB(to);
+    p->bb[us][CHK_PIECE_KIND(piece)] |= BB(from);
+    p->occ[us] = (p->occ[us] & ~BB(to)) | BB(from);
+    p->sq[to] = CHK_NONE;
+    p->sq[from] = (uint8_t)piece;
     int i = 0;
     for (chk_bb c = m->captures; c; c &= c - 1, i++) {
         int kind = (int)((u->capkinds[i >> 4] >> ((i & 15) * 4)) & 15);
         place(p, bb_first(c), CHK_PIECE(them, kind));
     }
-    place(p, m->from, piece);
     p->side = (uint8_t)us;
     p->hash = u->hash;
     p->quiet = u->quiet;
