@@ -146,14 +146,14 @@ int chk_rules_set(chk_rules *r, const char *name, const char *v, char *err, size
         return 0;
     }
     if (!strcmp(name, "draw_repetition")) {
-        if (parse_int(v, &n) || n == 1)
-            return fail(err, errlen, "rule option %s must be 0 (off) or a whole number >= 2, not '%s'", name, v);
+        if (parse_int(v, &n) || n == 1 || n > 65535)
+            return fail(err, errlen, "rule option %s must be 0 (off) or a whole number from 2 to 65535, not '%s'", name, v);
         r->draw_repetition = n;
         return 0;
     }
     if (!strcmp(name, "draw_quiet_plies")) {
-        if (parse_int(v, &n))
-            return fail(err, errlen, "rule option %s must be 0 (off) or a whole number >= 1, not '%s'", name, v);
+        if (parse_int(v, &n) || n > 65535)
+            return fail(err, errlen, "rule option %s must be 0 (off) or a whole number from 1 to 65535, not '%s'", name, v);
         r->draw_quiet_plies = n;
         return 0;
     }
