@@ -265,6 +265,7 @@ enum {
     CHK_W_PAWN_NEAR,      /* pawns one step from promotion */
     CHK_W_MOBILITY,       /* pseudo-legal steps, slides and leaps (captures included) */
     CHK_W_KING_ATTACKED,  /* kings the other side could capture if it were to move */
+    CHK_W_ATTACKED,       /* other pieces the other side could capture if it were to move */
     CHK_W_KING_GUARD,     /* own pieces diagonally next to an own king */
     CHK_W_BACK_RANK,      /* own pieces on the own first rank (they block promotion) */
     CHK_W_CENTER,         /* pieces on the 8 dark squares of c3-f6 */
@@ -289,7 +290,9 @@ int chk_eval(const chk_pos *p, const chk_weights *w);
 
 /* An evaluation supplied by the caller (e.g. written in Lua): store the
  * score for the side to move in *score and return 0, or return -1 on error.
- * It must leave the position as it found it. */
+ * It must leave the position as it found it; when it does not, the search
+ * takes back the moves it played (or makes again those it took back) and
+ * stops with CHK_SEARCH_EVAL_ERROR. */
 typedef int (*chk_eval_fn)(void *ud, chk_pos *pos, int *score);
 
 /* One completed iteration (or the final answer). pv[0] is the best move;
@@ -320,16 +323,18 @@ typedef struct chk_search_opts {
     void *info_ud;
 } chk_search_opts;
 
-/* chk_search_run's results. With a depth or node limit (and no time limit
- * or stop) the result depends only on the position, the options and the
- * context's state: a fresh or cleared context gives the same answer. */
+/* chk_search_run's results. Each run starts from an empty transposition
+ * table and empty killer/history tables (the context only saves the
+ * allocation), so with a depth or node limit (and no time limit or stop)
+ * the result depends only on the position (history included) and the
+ * options. */
 enum {
     CHK_SEARCH_OK = 0,          /* finished by its limits */
     CHK_SEARCH_STOPPED = 1,     /* the stop flag was raised; *out has the best so far */
     CHK_SEARCH_HOOK_ERROR = -1, /* a rule hook failed */
     CHK_SEARCH_EVAL_ERROR = -2, /* the eval callback failed */
     CHK_SEARCH_ABORTED = -3,    /* the info callback asked to stop */
-    CHK_SEARCH_NO_MEMORY = -4
+    CHK_SEARCH_NO_MEMORY = -4   /* the position's history could not grow */
 };
 
 /* A search context: the transposition table, the move stack, killer and
@@ -337,11 +342,12 @@ enum {
 typedef struct chk_search chk_search;
 chk_search *chk_search_new(size_t hash_bytes);
 void chk_search_free(chk_search *s);
-/* Forget everything learnt (a new game; makes results reproducible). */
+/* Zeroes the tables (never needed for correctness). */
 void chk_search_clear(chk_search *s);
 /* Iterative deepening from p. The position is always restored, whatever
  * the outcome. *out holds the last completed iteration (or, when none
- * completed, the best move found so far). */
+ * completed, the best move found so far). One run at a time per context:
+ * a callback that searches again needs a context of its own. */
 int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_search_info *out);
 
 
@@ -358,11 +364,12 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
  * from the last search's, and not used under rules whose results depend on
  * the path (draw_repetition, hooks). Every call restores the position. The
  * calls poll stop (may be NULL) and return CHK_SOLVE_STOPPED when it
- * becomes non-zero; CHK_SOLVE_ERROR when a rule hook failed (returned -1);
- * CHK_SOLVE_NOMEM when the position's history could not grow. n is capped
- * at CHK_SOLVE_MAX_MOVES. */
+ * becomes non-zero; CHK_SOLVE_LIMIT when a call visited more nodes than
+ * the budget set by chk_solver_limit; CHK_SOLVE_ERROR when a rule hook
+ * failed (returned -1); CHK_SOLVE_NOMEM when the position's history could
+ * not grow. n is capped at CHK_SOLVE_MAX_MOVES. */
 #define CHK_SOLVE_MAX_MOVES 15
-enum { CHK_SOLVE_STOPPED = -1, CHK_SOLVE_ERROR = -2, CHK_SOLVE_NOMEM = -3 };
+enum { CHK_SOLVE_STOPPED = -1, CHK_SOLVE_ERROR = -2, CHK_SOLVE_NOMEM = -3, CHK_SOLVE_LIMIT = -4 };
 
 typedef struct chk_solver chk_solver;
 
@@ -370,6 +377,8 @@ chk_solver *chk_solver_new(size_t tt_bytes);     /* NULL when out of memory */
 void chk_solver_free(chk_solver *s);
 void chk_solver_clear(chk_solver *s);            /* forget every position */
 uint64_t chk_solver_nodes(const chk_solver *s);  /* nodes since new or clear */
+/* A budget of nodes for each following call (0: none, the default). */
+void chk_solver_limit(chk_solver *s, uint64_t max_nodes);
 
 /* The shortest forced win of the side to move within n: 1..n, or 0 when
  * there is none (or the game is over). best (may be NULL) receives the first

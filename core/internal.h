@@ -55,6 +55,25 @@ static inline uint64_t zob_piece(int piece, int sq) { return zob_mix((uint64_t)(
 /* The promotion rank of a colour's pawns. */
 static inline chk_bb promo_rank(int color) { return color == CHK_WHITE ? RANK_8 : RANK_1; }
 
+/* Pieces of b that can jump over enemy into empty, moving with the shift
+ * whose inverse is back. */
+#define JUMPERS(b, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
+
+/* Pawns and (non-flying) kings of the side to move that have a jump. */
+static inline chk_bb chk__diagonal_jumpers(const chk_pos *p, int us)
+{
+    const chk_rules *r = p->rules;
+    chk_bb enemy = p->occ[!us], empty = ~(p->occ[0] | p->occ[1]);
+    chk_bb pawns = p->bb[us][CHK_PAWN];
+    chk_bb kings = r->flying_kings ? 0 : p->bb[us][CHK_KING];
+    chk_bb up = us == CHK_WHITE ? pawns | kings : kings;
+    chk_bb down = us == CHK_WHITE ? kings : pawns | kings;
+    if (r->pawns_capture_backward)
+        up = down = pawns | kings;
+    return JUMPERS(up, bb_sw, enemy, empty) | JUMPERS(up, bb_se, enemy, empty)
+           | JUMPERS(down, bb_nw, enemy, empty) | JUMPERS(down, bb_ne, enemy, empty);
+}
+
 /* movegen.c */
 int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only);
 int chk__count_bb(const chk_pos *p);

@@ -134,32 +134,13 @@ done:
         end_chain(g, sq, cap, npath, CHK_NONE);
 }
 
-/* Pieces of b that can jump over enemy into empty, moving with the shift
- * whose inverse is back. */
-#define JUMPERS(b, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
-
-/* Pawns and (non-flying) kings of the side to move that have a jump. */
-static inline chk_bb diagonal_jumpers(const chk_pos *p, int us)
-{
-    const chk_rules *r = p->rules;
-    chk_bb enemy = p->occ[!us], empty = ~(p->occ[0] | p->occ[1]);
-    chk_bb pawns = p->bb[us][CHK_PAWN];
-    chk_bb kings = r->flying_kings ? 0 : p->bb[us][CHK_KING];
-    chk_bb up = us == CHK_WHITE ? pawns | kings : kings;
-    chk_bb down = us == CHK_WHITE ? kings : pawns | kings;
-    if (r->pawns_capture_backward)
-        up = down = pawns | kings;
-    return JUMPERS(up, bb_sw, enemy, empty) | JUMPERS(up, bb_se, enemy, empty)
-           | JUMPERS(down, bb_nw, enemy, empty) | JUMPERS(down, bb_ne, enemy, empty);
-}
-
 /* Jump chains of every jumping piece (pawns and jump-style kinds). */
 static void gen_jumps(gen *g)
 {
     const chk_pos *p = g->p;
     const chk_rules *r = p->rules;
     chk_bb all = p->occ[0] | p->occ[1];
-    chk_bb diag = diagonal_jumpers(p, g->us);
+    chk_bb diag = chk__diagonal_jumpers(p, g->us);
     for (int kind = 0; kind < r->nkinds; kind++) {
         const chk_kind *k = &r->kinds[kind == CHK_PAWN ? CHK_KING : kind];
         chk_bb b = p->bb[g->us][kind];
@@ -460,7 +441,7 @@ int chk__count_bb(const chk_pos *p)
     chk_bb own = p->occ[us], enemy = p->occ[!us];
     chk_bb empty = ~(own | enemy);
     chk_bb pawns = p->bb[us][CHK_PAWN], kings = p->bb[us][CHK_KING];
-    chk_bb jumpers = diagonal_jumpers(p, us);
+    chk_bb jumpers = chk__diagonal_jumpers(p, us);
     if (jumpers) {
         int nj = count_jumps_fast(p, jumpers);
         if (nj >= 0)

@@ -1,0 +1,619 @@
+/*
+ * search.c - the engine: iterative-deepening principal-variation search
+ * (negamax alpha-beta) with a transposition table, move ordering (hash
+ * move, captures by number of pieces taken and their value, promotions,
+ * killers, history), late-move reductions, a one-reply extension, and a
+ * quiescence search that never stands pat while a capture is compulsory.
+ *
+ * Everything a search needs is allocated by chk_search_new; searching does
+ * not allocate (chk_make may grow the position's history the first time it
+ * goes deeper than before). Errors (a failing rule hook or eval callback)
+ * and stops unwind through s->abort: every chk_make is paired with a
+ * chk_unmake on the way out, so the position is always restored.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define INF        (CHK_SCORE_WIN + 1)
+#define MOVE_STACK 16384            /* moves for every ply's list */
+#define NO_SQ      0xFF
+
+enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+enum { ABORT_NONE, ABORT_LIMIT, ABORT_STOP, ABORT_HOOK, ABORT_EVAL, ABORT_MEMORY };
+
+/* A move as the transposition table and killers remember it: enough to
+ * find the same move (chk_move_equal) in a generated list. */
+typedef struct move_key {
+    chk_bb captures;
+    uint8_t from, to, promo;
+} move_key;
+
+typedef struct tt_entry {
+    uint32_t key;           /* upper half of the Zobrist hash */
+    chk_bb captures;
+    int16_t score;
+    uint8_t from, to, promo;
+    int8_t depth;
+    uint8_t bound;
+    uint8_t age;
+} tt_entry;
+
+struct chk_search {
+    tt_entry *tt;
+    size_t tt_mask;
+    uint8_t age;
+    chk_move *moves;                    /* MOVE_STACK moves */
+    int *scores;                        /* ordering scores, parallel to moves */
+    move_key killers[CHK_MAX_PLY][2];
+    int history[2][CHK_SQUARES][CHK_SQUARES];
+    chk_move pv[CHK_MAX_PLY][CHK_MAX_PLY];  /* triangular PV table */
+    int pvlen[CHK_MAX_PLY];
+
+    /* the current search */
+    chk_pos *p;
+    const chk_search_opts *o;
+    chk_weights weights;
+    int64_t nodes, node_limit;
+    double seconds;
+    struct timespec t0;
+    int abort;
+    int seldepth;
+    bool fast_quiet;    /* quiet_side() knows these rules */
+};
+
+/* ---- context ------------------------------------------------------------ */
+
+chk_search *chk_search_new(size_t hash_bytes)
+{
+    chk_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (!hash_bytes)
+        hash_bytes = (size_t)16 << 20;
+    size_t n = 1024;
+    while (n * 2 * sizeof(tt_entry) <= hash_bytes)
+        n *= 2;
+    s->tt = calloc(n, sizeof *s->tt);
+    s->moves = malloc(MOVE_STACK * sizeof *s->moves);
+    s->scores = malloc(MOVE_STACK * sizeof *s->scores);
+    if (!s->tt || !s->moves || !s->scores) {
+        chk_search_free(s);
+        return NULL;
+    }
+    s->tt_mask = n - 1;
+    return s;
+}
+
+void chk_search_free(chk_search *s)
+{
+    if (!s)
+        return;
+    free(s->tt);
+    free(s->moves);
+    free(s->scores);
+    free(s);
+}
+
+void chk_search_clear(chk_search *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    s->age = 0;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static double elapsed(const chk_search *s)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - s->t0.tv_sec) + (double)(t.tv_nsec - s->t0.tv_nsec) / 1e9;
+}
+
+static inline move_key key_of(const chk_move *m)
+{
+    move_key k = { m->captures, m->from, m->to, m->promo };
+    return k;
+}
+
+static inline bool key_is(const move_key *k, const chk_move *m)
+{
+    return k->from == m->from && k->to == m->to && k->captures == m->captures
+           && k->promo == m->promo;
+}
+
+/* Mate scores are stored relative to the node, not the root. */
+static inline int score_to_tt(int v, int ply)
+{
+    return v >= CHK_SCORE_MATE_MIN ? v + ply : v <= -CHK_SCORE_MATE_MIN ? v - ply : v;
+}
+
+static inline int score_from_tt(int v, int ply)
+{
+    return v >= CHK_SCORE_MATE_MIN ? v - ply : v <= -CHK_SCORE_MATE_MIN ? v + ply : v;
+}
+
+/* Entries of earlier runs (another age) count as empty: every run starts
+ * from an empty table without clearing it. */
+static inline tt_entry *tt_probe(chk_search *s, uint64_t h)
+{
+    tt_entry *e = &s->tt[h & s->tt_mask];
+    return e->key == (uint32_t)(h >> 32) && e->age == s->age && e->bound ? e : NULL;
+}
+
+static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound, const chk_move *m)
+{
+    tt_entry *e = &s->tt[h & s->tt_mask];
+    uint32_t key = (uint32_t)(h >> 32);
+    bool same = e->bound && e->key == key && e->age == s->age;
+    if (same && e->depth > depth && bound != BOUND_EXACT)
+        return;
+    if (!m && same && e->from != NO_SQ) {   /* keep the old best move */
+        e->depth = (int8_t)depth;
+        e->score = (int16_t)score;
+        e->bound = (uint8_t)bound;
+        e->age = s->age;
+        return;
+    }
+    e->key = key;
+    e->depth = (int8_t)depth;
+    e->score = (int16_t)score;
+    e->bound = (uint8_t)bound;
+    e->age = s->age;
+    e->from = m ? m->from : NO_SQ;
+    e->to = m ? m->to : NO_SQ;
+    e->promo = m ? m->promo : CHK_NONE;
+    e->captures = m ? m->captures : 0;
+}
+
+/* Polls the limits: every node for the node budget (so that node-limited
+ * searches are reproducible), every 1024 nodes for the flag and the clock. */
+static inline bool check_limits(chk_search *s)
+{
+    if (s->node_limit && s->nodes >= s->node_limit) {
+        s->abort = ABORT_LIMIT;
+        return true;
+    }
+    if ((s->nodes & 1023) == 0) {
+        if (s->o->stop && *s->o->stop) {
+            s->abort = ABORT_STOP;
+            return true;
+        }
+        if (s->seconds > 0 && elapsed(s) >= s->seconds) {
+            s->abort = ABORT_LIMIT;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int evaluate(chk_search *s)
+{
+    if (s->o->eval) {
+        int v = 0;
+        uint64_t h = s->p->hash;
+        size_t nh = s->p->nhist;
+        int rc = s->o->eval(s->o->eval_ud, s->p, &v);
+        if (rc < 0 || s->p->hash != h || s->p->nhist != nh) {
+            /* moves played or taken back by the callback: undo that much,
+             * so that the search unwinds to the position it started from */
+            while (s->p->nhist > nh && chk_unmake(s->p))
+                ;
+            while (s->p->nhist < nh && chk_make(s->p, &s->p->hist[s->p->nhist].move))
+                ;
+            s->abort = ABORT_EVAL;
+            return 0;
+        }
+        const int lim = CHK_SCORE_MATE_MIN - 1;
+        return v > lim ? lim : v < -lim ? -lim : v;
+    }
+    return chk_eval(s->p, &s->weights);
+}
+
+/* The value of the pieces a move captures (for ordering). */
+static int captured_value(const chk_search *s, const chk_move *m)
+{
+    const chk_pos *p = s->p;
+    int v = 0;
+    for (chk_bb c = m->captures; c; c &= c - 1) {
+        int k = CHK_PIECE_KIND(p->sq[bb_first(c)]);
+        v += s->weights.w[k < 4 ? CHK_W_PAWN + k : CHK_W_EXTRA];
+    }
+    return v;
+}
+
+static int piece_value(const chk_search *s, int kind)
+{
+    return s->weights.w[kind < 4 ? CHK_W_PAWN + kind : CHK_W_EXTRA];
+}
+
+/* Ordering scores for list[0..n): hash move, then captures (more pieces
+ * first, then more value, cheaper capturer first), promotions, killers,
+ * history. */
+static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_entry *e, int ply)
+{
+    int side = s->p->side;
+    for (int i = 0; i < n; i++) {
+        const chk_move *m = &list[i];
+        if (e && e->from == m->from && e->to == m->to && e->captures == m->captures
+            && e->promo == m->promo)
+            sc[i] = 1 << 30;
+        else if (m->captures)
+            sc[i] = (1 << 26) + (bb_count(m->captures) << 20) + captured_value(s, m) * 8
+                    - piece_value(s, m->kind) / 16
+                    + (m->promo != CHK_NONE ? piece_value(s, m->promo) : 0);
+        else if (m->promo != CHK_NONE)
+            sc[i] = (1 << 25) + piece_value(s, m->promo);
+        else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][0], m))
+            sc[i] = (1 << 24) + 1;
+        else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][1], m))
+            sc[i] = 1 << 24;
+        else
+            sc[i] = s->history[side][m->from][m->to];
+    }
+}
+
+/* Moves the best-scored remaining move to position i. */
+static inline void pick(chk_move *list, int *sc, int i, int n)
+{
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+        if (sc[j] > sc[b])
+            b = j;
+    if (b != i) {
+        chk_move t = list[i];
+        list[i] = list[b];
+        list[b] = t;
+        int u = sc[i];
+        sc[i] = sc[b];
+        sc[b] = u;
+    }
+}
+
+static inline void update_pv(chk_search *s, int ply, const chk_move *m)
+{
+    s->pv[ply][0] = *m;
+    int n = ply + 1 < CHK_MAX_PLY ? s->pvlen[ply + 1] : 0;
+    if (n > CHK_MAX_PLY - 1)
+        n = CHK_MAX_PLY - 1;
+    memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)n * sizeof(chk_move));
+    s->pvlen[ply] = n + 1;
+}
+
+/* The score of a finished game for the side to move at ply, or INF when
+ * the game goes on. Sets s->abort when a hook fails. */
+static int game_over(chk_search *s, int ply)
+{
+    int reason;
+    int w = chk_result_static(s->p, &reason);
+    if (reason == CHK_REASON_ERROR) {
+        s->abort = ABORT_HOOK;
+        return 0;
+    }
+    if (w == CHK_ONGOING)
+        return INF;
+    if (w == CHK_DRAW_RESULT)
+        return 0;
+    return w == s->p->side ? CHK_SCORE_WIN - ply : -(CHK_SCORE_WIN - ply);
+}
+
+/* Whether the current position already occurred since the last capture
+ * or pawn move (game history included): scored as a draw. */
+static bool repeated(const chk_pos *p)
+{
+    size_t back = p->quiet < p->nhist ? p->quiet : p->nhist;
+    for (size_t i = 4; i <= back; i += 2)
+        if (p->hist[p->nhist - i].hash == p->hash)
+            return true;
+    return false;
+}
+
+/* ---- quiescence ---------------------------------------------------------- */
+
+/* Under fast_count rules (chk_rules.fast_count, no filter hook): true when the side to move has no jump (so no
+ * compulsory capture and every move is legal) and has a quiet move (a move
+ * that neither captures nor promotes). Then it may stand pat, and the move
+ * list is only needed when standing pat does not already fail high. */
+static bool quiet_side(const chk_pos *p)
+{
+    const chk_rules *r = p->rules;
+    int us = p->side;
+    chk_bb all = p->occ[0] | p->occ[1], empty = ~all;
+    chk_bb pawns = p->bb[us][CHK_PAWN], kings = p->bb[us][CHK_KING];
+    if (chk__diagonal_jumpers(p, us))
+        return false;
+    chk_bb steps = us == CHK_WHITE ? (bb_ne(pawns) | bb_nw(pawns)) & ~RANK_8
+                                   : (bb_se(pawns) | bb_sw(pawns)) & ~RANK_1;
+    steps |= bb_ne(kings) | bb_nw(kings) | bb_se(kings) | bb_sw(kings);
+    if (steps & empty)
+        return true;
+    for (int kind = 2; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            if (k->leap_to[sq] & empty)
+                return true;
+            for (int d = 0; k->nrides && d < k->ndirs; d++)
+                if (k->dir_ride[d] && (ride_targets(k, sq, d, all) & empty))
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* Searches captures and promotions. Stands pat only when the side to move
+ * has a quiet move: when every legal move captures (a compulsory capture),
+ * all of them are searched. list points into the move stack. */
+static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
+{
+    chk_pos *p = s->p;
+    s->nodes++;
+    s->pvlen[ply] = 0;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (check_limits(s))
+        return 0;
+    int v = game_over(s, ply);
+    if (s->abort || v != INF)
+        return v;
+    if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
+        return evaluate(s);
+
+    /* standing pat often fails high: then no move list is needed */
+    int best = -INF;
+    bool known = s->fast_quiet && quiet_side(p);
+    if (known) {
+        best = evaluate(s);
+        if (s->abort || best >= beta)
+            return best;
+    }
+    int n = chk_gen_rule_moves(p, list);
+    if (n < 0) {
+        s->abort = ABORT_HOOK;
+        return 0;
+    }
+    if (n == 0)
+        return -(CHK_SCORE_WIN - ply);      /* stalemated: lost */
+
+    int nq = 0;
+    bool quiet = false;
+    int *sc = s->scores + (list - s->moves);
+    for (int i = 0; i < n; i++) {
+        if (!list[i].captures && list[i].promo == CHK_NONE)
+            quiet = true;
+        else
+            list[nq++] = list[i];
+    }
+    if (quiet) {
+        if (!known) {
+            best = evaluate(s);
+            if (s->abort || best >= beta)
+                return best;
+        }
+        if (best > alpha)
+            alpha = best;
+    }
+    score_moves(s, list, sc, nq, NULL, CHK_MAX_PLY);
+    for (int i = 0; i < nq; i++) {
+        pick(list, sc, i, nq);
+        if (!chk_make(p, &list[i])) {
+            s->abort = ABORT_MEMORY;   /* the history could not grow */
+            return 0;
+        }
+        v = -qsearch(s, -beta, -alpha, ply + 1, list + nq);
+        chk_unmake(p);
+        if (s->abort)
+            return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                update_pv(s, ply, &list[i]);
+                if (v >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+/* ---- main search --------------------------------------------------------- */
+
+static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_move *list)
+{
+    chk_pos *p = s->p;
+    bool pv_node = beta - alpha > 1;
+    s->pvlen[ply] = 0;
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply, list);
+    s->nodes++;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (check_limits(s))
+        return 0;
+    int v = game_over(s, ply);
+    if (s->abort || v != INF)
+        return v;
+    if (ply > 0 && repeated(p))
+        return 0;
+    if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
+        return evaluate(s);
+
+    /* mate distance pruning */
+    if (ply > 0) {
+        int lo = -(CHK_SCORE_WIN - ply), hi = CHK_SCORE_WIN - ply - 1;
+        if (alpha < lo)
+            alpha = lo;
+        if (beta > hi)
+            beta = hi;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    tt_entry *e = tt_probe(s, p->hash);
+    if (e && ply > 0 && !pv_node && e->depth >= depth) {
+        int t = score_from_tt(e->score, ply);
+        if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
+            || (e->bound == BOUND_UPPER && t <= alpha))
+            return t;
+    }
+
+    int n = chk_gen_rule_moves(p, list);
+    if (n < 0) {
+        s->abort = ABORT_HOOK;
+        return 0;
+    }
+    if (n == 0)
+        return -(CHK_SCORE_WIN - ply);
+
+    int *sc = s->scores + (list - s->moves);
+    score_moves(s, list, sc, n, e, ply);
+    int ext = n == 1 && ply < CHK_MAX_PLY / 2 ? 1 : 0;    /* a forced reply costs no depth */
+    int best = -INF, alpha0 = alpha, bi = -1;
+    for (int i = 0; i < n; i++) {
+        pick(list, sc, i, n);
+        chk_move *m = &list[i];
+        bool tactical = m->captures || m->promo != CHK_NONE;
+        if (!chk_make(p, m)) {
+            s->abort = ABORT_MEMORY;   /* the history could not grow */
+            return 0;
+        }
+        int d = depth - 1 + ext;
+        if (d > 0)
+            __builtin_prefetch(&s->tt[p->hash & s->tt_mask]);    /* the child probes it */
+        if (i == 0) {
+            v = -search(s, d, -beta, -alpha, ply + 1, list + n);
+        } else {
+            int r = 0;
+            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24))
+                r = i >= 8 ? 2 : 1;
+            v = -search(s, d - r, -alpha - 1, -alpha, ply + 1, list + n);
+            if (!s->abort && v > alpha && (r || pv_node))
+                v = -search(s, d, -beta, -alpha, ply + 1, list + n);
+        }
+        chk_unmake(p);
+        if (s->abort)
+            return 0;
+        if (v > best) {
+            best = v;
+            bi = i;
+            if (v > alpha) {
+                alpha = v;
+                update_pv(s, ply, m);
+                if (v >= beta) {
+                    if (!tactical && ply < CHK_MAX_PLY) {
+                        if (!key_is(&s->killers[ply][0], m)) {
+                            s->killers[ply][1] = s->killers[ply][0];
+                            s->killers[ply][0] = key_of(m);
+                        }
+                        int *h = &s->history[p->side][m->from][m->to];
+                        *h += depth * depth;
+                        if (*h > (1 << 20)) {
+                            for (int a = 0; a < CHK_SQUARES; a++)
+                                for (int b = 0; b < CHK_SQUARES; b++)
+                                    s->history[p->side][a][b] /= 2;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(s, p->hash, depth, score_to_tt(best, ply), bound, bi >= 0 ? &list[bi] : NULL);
+    return best;
+}
+
+/* ---- iterative deepening ------------------------------------------------- */
+
+static void fill_info(chk_search *s, chk_search_info *out, int depth, int score)
+{
+    out->depth = depth;
+    out->seldepth = s->seldepth;
+    out->score = score;
+    out->nodes = s->nodes;
+    out->seconds = elapsed(s);
+    out->npv = s->pvlen[0];
+    memcpy(out->pv, s->pv[0], (size_t)out->npv * sizeof(chk_move));
+}
+
+int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_search_info *out)
+{
+    static const chk_search_opts none;
+    if (!o)
+        o = &none;
+    s->p = p;
+    s->o = o;
+    if (o->weights)
+        s->weights = *o->weights;
+    else
+        chk_weights_default(&s->weights);
+    s->nodes = 0;
+    s->node_limit = o->nodes > 0 ? o->nodes : 0;
+    s->seconds = o->seconds > 0 ? o->seconds : 0;
+    s->abort = ABORT_NONE;
+    s->seldepth = 0;
+    s->fast_quiet = p->rules->fast_count && !p->rules->filter;
+    if (++s->age == 0)
+        chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */
+    s->age = s->age ? s->age : 1;
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    clock_gettime(CLOCK_MONOTONIC, &s->t0);
+    memset(out, 0, sizeof *out);
+
+    int maxdepth = o->depth > 0 && o->depth < CHK_MAX_PLY - 1 ? o->depth : CHK_MAX_PLY - 1;
+    int done = 0;
+    /* The root's legal moves: the game may be over already. */
+    int n = chk_gen_moves(p, s->moves);
+    if (n < 0)
+        return CHK_SEARCH_HOOK_ERROR;
+    if (n == 0) {
+        int v = game_over(s, 0);
+        if (s->abort)
+            return CHK_SEARCH_HOOK_ERROR;
+        out->score = v == INF ? -CHK_SCORE_WIN : v;
+        return CHK_SEARCH_OK;
+    }
+    chk_move first = s->moves[0];
+
+    for (int depth = 1; depth <= maxdepth; depth++) {
+        int v = search(s, depth, -INF, INF, 0, s->moves);
+        if (s->abort)
+            break;
+        fill_info(s, out, depth, v);
+        done = depth;
+        if (o->info && o->info(o->info_ud, out))
+            return CHK_SEARCH_ABORTED;
+        if (v >= CHK_SCORE_MATE_MIN || v <= -CHK_SCORE_MATE_MIN) {
+            int dist = CHK_SCORE_WIN - (v < 0 ? -v : v);
+            if (depth >= dist + 4)
+                break;      /* a forced result, found with depth to spare */
+        }
+        if (s->seconds > 0 && elapsed(s) > s->seconds * 0.5)
+            break;          /* the next iteration would not finish */
+    }
+    if (!done) {
+        /* Not even depth 1 finished: the best root move seen, else the first. */
+        out->depth = 0;
+        out->nodes = s->nodes;
+        out->seconds = elapsed(s);
+        out->seldepth = s->seldepth;
+        out->npv = 1;
+        out->pv[0] = s->pvlen[0] ? s->pv[0][0] : first;
+    } else {
+        out->nodes = s->nodes;
+        out->seconds = elapsed(s);
+    }
+    switch (s->abort) {
+    case ABORT_STOP: return CHK_SEARCH_STOPPED;
+    case ABORT_HOOK: return CHK_SEARCH_HOOK_ERROR;
+    case ABORT_EVAL: return CHK_SEARCH_EVAL_ERROR;
+    case ABORT_MEMORY: return CHK_SEARCH_NO_MEMORY;
+    default: return CHK_SEARCH_OK;
+    }
+}

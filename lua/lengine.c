@@ -1,0 +1,556 @@
+/*
+ * lengine.c - the engine (core/search.c, core/eval.c) as board methods and
+ * the table cheskers.engine (docs/lua_api.md):
+ *
+ *   b:search{depth=, nodes=, time=, eval=, weights=, info=}
+ *       -> { move =, score =, depth =, seldepth =, nodes =, time =, nps =, pv = {move...} }
+ *       Iterative deepening until a limit: depth (plies), nodes, time
+ *       (seconds); none given: depth 8. eval: function(board) -> number,
+ *       an evaluation for the side to move written in Lua (it gets a copy
+ *       of the position). weights: a table of weight overrides for this
+ *       search. info: function(t) called after each completed depth with a
+ *       table of the same shape. move is nil when the game is over.
+ *   b:eval() -> score, terms
+ *       The static evaluation for the side to move; terms: weight name ->
+ *       its part of the score.
+ *   cheskers.engine.weights([t]) -> table   all weights (after setting t's)
+ *   cheskers.engine.get(name) -> integer
+ *   cheskers.engine.set(name, value)
+ *   cheskers.engine.reset()                 the default weights
+ *   cheskers.engine.defaults() -> table
+ *   cheskers.engine.names                   the weight names, in order
+ *   cheskers.engine.features(board) -> table   name -> feature value
+ *   cheskers.engine.deadline([seconds])     every search stops by then (nil: no deadline)
+ *   cheskers.engine.WIN, cheskers.engine.MATE_MIN   score constants
+ *
+ * The weights and one search context (its tables allocated once) belong to
+ * the Lua state: they live in the Engine userdata, upvalue 1 of every
+ * function here (no globals). The interrupt flag of lcheskers.h stops a
+ * search: the board is restored and "interrupted" raised. Lua callbacks run
+ * under lua_pcall; their errors are raised once the search has returned and
+ * the board is restored.
+ */
+#include <stdbool.h>
+#include <string.h>
+#include <time.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "lcheskers.h"
+
+#define ENGINE_MT "cheskers.engine"
+#define DEFAULT_DEPTH 8
+
+typedef struct Engine {
+    chk_weights w;
+    chk_search *search;     /* made on first use */
+    bool searching;         /* search is in use (a callback searches again) */
+    double deadline;        /* engine.deadline: monotonic seconds, 0: none */
+} Engine;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A search context of its own, for a search started from inside another
+ * one's callback; freed by its __gc (a Lua error cannot leak it). */
+typedef struct Box {
+    chk_search *search;
+} Box;
+
+#define BOX_MT "cheskers.engine.search"
+
+static int box_gc(lua_State *L)
+{
+    Box *b = luaL_checkudata(L, 1, BOX_MT);
+    chk_search_free(b->search);
+    b->search = NULL;
+    return 0;
+}
+
+#define getengine(L) ((Engine *)luaL_checkudata(L, lua_upvalueindex(1), ENGINE_MT))
+
+static int engine_gc(lua_State *L)
+{
+    Engine *e = luaL_checkudata(L, 1, ENGINE_MT);
+    chk_search_free(e->search);
+    e->search = NULL;
+    return 0;
+}
+
+/* ---- weights ------------------------------------------------------------ */
+
+/* The weight index named by the string at arg; raises for an unknown name. */
+static int check_weight(lua_State *L, int arg)
+{
+    const char *name = luaL_checkstring(L, arg);
+    int i = chk_weight_index(name);
+    if (i < 0)
+        luaL_argerror(L, arg, lua_pushfstring(L, "unknown weight '%s'", name));
+    return i;
+}
+
+/* Sets w from the table at idx (name -> integer); raises on a bad entry
+ * before changing anything. */
+static void read_weights(lua_State *L, int idx, chk_weights *w)
+{
+    chk_weights nw = *w;
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            luaL_error(L, "weights: keys must be weight names");
+        const char *name = lua_tostring(L, -2);
+        int i = chk_weight_index(name);
+        if (i < 0)
+            luaL_error(L, "weights: unknown weight '%s'", name);
+        if (!lua_isinteger(L, -1))
+            luaL_error(L, "weights: '%s' must be an integer", name);
+        lua_Integer v = lua_tointeger(L, -1);
+        if (v < -100000 || v > 100000)
+            luaL_error(L, "weights: '%s' out of range (-100000..100000)", name);
+        nw.w[i] = (int)v;
+        lua_pop(L, 1);
+    }
+    *w = nw;
+}
+
+static void push_weights(lua_State *L, const chk_weights *w)
+{
+    lua_createtable(L, 0, CHK_NWEIGHTS);
+    for (int i = 0; i < CHK_NWEIGHTS; i++) {
+        lua_pushinteger(L, w->w[i]);
+        lua_setfield(L, -2, chk_weight_name(i));
+    }
+}
+
+/* engine.weights([t]) */
+static int l_weights(lua_State *L)
+{
+    Engine *e = getengine(L);
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+        read_weights(L, 1, &e->w);
+    }
+    push_weights(L, &e->w);
+    return 1;
+}
+
+static int l_get(lua_State *L)
+{
+    Engine *e = getengine(L);
+    lua_pushinteger(L, e->w.w[check_weight(L, 1)]);
+    return 1;
+}
+
+static int l_set(lua_State *L)
+{
+    Engine *e = getengine(L);
+    int i = check_weight(L, 1);
+    lua_Integer v = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, v >= -100000 && v <= 100000, 2, "out of range (-100000..100000)");
+    e->w.w[i] = (int)v;
+    return 0;
+}
+
+/* engine.deadline([seconds]): every search from now on stops within
+ * seconds (wall clock) at the latest; nil or no argument: no deadline.
+ * Returns the seconds left of the previous deadline, or nil. */
+static int l_deadline(lua_State *L)
+{
+    Engine *e = getengine(L);
+    double t = now();
+    if (e->deadline > 0)
+        lua_pushnumber(L, e->deadline > t ? e->deadline - t : 0);
+    else
+        lua_pushnil(L);
+    if (lua_isnoneornil(L, 1)) {
+        e->deadline = 0;
+    } else {
+        lua_Number secs = luaL_checknumber(L, 1);
+        luaL_argcheck(L, secs >= 0 && secs < 1e9, 1, "seconds must be >= 0");
+        e->deadline = t + secs;
+    }
+    return 1;
+}
+
+static int l_reset(lua_State *L)
+{
+    chk_weights_default(&getengine(L)->w);
+    return 0;
+}
+
+static int l_defaults(lua_State *L)
+{
+    chk_weights w;
+    chk_weights_default(&w);
+    push_weights(L, &w);
+    return 1;
+}
+
+static int l_features(lua_State *L)
+{
+    chk_pos *p = lcheskers_checkboard(L, 1);
+    int f[CHK_NWEIGHTS];
+    chk_eval_features(p, f);
+    lua_createtable(L, 0, CHK_NWEIGHTS);
+    for (int i = 0; i < CHK_NWEIGHTS; i++) {
+        lua_pushinteger(L, f[i]);
+        lua_setfield(L, -2, chk_weight_name(i));
+    }
+    return 1;
+}
+
+/* b:eval() -> score, terms */
+static int board_eval(lua_State *L)
+{
+    Engine *e = getengine(L);
+    chk_pos *p = lcheskers_checkboard(L, 1);
+    int f[CHK_NWEIGHTS];
+    chk_eval_features(p, f);
+    lua_pushinteger(L, chk_eval(p, &e->w));
+    lua_createtable(L, 0, CHK_NWEIGHTS);
+    for (int i = 0; i < CHK_NWEIGHTS; i++) {
+        lua_pushinteger(L, (lua_Integer)e->w.w[i] * f[i]);
+        lua_setfield(L, -2, chk_weight_name(i));
+    }
+    return 2;
+}
+
+/* ---- search ------------------------------------------------------------- */
+
+/* What the callbacks need. Stack slots of board_search's frame hold the
+ * board, the callbacks and the error value of a failed callback (the
+ * callbacks run in that frame; the protected calls get them as arguments). */
+typedef struct Call {
+    lua_State *L;
+    chk_pos *p;
+    int board, eval, info, err;
+    lua_Number score;
+    const chk_search_info *si;
+} Call;
+
+/* [-0, +1] Pushes the moves ms[0..n) as an array of move objects. They are
+ * a line from p, so each is made to push the next one: on a scratch copy of
+ * the position inside a userdata (its history buffer included, so chk_make
+ * never allocates), which a Lua error while pushing cannot leave behind. */
+static void push_line(lua_State *L, const chk_pos *p, const chk_move *ms, int n)
+{
+    chk_pos *q = lua_newuserdatauv(L, sizeof *q + (size_t)(n + 1) * sizeof(chk_undo), 0);
+    *q = *p;
+    q->hist = (chk_undo *)(q + 1);
+    q->nhist = 0;
+    q->caphist = (size_t)n + 1;
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        lcheskers_pushmove(L, q, &ms[i]);
+        lua_rawseti(L, -2, i + 1);
+        if (i + 1 < n && !chk_make(q, &ms[i]))
+            break;
+    }
+    lua_remove(L, -2);
+}
+
+/* [-0, +1] The result table of a search. */
+static void push_result(lua_State *L, const chk_pos *p, const chk_search_info *si)
+{
+    lua_createtable(L, 0, 8);
+    if (si->npv > 0) {
+        lcheskers_pushmove(L, p, &si->pv[0]);
+        lua_setfield(L, -2, "move");
+    }
+    lua_pushinteger(L, si->score);
+    lua_setfield(L, -2, "score");
+    lua_pushinteger(L, si->depth);
+    lua_setfield(L, -2, "depth");
+    lua_pushinteger(L, si->seldepth);
+    lua_setfield(L, -2, "seldepth");
+    lua_pushinteger(L, (lua_Integer)si->nodes);
+    lua_setfield(L, -2, "nodes");
+    lua_pushnumber(L, si->seconds);
+    lua_setfield(L, -2, "time");
+    lua_pushinteger(L, si->seconds > 0 ? (lua_Integer)((double)si->nodes / si->seconds) : 0);
+    lua_setfield(L, -2, "nps");
+    push_line(L, p, si->pv, si->npv);
+    lua_setfield(L, -2, "pv");
+}
+
+/* Runs protected: [Call, eval, board] -> (). Calls eval(copy of the board). */
+static int eval_protected(lua_State *L)
+{
+    Call *c = lua_touserdata(L, 1);
+    lua_pushvalue(L, 2);
+    lua_getfield(L, 3, "copy");
+    lua_pushvalue(L, 3);
+    lua_call(L, 1, 1);
+    lua_call(L, 1, 1);
+    int isnum;
+    lua_Number v = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || v != v)
+        return luaL_error(L, "eval function must return a number (got %s)", luaL_typename(L, -1));
+    c->score = v;
+    return 0;
+}
+
+/* The chk_eval_fn: the Lua eval function. Nothing here raises. */
+static int eval_cb(void *ud, chk_pos *pos, int *score)
+{
+    Call *c = ud;
+    lua_State *L = c->L;
+    (void)pos;      /* the same position as the board's: it is searched in place */
+    if (!lua_checkstack(L, 6)) {
+        return -1;
+    }
+    lua_pushcfunction(L, eval_protected);
+    lua_pushlightuserdata(L, c);
+    lua_pushvalue(L, c->eval);
+    lua_pushvalue(L, c->board);
+    if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
+        lua_replace(L, c->err);
+        return -1;
+    }
+    lua_Number v = c->score;
+    const lua_Number lim = CHK_SCORE_MATE_MIN - 1;
+    *score = (int)(v > lim ? lim : v < -lim ? -lim : (v < 0 ? v - 0.5 : v + 0.5));
+    return 0;
+}
+
+/* Runs protected: [Call, info] -> (). Calls info(table). */
+static int info_protected(lua_State *L)
+{
+    Call *c = lua_touserdata(L, 1);
+    lua_pushvalue(L, 2);
+    push_result(L, c->p, c->si);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+/* The chk_info_fn: the Lua info function. Nothing here raises. */
+static int info_cb(void *ud, const chk_search_info *si)
+{
+    Call *c = ud;
+    lua_State *L = c->L;
+    if (!lua_checkstack(L, 8))
+        return 1;
+    c->si = si;
+    lua_pushcfunction(L, info_protected);
+    lua_pushlightuserdata(L, c);
+    lua_pushvalue(L, c->info);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        lua_replace(L, c->err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Field name of the options table at 2, as an integer >= 1 (0 when absent). */
+static lua_Integer opt_count(lua_State *L, const char *name)
+{
+    lua_Integer v = 0;
+    if (lua_getfield(L, 2, name) != LUA_TNIL) {
+        if (!lua_isinteger(L, -1))
+            luaL_error(L, "search: '%s' must be an integer", name);
+        v = lua_tointeger(L, -1);
+        if (v < 1)
+            luaL_error(L, "search: '%s' must be at least 1", name);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Stores the function field name of the options table at slot, or 0. */
+static int opt_function(lua_State *L, const char *name, int slot)
+{
+    int t = lua_getfield(L, 2, name);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (t != LUA_TFUNCTION)
+        luaL_error(L, "search: '%s' must be a function", name);
+    lua_replace(L, slot);
+    return slot;
+}
+
+/* b:search([opts]) */
+static int board_search(lua_State *L)
+{
+    static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info", NULL };
+    Engine *e = getengine(L);
+    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_search_opts o;
+    chk_weights w = e->w;
+    Call c;
+    chk_search_info *si;
+    memset(&o, 0, sizeof o);
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_newtable(L);
+    }
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        int ok = 0;
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING)
+            for (int i = 0; known[i]; i++)
+                ok |= !strcmp(lua_tostring(L, -1), known[i]);
+        if (!ok) {
+            const char *k = luaL_tolstring(L, -1, NULL);
+            return luaL_error(L, "search: unknown option %s (depth, nodes, time, eval, weights, info)", k);
+        }
+    }
+    o.depth = (int)opt_count(L, "depth");
+    if (o.depth > CHK_MAX_PLY - 1)
+        return luaL_error(L, "search: 'depth' must be at most %d", CHK_MAX_PLY - 1);
+    o.nodes = (int64_t)opt_count(L, "nodes");
+    if (lua_getfield(L, 2, "time") != LUA_TNIL) {
+        int isnum;
+        o.seconds = lua_tonumberx(L, -1, &isnum);
+        if (!isnum || !(o.seconds > 0))
+            return luaL_error(L, "search: 'time' must be a positive number of seconds");
+    }
+    lua_pop(L, 1);
+    if (!o.depth && !o.nodes && !(o.seconds > 0))
+        o.depth = DEFAULT_DEPTH;
+    if (e->deadline > 0) {
+        double left = e->deadline - now();
+        if (left < 0.001)
+            left = 0.001;
+        if (!(o.seconds > 0) || o.seconds > left)
+            o.seconds = left;
+    }
+    if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
+        luaL_checktype(L, -1, LUA_TTABLE);
+        read_weights(L, -1, &w);
+    }
+    lua_pop(L, 1);
+    /* slots 3..6: eval, info, error value, the result buffer */
+    lua_settop(L, 5);
+    c.L = L;
+    c.p = p;
+    c.board = 1;
+    c.eval = opt_function(L, "eval", 3);
+    c.info = opt_function(L, "info", 4);
+    c.err = 5;
+    c.si = NULL;
+    si = lua_newuserdatauv(L, sizeof *si, 0);
+    chk_search *ctx;
+    if (e->searching) {
+        Box *box = lua_newuserdatauv(L, sizeof *box, 0);
+        box->search = NULL;
+        if (luaL_newmetatable(L, BOX_MT)) {
+            lua_pushcfunction(L, box_gc);
+            lua_setfield(L, -2, "__gc");
+        }
+        lua_setmetatable(L, -2);
+        box->search = chk_search_new((size_t)1 << 20);
+        ctx = box->search;
+    } else {
+        if (!e->search)
+            e->search = chk_search_new(0);
+        ctx = e->search;
+    }
+    if (!ctx)
+        return luaL_error(L, "search: not enough memory");
+    o.weights = &w;
+    o.eval = c.eval ? eval_cb : NULL;
+    o.eval_ud = &c;
+    o.info = c.info ? info_cb : NULL;
+    o.info_ud = &c;
+    o.stop = lcheskers_interrupt_flag();
+    *lcheskers_interrupt_flag() = 0;
+    bool outer = !e->searching;
+    int slot = lcheskers_core_begin(L, 1);
+    e->searching = true;
+    int rc = chk_search_run(ctx, p, &o, si);
+    if (outer)
+        e->searching = false;
+    lcheskers_core_end(L, 1, slot);     /* raises the error of a failed rule hook */
+    switch (rc) {
+    case CHK_SEARCH_OK:
+        break;
+    case CHK_SEARCH_STOPPED:
+        return luaL_error(L, "interrupted");
+    case CHK_SEARCH_EVAL_ERROR:
+        if (lua_isnil(L, c.err))
+            return luaL_error(L, "search: the eval function failed");
+        lua_pushvalue(L, c.err);
+        return lua_error(L);
+    case CHK_SEARCH_ABORTED:
+        if (lua_isnil(L, c.err))
+            return luaL_error(L, "search: the info function failed");
+        lua_pushvalue(L, c.err);
+        return lua_error(L);
+    case CHK_SEARCH_HOOK_ERROR:
+        return luaL_error(L, "search: a rule hook failed");
+    default:
+        return luaL_error(L, "search: not enough memory");
+    }
+    push_result(L, p, si);
+    return 1;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static const luaL_Reg engine_funcs[] = {
+    { "weights", l_weights },
+    { "get", l_get },
+    { "set", l_set },
+    { "reset", l_reset },
+    { "deadline", l_deadline },
+    { "defaults", l_defaults },
+    { "features", l_features },
+    { NULL, NULL }
+};
+
+static const luaL_Reg engine_board_methods[] = {
+    { "search", board_search },
+    { "eval", board_eval },
+    { NULL, NULL }
+};
+
+int lcheskers_open_engine(lua_State *L)
+{
+    int module = lua_absindex(L, -1);
+    luaL_checktype(L, module, LUA_TTABLE);
+    Engine *e = lua_newuserdatauv(L, sizeof *e, 0);
+    chk_weights_default(&e->w);
+    e->search = NULL;
+    e->searching = false;
+    e->deadline = 0;
+    if (luaL_newmetatable(L, ENGINE_MT)) {
+        lua_pushcfunction(L, engine_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_setmetatable(L, -2);
+    /* the board methods: the __index table of the board metatable */
+    luaL_getmetatable(L, "cheskers.board");
+    if (!lua_istable(L, -1) || lua_getfield(L, -1, "__index") != LUA_TTABLE)
+        return luaL_error(L, "lcheskers_open_engine: no board methods table");
+    lua_pushvalue(L, -3);
+    luaL_setfuncs(L, engine_board_methods, 1);
+    lua_pop(L, 2);
+    /* cheskers.engine */
+    lua_createtable(L, 0, 10);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, engine_funcs, 1);
+    lua_createtable(L, CHK_NWEIGHTS, 0);
+    for (int i = 0; i < CHK_NWEIGHTS; i++) {
+        lua_pushstring(L, chk_weight_name(i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "names");
+    lua_pushinteger(L, CHK_SCORE_WIN);
+    lua_setfield(L, -2, "WIN");
+    lua_pushinteger(L, CHK_SCORE_MATE_MIN);
+    lua_setfield(L, -2, "MATE_MIN");
+    lua_setfield(L, module, "engine");
+    lua_pop(L, 1);
+    return 0;
+}

@@ -1,0 +1,229 @@
+-- tests/match_spec.lua - the match runner (cheskers.match): statistics,
+-- openings, fault containment with deliberately broken bots, the results
+-- file and --resume, game records.
+local cheskers = require "cheskers"
+local match = require "cheskers.match"
+local record = require "cheskers.record"
+local json = require "cjson"
+
+local function tmpname()
+  local p = os.tmpname()
+  os.remove(p)
+  return p
+end
+
+local function read_lines(path)
+  local t = {}
+  for line in io.lines(path) do t[#t + 1] = line end
+  return t
+end
+
+-- Bots made on the spot (match.load_bot accepts tables).
+local function first_mover(name)
+  return { name = name or "first", choose = function(b) return b:moves()[1] end }
+end
+
+local BROKEN = {
+  { reason = "error", bot = { name = "raiser", choose = function() error("bot bug") end } },
+  { reason = "illegal move", bot = { name = "liar", choose = function() return "a1-h8" end } },
+  { reason = "illegal move", bot = { name = "table", choose = function() return { from = "a1" } end } },
+  { reason = "no move", bot = { name = "mute", choose = function() end } },
+  { reason = "time", bot = { name = "looper", choose = function() while true do end end } },
+  { reason = "error", bot = { name = "bad start", new_game = function() error("no") end,
+                              choose = function(b) return b:moves()[1] end } },
+}
+
+describe("match statistics", function()
+  it("Elo: even scores are 0, more wins are positive, the interval holds it", function()
+    local e, lo, hi = match.elo(10, 0, 10)
+    assert.are.equal(0, e)
+    assert.is_true(lo < 0 and hi > 0)
+    e, lo, hi = match.elo(30, 10, 10)
+    assert.is_true(e > 0 and lo < e and e < hi)
+    -- 75% is +191 Elo (400 * log10(3))
+    assert.is_true(math.abs(match.elo(3, 0, 1) - 400 * math.log(3, 10)) < 1e-9)
+    assert.are.equal(math.huge, (match.elo(5, 0, 0)))
+  end)
+
+  it("SPRT decides for a clear result and waits on an even one", function()
+    local _, lower, upper, d = match.sprt(95, 2, 3, 0, 100)
+    assert.are.equal("H1", d)
+    assert.is_true(lower < 0 and upper > 0)
+    _, _, _, d = match.sprt(3, 2, 95, 0, 100)
+    assert.are.equal("H0", d)
+    _, _, _, d = match.sprt(2, 1, 2, 0, 100)
+    assert.is_nil(d)
+  end)
+end)
+
+describe("match openings", function()
+  it("pairs of games share an opening and colours alternate", function()
+    local cfg = { seed = 3, opening_plies = 4 }
+    local a, b = match.opening_board(cfg, 1), match.opening_board(cfg, 2)
+    assert.are.equal(a:fen(), b:fen())
+    assert.are.equal(4, #a:history())
+    local fens = {}
+    for g = 1, 20, 2 do fens[match.opening_board(cfg, g):fen()] = true end
+    local n = 0
+    for _ in pairs(fens) do n = n + 1 end
+    assert.is_true(n >= 5)       -- varied
+    local r = match.run { a = first_mover("A"), b = first_mover("B"), games = 2, seed = 3, max_plies = 6 }
+    assert.are.equal("white", r.results[1].a_color)
+    assert.are.equal("black", r.results[2].a_color)
+    assert.are.equal(r.results[1].opening, r.results[2].opening)
+  end)
+
+  it("reads an openings file: positions and move lines", function()
+    local path = tmpname()
+    local f = assert(io.open(path, "w"))
+    f:write("# a comment\n\n1. b6-c5 c3-d4\n", cheskers.START, "\n")
+    f:close()
+    local list = assert(match.read_openings(path))
+    assert.are.equal(2, #list)
+    assert.are.same({ "b6-c5", "c3-d4" }, list[1].moves)
+    local r = match.run { a = first_mover("A"), b = first_mover("B"), games = 4, openings = list, max_plies = 2 }
+    assert.are.equal("b6-c5 c3-d4", r.results[1].opening)
+    assert.are.equal(cheskers.START, r.results[3].opening)
+    os.remove(path)
+  end)
+end)
+
+describe("match fault containment", function()
+  for _, row in ipairs(BROKEN) do
+    it(row.bot.name .. " loses every game by '" .. row.reason .. "' and the match goes on", function()
+      local r = match.run { a = row.bot, b = "greedy", games = 2, move_timeout = 0.3, max_plies = 60 }
+      assert.are.equal(2, r.played)
+      assert.are.equal(2, r.losses)
+      for _, res in ipairs(r.results) do
+        assert.are.equal(row.reason, res.reason)
+        assert.are.equal(0, res.score_a)
+        assert.is_string(res.detail)
+      end
+    end)
+  end
+
+  it("Ctrl-C (an interrupted error) stops the match instead of losing a game", function()
+    local out = tmpname()
+    local ctrl_c = { name = "ctrl-c", choose = function() error("interrupted!", 0) end }
+    assert.has_error(function() match.run { a = ctrl_c, b = "greedy", games = 2, out = out } end, "interrupted")
+    assert.are.equal(1, #read_lines(out))    -- the header, no game
+    os.remove(out)
+  end)
+
+  it("a C search without limits is cut off at the move's time limit", function()
+    local deep = { name = "deep", choose = function(b) return b:search { depth = 100 }.move end }
+    local t0 = os.clock()
+    local r = match.run { a = deep, b = "greedy", games = 1, move_timeout = 0.2, max_plies = 4 }
+    assert.are.equal("max plies", r.results[1].reason)
+    assert.is_true(os.clock() - t0 < 3)
+  end)
+
+  it("a bot that plays on the board it is given does not disturb the game", function()
+    local vandal = { name = "vandal", choose = function(b)
+      local m = b:moves()[1]
+      b:play(m)
+      b:play(b:moves()[1])
+      return m
+    end }
+    local r = match.run { a = vandal, b = "random", games = 2, max_plies = 40 }
+    for _, res in ipairs(r.results) do
+      assert.is_not.equal("illegal move", res.reason)
+      assert.is_not.equal("error", res.reason)
+    end
+  end)
+
+  it("adjudicates long games and repetitions as draws", function()
+    local r = match.run { a = first_mover("A"), b = first_mover("B"), games = 2, max_plies = 3 }
+    assert.are.equal("max plies", r.results[1].reason)
+    assert.are.equal(2, r.draws)
+    -- two kings stepping back and forth repeat the position
+    local shuffle = { name = "shuffle", choose = function(b)
+      local h = b:history()
+      local last = h[#h - 1]
+      if last then return last.to .. "-" .. last.from end
+      return b:moves()[1]
+    end }
+    local openings = { { fen = "1k6/8/8/8/8/8/8/6K1 w 0 1" } }   -- kings on b8 and g1
+    r = match.run { a = shuffle, b = shuffle, games = 1, openings = openings, repetition = 3 }
+    assert.are.equal("repetition", r.results[1].reason)
+  end)
+end)
+
+describe("match results file and resume", function()
+  it("writes a header and a JSON line per game, and records", function()
+    local out, rec = tmpname(), tmpname()
+    local r = match.run { a = "greedy", b = "random", games = 4, seed = 5, out = out, records = rec }
+    local lines = read_lines(out)
+    assert.are.equal(5, #lines)
+    assert.are.equal("greedy", json.decode(lines[1]).match.a)
+    for i = 2, 5 do
+      local t = json.decode(lines[i])
+      assert.are.equal(i - 1, t.game)
+      assert.is_string(t.reason)
+      assert.are.equal(r.results[i - 1].winner, t.winner)
+    end
+    local f = assert(io.open(rec))
+    local games = assert(record.read_all(f:read("a")))
+    f:close()
+    assert.are.equal(4, #games)
+    assert.are.equal(#r.results[1].moves + 4, #games[1].board:history())   -- 4 opening plies
+    os.remove(out)
+    os.remove(rec)
+  end)
+
+  it("--resume continues after a kill, replaying only the game cut short", function()
+    local full, out = tmpname(), tmpname()
+    local cfg = { a = "greedy", b = "random", games = 5, seed = 9 }
+    cfg.out = full
+    local whole = match.run(cfg)
+    -- a kill during game 4: three complete lines and half of the fourth
+    local lines = read_lines(full)
+    local f = assert(io.open(out, "w"))
+    for i = 1, 4 do f:write(lines[i], "\n") end
+    f:write(lines[5]:sub(1, 20))
+    f:close()
+    cfg.out, cfg.resume = out, true
+    local resumed = match.run(cfg)
+    assert.are.equal(5, resumed.played)
+    assert.are.same({ whole.wins, whole.draws, whole.losses }, { resumed.wins, resumed.draws, resumed.losses })
+    local after = read_lines(out)
+    assert.are.equal(6, #after)
+    for i = 2, 6 do
+      local x, y = json.decode(lines[i]), json.decode(after[i])
+      assert.are.equal(x.game, y.game)
+      assert.are.same(x.moves, y.moves)
+    end
+    -- a different match in the same file is refused
+    assert.has_error(function() match.run { a = "random", b = "greedy", games = 5, seed = 9, out = out, resume = true } end)
+    os.remove(full)
+    os.remove(out)
+  end)
+end)
+
+describe("cheskers match command", function()
+  it("runs, prints the table, refuses bad arguments", function()
+    local cmd = require "cheskers.cmd.match"
+    local out = tmpname()
+    -- catch what it prints and its error messages
+    local printed, stderr = {}, io.stderr
+    local real_print = print
+    local errfile = io.tmpfile()
+    _G.print = function(...) printed[#printed + 1] = table.concat({ ... }, "\t") end
+    io.stderr = errfile
+    local ok, err = pcall(function()
+      assert.are.equal(0, cmd.run { "greedy", "random", "--games", "2", "--quiet", "--out", out })
+      assert.are.equal(3, #read_lines(out))
+      assert.matches("Elo difference", table.concat(printed, "\n"), 1, true)
+      assert.are.equal(1, cmd.run { "greedy", "random", "--games", "0", "--quiet" })
+      assert.are.equal(1, cmd.run { "greedy", "random", "--resume", "--quiet" })
+      assert.are.equal(1, cmd.run { "greedy", "random", "--sprt", "x", "--quiet" })
+    end)
+    _G.print, io.stderr = real_print, stderr
+    errfile:seek("set")
+    local msgs = errfile:read("a")
+    errfile:close()
+    os.remove(out)
+    assert(ok, err)
+    assert.matches("--games must be a positive integer", msgs, 1, true)
+  end)
+end)
