@@ -1,0 +1,76 @@
+-- cheskers report DIR [--svg FILE | --no-svg]
+-- Merges every shard file of DIR and prints the statistics per variant;
+-- writes the SVG chart.
+local argparse = require "argparse"
+
+local usage = [[
+usage: cheskers report DIR [--svg FILE | --no-svg] [--title TEXT]
+
+Reads every .jsonl file in DIR (all shards and runs of `cheskers
+experiment`; a game recorded twice counts once) and prints per variant:
+  - games; white, black and draw rates with 95% Wilson score intervals;
+  - the differences from the first variant (rates: Newcombe intervals;
+    mean length: Welch intervals; * when an interval excludes 0);
+  - game length in plies (mean, quartiles by linear interpolation, min,
+    max); the mean branching factor (legal moves per sampled position);
+  - how the games ended; pieces captured (by the capturing kind), lost and
+    promoted to, per game; the experiment's own measures.
+
+Writes an SVG chart (win rates with their intervals, game-length
+histograms) to DIR/report.svg, or to FILE with --svg.]]
+
+local function parser()
+  local p = argparse("cheskers report", "Merge experiment shards and report.")
+  p:add_help(false)
+  p:argument("dir", "output folder of cheskers experiment")
+  p:option("--svg", "chart file (default DIR/report.svg)")
+  p:option("--title", "chart title")
+  p:flag("--no-svg")
+  p:flag("-h --help")
+  return p
+end
+
+local function wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return true end
+    if a == "--" then break end
+  end
+  return false
+end
+
+local function run(args)
+  if wants_help(args) then io.stdout:write(usage, "\n") return 0 end
+  local ok, opts = parser():pparse(args)
+  if not ok then error(opts .. "; see --help", 0) end
+  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local experiment = require "cheskers.experiment"
+  local dir = opts.dir:gsub("/+$", "")
+  if dir == "" then dir = "/" end
+  local recs, warnings = experiment.read_dir(dir)
+  for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
+  if #recs == 0 then error("no games in " .. dir, 0) end
+  local stats = experiment.summarize(recs)
+  io.stdout:write(experiment.format_report(stats))
+  if not opts.no_svg then
+    local chart = require "cheskers.chart"
+    local names = {}
+    for _, g in ipairs(stats) do
+      if names[#names] ~= g.experiment then names[#names + 1] = g.experiment end
+    end
+    local title = opts.title or ("Cheskers rule experiment: " .. table.concat(names, ", "))
+    local path = opts.svg or (dir .. "/report.svg")
+    local f, err = io.open(path, "w")
+    if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
+    f:write(chart.svg(stats, title))
+    f:close()
+    io.stderr:write("chart: ", path, "\n")
+  end
+  return 0
+end
+
+return {
+  summary = "merge experiment shards: win rates with intervals, lengths, SVG chart",
+  usage = usage,
+  run = run,
+  main = run,
+}

@@ -1,0 +1,239 @@
+-- cheskers rules diff A B [FEN] [--depth N]   what two rule sets disagree on
+-- cheskers rules show SPEC                      the full rule set of a spec
+local argparse = require "argparse"
+
+local usage = [[
+usage: cheskers rules diff A B [FEN] [--depth N] [--all]
+       cheskers rules show SPEC
+
+diff: the legal moves and perft counts that differ between rule sets A and
+B in the position FEN (default: each rule set's own start position, which
+differs for example with first=white). Prints the options that differ, the
+moves legal under only one of them, perft 1..N (default 4) under both, and,
+at the first depth where the counts differ, the root moves whose subtree
+counts differ. Exit status 0 when the two agree, 1 when they differ, 2 when
+a spec or the position cannot be read.
+
+A rule spec (A, B, SPEC) is written as one of:
+  golomb                                 a preset name
+  "majority=false capture=jumps"         options, name=value, spaces or commas between
+  "{promote='K', pieces={C={leaps={{1,5}}}}}"
+                                         a Lua table literal; it may hold filter and
+                                         result functions, which see cheskers, math,
+                                         string, table and pure base functions only
+  rules/mine.lua                         a Lua file returning a rule table
+  scripts/experiments/camel.lua:camel-1-5
+                                         the rules of a variant of an experiment file
+
+A position with spaces may be given quoted or as several arguments.
+
+Examples:
+  cheskers rules diff golomb majority=false "7k/8/3p4/8/1p6/P5p1/7P/K7 w"
+  cheskers rules diff golomb "{pieces={C={leaps={{1,1}}}}}" --depth 3
+  cheskers rules diff first=black first=white
+  cheskers rules show "{flying_kings=true}"]]
+
+local function parser()
+  local p = argparse("cheskers rules", "Compare and show rule sets.")
+  p:add_help(false)
+  p:argument("action", "diff or show")
+  p:argument("specs", "rule specs and position"):args("*")
+  p:option("--depth", "perft depth", "4"):convert(math.tointeger)
+  p:flag("--all", "list every perft depth's divide, not only the first that differs")
+  p:flag("-h --help")
+  return p
+end
+
+local function fail(msg)
+  io.stderr:write("cheskers rules: ", msg, "\n")
+  return 2
+end
+
+local function same(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+local function value_text(k, v)
+  local rulespec = require "cheskers.rulespec"
+  if v == nil then return "-" end
+  if k == "pieces" and type(v) == "table" then return rulespec.pieces_text(v) end
+  if type(v) == "function" then return "<hook>" end
+  if type(v) == "string" then return ("%q"):format(v) end
+  return tostring(v)
+end
+
+local function sorted_keys(...)
+  local seen, keys = {}, {}
+  for _, t in ipairs({ ... }) do
+    for k in pairs(t) do
+      if not seen[k] then seen[k] = true; keys[#keys + 1] = k end
+    end
+  end
+  table.sort(keys)
+  return keys
+end
+
+local function move_key(m)
+  local caps = {}
+  for i, s in ipairs(m.captures) do caps[i] = s end
+  table.sort(caps)
+  return m.from .. "-" .. m.to .. ":" .. table.concat(caps, ",") .. "=" .. (m.promotion or "")
+end
+
+-- The full rule set, or nil, message.
+local function full_rules(spec_text)
+  local cheskers = require "cheskers"
+  local rulespec = require "cheskers.rulespec"
+  local spec, err = rulespec.parse(spec_text)
+  if spec == nil then return nil, err end
+  local ok, full = pcall(cheskers.rules, spec)
+  if not ok then return nil, tostring(full) end
+  return full, spec
+end
+
+local function show(spec_text)
+  local full, spec = full_rules(spec_text)
+  if not full then return fail(spec) end
+  for _, k in ipairs(sorted_keys(full)) do
+    io.stdout:write(("%-24s %s\n"):format(k, value_text(k, full[k])))
+  end
+  return 0
+end
+
+local function write_list(label, list)
+  io.stdout:write(("  %s (%d):"):format(label, #list))
+  if #list == 0 then io.stdout:write(" -\n") return end
+  local col = 4 + #label + 6
+  for _, t in ipairs(list) do
+    if col + #t + 1 > 78 then io.stdout:write("\n     ") col = 5 end
+    io.stdout:write(" ", t)
+    col = col + #t + 1
+  end
+  io.stdout:write("\n")
+end
+
+local function diff(a_text, b_text, fen, depth, all)
+  local cheskers = require "cheskers"
+  local fa, sa = full_rules(a_text)
+  if not fa then return fail("A: " .. tostring(sa)) end
+  local fb, sb = full_rules(b_text)
+  if not fb then return fail("B: " .. tostring(sb)) end
+  local ok, ba = pcall(cheskers.new, fen, sa)
+  if not ok then return fail("A: " .. tostring(ba)) end
+  local bb
+  ok, bb = pcall(cheskers.new, fen, sb)
+  if not ok then return fail("B: " .. tostring(bb)) end
+  local out = io.stdout
+  local differs = false
+
+  out:write("A: ", a_text, "\nB: ", b_text, "\n")
+  local opt = {}
+  for _, k in ipairs(sorted_keys(fa, fb)) do
+    if not same(fa[k], fb[k]) then
+      opt[#opt + 1] = ("  %-22s A %s   B %s"):format(k, value_text(k, fa[k]), value_text(k, fb[k]))
+    end
+  end
+  if #opt == 0 then out:write("rule options: the same\n")
+  else out:write("rule options that differ:\n", table.concat(opt, "\n"), "\n") end
+  if ba:fen() == bb:fen() then
+    out:write("position: ", ba:fen(), "\n")
+  else
+    out:write("position A: ", ba:fen(), "\nposition B: ", bb:fen(), "\n")
+  end
+
+  -- legal moves
+  local ma, mb = ba:moves(), bb:moves()
+  local ka, kb = {}, {}
+  for _, m in ipairs(ma) do ka[move_key(m)] = m end
+  for _, m in ipairs(mb) do kb[move_key(m)] = m end
+  local only_a, only_b, common = {}, {}, 0
+  for _, m in ipairs(ma) do
+    if kb[move_key(m)] then common = common + 1 else only_a[#only_a + 1] = tostring(m) end
+  end
+  for _, m in ipairs(mb) do
+    if not ka[move_key(m)] then only_b[#only_b + 1] = tostring(m) end
+  end
+  table.sort(only_a); table.sort(only_b)
+  out:write(("legal moves: A %d, B %d, in common %d\n"):format(#ma, #mb, common))
+  if #only_a > 0 or #only_b > 0 then
+    differs = true
+    write_list("only under A", only_a)
+    write_list("only under B", only_b)
+  end
+
+  -- perft
+  out:write(("%-6s %14s %14s\n"):format("perft", "A", "B"))
+  local first_diff
+  for d = 1, depth do
+    local pa, pb = ba:perft(d), bb:perft(d)
+    local mark = ""
+    if pa ~= pb then
+      mark = "   differs"
+      differs = true
+      first_diff = first_diff or d
+    end
+    out:write(("%-6d %14d %14d%s\n"):format(d, pa, pb, mark))
+  end
+
+  -- divide where the counts first differ (or at every such depth with --all)
+  for d = first_diff or depth + 1, first_diff and depth or 0 do
+    if d > 1 then
+      local da, db = ba:divide(d), bb:divide(d)
+      local rows = {}
+      for _, k in ipairs(sorted_keys(da, db)) do
+        if da[k] ~= db[k] then
+          rows[#rows + 1] = ("  %-16s %12s %12s"):format(k, tostring(da[k] or "-"), tostring(db[k] or "-"))
+        end
+      end
+      if #rows > 0 then
+        out:write(("root moves whose perft(%d) subtree differs (- = not legal):\n"):format(d))
+        out:write(("  %-16s %12s %12s\n"):format("move", "A", "B"))
+        out:write(table.concat(rows, "\n"), "\n")
+      end
+    end
+    if not all then break end
+  end
+  out:write(differs and "the rule sets differ here\n" or "no difference found\n")
+  return differs and 1 or 0
+end
+
+local function wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return true end
+    if a == "--" then break end
+  end
+  return false
+end
+
+local function run(args)
+  if wants_help(args) then io.stdout:write(usage, "\n") return 0 end
+  local ok, opts = parser():pparse(args)
+  if not ok then return fail(opts .. "; see cheskers rules --help") end
+  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local specs = opts.specs
+  if opts.action == "show" then
+    if #specs ~= 1 then return fail("show needs one rule spec; see cheskers rules --help") end
+    return show(specs[1])
+  elseif opts.action == "diff" then
+    if #specs < 2 then return fail("diff needs A, B and optionally a position; see cheskers rules --help") end
+    if not opts.depth or opts.depth < 0 or opts.depth > 12 then return fail("--depth must be 0..12") end
+    local fen = #specs > 2 and table.concat(specs, " ", 3) or nil
+    local okd, rc = pcall(diff, specs[1], specs[2], fen, opts.depth, opts.all)
+    if not okd then
+      if tostring(rc):match("interrupted") then error(rc, 0) end
+      return fail(tostring(rc))       -- a hook that raised, for example
+    end
+    return rc
+  end
+  return fail("unknown action '" .. tostring(opts.action) .. "' (diff or show); see cheskers rules --help")
+end
+
+return {
+  summary = "compare rule sets: moves and perft counts that differ (rules diff A B [FEN])",
+  usage = usage,
+  run = run,
+  main = run,
+}

@@ -1,0 +1,21 @@
+-- first_move.lua - is moving first an advantage? Golomb has Black move
+-- first; compare with White first (the same start position otherwise).
+return {
+  name = "first_move",
+  description = "black moves first (golomb) vs white moves first",
+  games = 500,
+  seed = 1,
+  max_plies = 300,
+  bots = "engine:level=3",      -- scripts/bots/engine.lua: the C search, 1000 nodes a move
+  random_plies = 4,             -- two random moves a side: varied openings
+  base = { draw_repetition = 3 },
+  variants = {
+    { name = "black-first", rules = { first = "black" } },
+    { name = "white-first", rules = { first = "white" } },
+  },
+  measures = {
+    "result", "plies", "reason",
+    -- 1 when the side that moved first won, 0 otherwise (draws count 0)
+    first_mover_won = function(game) return game.result == game.first and 1 or 0 end,
+  },
+}

@@ -1,0 +1,670 @@
+-- tests/experiment_spec.lua - rule experiments: statistics, the game
+-- schedule and shards, resuming, rule specs, and the variant machinery of
+-- rule tables (custom pieces, hooks, b:rules()). Expectations are derived
+-- from RULES.md, docs/lua_api.md and issue 6, never copied from output.
+local cheskers = require "cheskers"
+local experiment = require "cheskers.experiment"
+local rulespec = require "cheskers.rulespec"
+local H = require "helpers"
+
+local function tmpdir()
+  local p = io.popen("mktemp -d")
+  local d = p:read("l")
+  p:close()
+  return d
+end
+
+local function rmdir(d)
+  if d and d:match("^/tmp/") then os.execute("rm -rf -- '" .. d .. "'") end
+end
+
+local function set_of_texts(moves)
+  local s = {}
+  for _, m in ipairs(moves) do s[tostring(m)] = true end
+  return s
+end
+
+local function sorted_texts(moves)
+  local t = {}
+  for _, m in ipairs(moves) do t[#t + 1] = tostring(m) end
+  table.sort(t)
+  return t
+end
+
+-- A small, fast experiment: random bots, short games, a hook variant.
+local function small_experiment(games)
+  return experiment.normalize({
+    name = "tiny",
+    games = games or 5,
+    seed = 7,
+    max_plies = 60,
+    bots = "builtin-random",
+    variants = {
+      { name = "golomb", rules = {} },
+      { name = "nomajority", rules = { majority = false } },
+      { name = "nocamel", rules = { filter = function(_, m) return m.piece ~= "C" end } },
+    },
+  }, "tiny.lua")
+end
+
+local function report_of(dir)
+  local recs = experiment.read_dir(dir)
+  local stats = experiment.summarize(recs)
+  return experiment.format_report(stats), require("cheskers.chart").svg(stats, "t"), #recs
+end
+
+describe("statistics", function()
+  local z2 = experiment.Z95 ^ 2
+
+  it("Wilson interval of 10 out of 10 is [1 / (1 + z^2/10), 1]", function()
+    local lo, hi = experiment.wilson(10, 10)
+    assert.near(1 / (1 + z2 / 10), lo, 1e-12)
+    assert.near(1, hi, 1e-12)
+  end)
+
+  it("Wilson interval is symmetric: 0 of 10 mirrors 10 of 10", function()
+    local lo, hi = experiment.wilson(0, 10)
+    assert.near(0, lo, 1e-12)
+    assert.near(1 - 1 / (1 + z2 / 10), hi, 1e-12)
+  end)
+
+  it("Wilson interval of 5 of 10 is 0.5 +- z/(1+z^2/n) sqrt(1/4n + z^2/4n^2)", function()
+    local lo, hi = experiment.wilson(5, 10)
+    local half = experiment.Z95 / (1 + z2 / 10) * math.sqrt(0.25 / 10 + z2 / 400)
+    assert.near(0.5 - half, lo, 1e-12)
+    assert.near(0.5 + half, hi, 1e-12)
+    assert.near(0.2366, lo, 1e-4)   -- the textbook value
+  end)
+
+  it("Wilson interval of no games is [0, 0]", function()
+    assert.same({ 0, 0 }, { experiment.wilson(0, 0) })
+  end)
+
+  it("differences of rates have Newcombe's hybrid score intervals (his published examples)", function()
+    -- Newcombe (1998), Statistics in Medicine 17:873, method 10, z = 1.96
+    local d, lo, hi = experiment.newcombe(56, 70, 48, 80, 1.96)
+    assert.near(0.2, d, 1e-12)
+    assert.near(0.0524, lo, 5e-5)
+    assert.near(0.3339, hi, 5e-5)
+    d, lo, hi = experiment.newcombe(9, 10, 3, 10, 1.96)
+    assert.near(0.6, d, 1e-12)
+    assert.near(0.1705, lo, 5e-5)
+    assert.near(0.8090, hi, 5e-5)
+    assert.is_nil(experiment.newcombe(1, 0, 1, 2))
+  end)
+
+  it("quartiles interpolate between order statistics", function()
+    local xs = { 1, 2, 3, 4 }
+    assert.equal(1.75, experiment.quantile(xs, 0.25))
+    assert.equal(2.5, experiment.quantile(xs, 0.5))
+    assert.equal(3.25, experiment.quantile(xs, 0.75))
+    assert.equal(1, experiment.quantile(xs, 0))
+    assert.equal(4, experiment.quantile(xs, 1))
+    assert.equal(7, experiment.quantile({ 7 }, 0.25))
+  end)
+
+  it("summarize counts results, reasons, lengths and pooled branching", function()
+    local recs = {
+      { experiment = "e", seed = 1, variant = "v", vindex = 1, game = 1, result = "white",
+        reason = "kings", plies = 10, branching_n = 10, branching_sum = 50,
+        captures = { P = 2 }, captured = { P = 1, K = 1 }, promotions = {} },
+      { experiment = "e", seed = 1, variant = "v", vindex = 1, game = 2, result = "draw",
+        reason = "max_plies", plies = 30, branching_n = 30, branching_sum = 300,
+        captures = { P = 1, B = 1 }, captured = { C = 2 }, promotions = { K = 1 } },
+    }
+    local g = experiment.summarize(recs)[1]
+    assert.equal(2, g.games)
+    assert.same({ 1, 0, 1 }, { g.white, g.black, g.draw })
+    assert.equal(20, g.plies.mean)
+    assert.equal(20, g.plies.median)
+    assert.equal(350 / 40, g.branching)          -- pooled over positions, not games
+    assert.same({ P = 3, B = 1 }, g.captures)
+    assert.same({ K = 1 }, g.promotions)
+    assert.same({ { reason = "kings", count = 1 }, { reason = "max_plies", count = 1 } }, g.reasons)
+  end)
+end)
+
+describe("experiment files", function()
+  it("every shipped experiment loads, names variants, bots, games, measures, and its rules make boards", function()
+    local p = io.popen("ls scripts/experiments/*.lua")
+    local n = 0
+    for path in p:lines() do
+      n = n + 1
+      local e = experiment.load(path)
+      assert.is_true(#e.variants >= 2, path)
+      assert.is_true(e.games > 0, path)
+      assert.is_true(#e.measures > 0, path)
+      for _, v in ipairs(e.variants) do
+        assert.is_string(v.bots.white)
+        assert.is_string(v.bots.black)
+      end
+      experiment.check_rules(e)
+    end
+    p:close()
+    assert.is_true(n >= 6, "expected at least the six experiments of issue 6")
+  end)
+
+  it("refuses a file without variants, with a message naming the file", function()
+    assert.has_error(function() experiment.normalize({ variants = {} }, "x.lua") end,
+      "x.lua: needs a list of variants")
+  end)
+
+  it("refuses two variants with one name", function()
+    assert.has_error(function()
+      experiment.normalize({ variants = { { name = "a" }, { name = "a" } } }, "x.lua")
+    end, "x.lua: two variants named 'a'")
+  end)
+
+  it("refuses a measure it does not know, and one that is not a function", function()
+    local ok, err = pcall(experiment.normalize, { measures = { "wins" }, variants = { { name = "a" } } }, "x.lua")
+    assert.is_false(ok)
+    assert.matches("unknown measure 'wins'", err, 1, true)
+    ok, err = pcall(experiment.normalize, { measures = { share = 3 }, variants = { { name = "a" } } }, "x.lua")
+    assert.is_false(ok)
+    assert.matches("measure 'share' must be a function", err, 1, true)
+  end)
+
+  it("lays variant rules over the base", function()
+    local e = experiment.normalize({ base = { draw_repetition = 3, majority = false },
+      variants = { { name = "a", rules = { majority = true } } } }, "x.lua")
+    assert.same({ draw_repetition = 3, majority = true }, e.variants[1].rules)
+  end)
+
+  it("reports a variant whose rules are invalid by name", function()
+    local e = experiment.normalize({ variants = { { name = "bad", rules = { majority = "perhaps" } } } }, "x.lua")
+    assert.has_error(function() experiment.check_rules(e) end)
+    local ok, err = pcall(experiment.check_rules, e)
+    assert.is_false(ok)
+    assert.matches("variant bad", err, 1, true)
+  end)
+end)
+
+describe("schedule and shards", function()
+  it("parses I/N and refuses shards outside 1..N", function()
+    assert.same({ 2, 3 }, { experiment.parse_shard("2/3") })
+    for _, bad in ipairs({ "0/2", "3/2", "1/0", "x", "1-2" }) do
+      assert.has_error(function() experiment.parse_shard(bad) end)
+    end
+  end)
+
+  it("splits the games into disjoint shards that together are the whole schedule", function()
+    local e = small_experiment(5)
+    local all = {}
+    for _, item in ipairs(experiment.schedule(e, 1, 1)) do all[item.variant.name .. item.game] = 0 end
+    local count = 0
+    for i = 1, 3 do
+      for _, item in ipairs(experiment.schedule(e, i, 3)) do
+        local k = item.variant.name .. item.game
+        assert.equal(0, all[k], "game " .. k .. " in two shards or in none")
+        all[k] = i
+        count = count + 1
+      end
+    end
+    assert.equal(15, count)
+  end)
+
+  it("plays a game the same way whatever was played before it", function()
+    local e = small_experiment(3)
+    experiment.prepare(e)
+    local v = e.variants[2]
+    local first = experiment.encode_record(experiment.play_game(e, v, 3))
+    experiment.play_game(e, e.variants[1], 1)
+    math.randomseed(12345)
+    assert.equal(first, experiment.encode_record(experiment.play_game(e, v, 3)))
+    assert.are_not.equal(first, experiment.encode_record(experiment.play_game(e, v, 3, 8)))
+  end)
+end)
+
+describe("runs, shards and resuming", function()
+  local dirs = {}
+  after_each(function() for _, d in ipairs(dirs) do rmdir(d) end dirs = {} end)
+  local function newdir() local d = tmpdir(); dirs[#dirs + 1] = d; return d end
+
+  it("gives two shards merged exactly the report of one unsplit run", function()
+    local one, two = newdir(), newdir()
+    experiment.run(small_experiment(4), one, 1, 1)
+    experiment.run(small_experiment(4), two, 1, 2)
+    experiment.run(small_experiment(4), two, 2, 2)
+    local r1, s1, n1 = report_of(one)
+    local r2, s2, n2 = report_of(two)
+    assert.equal(12, n1)
+    assert.equal(12, n2)
+    assert.equal(r1, r2)
+    assert.equal(s1, s2)
+  end)
+
+  it("draws every variant's three rates with their intervals in the chart", function()
+    local d = newdir()
+    experiment.run(small_experiment(4), d, 1, 1)
+    local stats = experiment.summarize((experiment.read_dir(d)))
+    local svg = require("cheskers.chart").svg(stats, "title & <test>")
+    assert.matches("^<%?xml", svg)
+    assert.matches("</svg>\n$", svg)
+    assert.matches("title &amp; &lt;test&gt;", svg, 1, true)
+    for _, g in ipairs(stats) do
+      assert.matches(">" .. g.variant .. "<", svg, 1, true)
+      for side, label in pairs({ white = "White wins", black = "Black wins", draw = "Draws" }) do
+        local lo, hi = experiment.wilson(g[side], g.games)
+        local want = ("%s: %.1f%% (95%% CI %.1f-%.1f%%), %d of %d"):format(label,
+          100 * g[side] / g.games, 100 * lo, 100 * hi, g[side], g.games)
+        assert.matches(want, svg, 1, true)
+      end
+    end
+  end)
+
+  it("writes one JSON line per game with the measures of issue 6", function()
+    local d = newdir()
+    local s = experiment.run(small_experiment(2), d, 1, 1)
+    assert.equal(6, s.played)
+    local recs, bad, torn = experiment.read_file(s.file)
+    assert.equal(6, #recs)
+    assert.equal(0, bad)
+    assert.is_false(torn)
+    for _, r in ipairs(recs) do
+      assert.is_string(r.variant)
+      assert.truthy(({ white = true, black = true, draw = true })[r.result])
+      assert.is_string(r.reason)
+      assert.is_true(r.plies >= 0 and r.plies <= 60)
+      assert.is_table(r.captures)
+      assert.is_table(r.promotions)
+      assert.is_number(r.branching)
+      if r.plies == 60 then assert.equal("max_plies", r.reason) end
+    end
+  end)
+
+  it("records the moves on request, and they replay to the recorded result", function()
+    local d = newdir()
+    local e = small_experiment(3)
+    local s = experiment.run(e, d, 1, 1, { moves = true })
+    local recs = experiment.read_file(s.file)
+    assert.equal(9, #recs)
+    local rules = {}
+    for _, v in ipairs(e.variants) do rules[v.name] = v.rules end
+    for _, r in ipairs(recs) do
+      assert.equal(r.plies, #r.moves)
+      local b = cheskers.new(r.start, rules[r.variant])
+      for _, mv in ipairs(r.moves) do b:play(mv) end
+      local winner, reason = b:result()
+      if r.reason == "max_plies" then
+        assert.is_nil(winner)
+      else
+        assert.same({ r.result, r.reason }, { winner, reason })
+      end
+    end
+  end)
+
+  it("resumes after an interruption (a torn last line) to the same results", function()
+    local whole, cut = newdir(), newdir()
+    experiment.run(small_experiment(4), whole, 1, 1)
+    local s = experiment.run(small_experiment(4), cut, 1, 1)
+    -- keep 5 complete lines and half of the 6th, as a kill during a write would
+    local f = io.open(s.file, "rb")
+    local lines = {}
+    for l in f:lines() do lines[#lines + 1] = l end
+    f:close()
+    f = io.open(s.file, "wb")
+    for i = 1, 5 do f:write(lines[i], "\n") end
+    f:write(lines[6]:sub(1, #lines[6] // 2))
+    f:close()
+    local again = experiment.run(small_experiment(4), cut, 1, 1)
+    assert.equal(12 - 5, again.played)
+    assert.equal(5, again.skipped)
+    local _, bad, torn = experiment.read_file(s.file)
+    assert.equal(0, bad)
+    assert.is_false(torn)
+    assert.equal(report_of(whole), report_of(cut))
+    -- a third run has nothing left to play
+    assert.equal(0, experiment.run(small_experiment(4), cut, 1, 1).played)
+  end)
+
+  it("skips games other shard counts already played in the folder", function()
+    local d = newdir()
+    experiment.run(small_experiment(3), d, 1, 3)
+    local s = experiment.run(small_experiment(3), d, 1, 1)
+    assert.equal(9, s.total)
+    assert.equal(3, s.skipped)
+    assert.equal(6, s.played)
+    local _, _, n = report_of(d)
+    assert.equal(9, n)
+  end)
+end)
+
+describe("one writer per shard file", function()
+  local function first_line(path)
+    local f = assert(io.open(path))
+    local l = f:read("l")
+    f:close()
+    return l
+  end
+
+  it("refuses to run a shard that a live run is writing, and takes over a dead run's lock", function()
+    local d = tmpdir()
+    local e = small_experiment(1)
+    local lock = experiment.shard_file(d, e, e.seed, 1, 1) .. ".lock"
+    local host = first_line("/proc/sys/kernel/hostname")
+    local me = first_line("/proc/self/stat"):match("^(%d+)")
+    os.execute("mkdir '" .. lock .. "'")
+    local f = assert(io.open(lock .. "/owner", "w"))
+    f:write(me .. "@" .. host .. "\n")   -- alive: this very process
+    f:close()
+    local ok, err = pcall(experiment.run, e, d, 1, 1)
+    assert.is_false(ok)
+    assert.matches("in use by another run", err, 1, true)
+    f = assert(io.open(lock .. "/owner", "w"))
+    f:write("999999999@" .. host .. "\n")  -- no such process
+    f:close()
+    local s = experiment.run(small_experiment(1), d, 1, 1)
+    assert.equal(3, s.played)
+    assert.is_nil(io.open(lock .. "/owner"))   -- released
+    rmdir(d)
+  end)
+end)
+
+describe("rule specs", function()
+  it("reads presets, options, table literals and experiment variants", function()
+    assert.equal("golomb", rulespec.parse("golomb"))
+    assert.same({ majority = false, capture = "jumps", draw_repetition = 3 },
+      rulespec.parse("majority=false capture=jumps,draw_repetition=3"))
+    assert.same({ pieces = { C = { leaps = { { 1, 5 } } } } },
+      rulespec.parse("{pieces={C={leaps={{1,5}}}}}"))
+    local r = rulespec.parse("scripts/experiments/camel.lua:camel-1-5")
+    assert.same({ { 1, 5 } }, r.pieces.C.leaps)
+  end)
+
+  it("gives table literals pure functions for hooks but no io, os or require", function()
+    for _, bad in ipairs({ "{x = os.exit}", "{x = io.open}", "{x = require('os')}" }) do
+      local r, err = rulespec.parse(bad)
+      assert.is_nil(r, bad)
+      assert.is_string(err)
+    end
+    -- a {1,1} camel on d4 could take e5; the filter forbids every capture
+    local r = rulespec.parse("{pieces = {C = {leaps = {{1,1}}}}, "
+      .. "filter = function(b, m) return not string.find(tostring(m), 'x', 1, true) end}")
+    local b = cheskers.new("7k/8/8/4p3/3C4/8/8/K7 w", r)
+    assert.same({ "a1-b2", "d4-c3", "d4-c5", "d4-e3" }, sorted_texts(b:moves()))
+  end)
+
+  it("explains what it cannot read", function()
+    local r, err = rulespec.parse("majority")
+    assert.equal("majority", r) -- a preset name: the module decides whether it exists
+    r, err = rulespec.parse("majority=")
+    assert.same({ majority = "" }, r)
+    r, err = rulespec.parse("a b")
+    assert.is_nil(r)
+    assert.matches("cannot read rule spec", err)
+    r, err = rulespec.parse("scripts/experiments/camel.lua:nope")
+    assert.is_nil(r)
+    assert.matches("no variant 'nope'", err)
+  end)
+end)
+
+describe("variants in rule tables", function()
+  -- White: king a1, piece X on d4; Black: king h8. White to move.
+  local function lone(letter) return ("7k/8/8/8/3%s4/8/8/K7 w"):format(letter) end
+
+  it("a camel redefined to leap {1,1} steps like a king", function()
+    local b = cheskers.new(lone("C"), { pieces = { C = { leaps = { { 1, 1 } } } } })
+    -- king a1: b2; camel d4: the four diagonal neighbours
+    assert.same({ "a1-b2", "d4-c3", "d4-c5", "d4-e3", "d4-e5" }, sorted_texts(b:moves()))
+    local k = cheskers.new(lone("K"))
+    assert.same({ "a1-b2", "d4-c3", "d4-c5", "d4-e3", "d4-e5" }, sorted_texts(k:moves()))
+  end)
+
+  it("the golomb camel on d4 leaps (1,3) to eight squares", function()
+    local b = cheskers.new(lone("C"))
+    assert.same({ "a1-b2", "d4-a3", "d4-a5", "d4-c1", "d4-c7", "d4-e1", "d4-e7", "d4-g3", "d4-g5" },
+      sorted_texts(b:moves()))
+  end)
+
+  it("a {1,1} camel captures by taking, not by jumping", function()
+    -- a black pawn on e5 with f6 empty: a king would jump d4xf6; the camel takes d4xe5
+    local b = cheskers.new("7k/8/8/4p3/3C4/8/8/K7 w", { pieces = { C = { leaps = { { 1, 1 } } } } })
+    local s = set_of_texts(b:moves())
+    assert.is_true(s["d4xe5"])
+    assert.is_nil(s["d4xf6"])
+    local m = b:parse("d4xe5")
+    assert.is_true(m.take)
+    assert.same({ "e5" }, m.captures)
+  end)
+
+  it("a new kind takes a new letter, moves by its vectors and appears in positions", function()
+    local r = { pieces = { N = { leaps = { { 2, 2 } } } } }
+    local b = cheskers.new(lone("N"), r)
+    -- d4 + (+-2, +-2): b2, f2, b6, f6
+    assert.same({ "a1-b2", "d4-b2", "d4-b6", "d4-f2", "d4-f6" }, sorted_texts(b:moves()))
+    assert.equal("N", b:get("d4"))
+    assert.matches("3N4", b:fen(), 1, true)
+  end)
+
+  -- A reference for take-style kinds, written from docs/lua_api.md: a
+  -- vector {a, b} stands for its 8 symmetries; a leap goes one vector onto
+  -- an empty square or takes an enemy there; a ride repeats it over empty
+  -- squares and may take the first piece it meets if it is an enemy.
+  local function reference(board, letter, def)
+    local out = {}
+    local white = board:turn() == "white"
+    local function mine(p) return p and ((p == p:upper()) == white) end
+    local function dirs(list)
+      local d, seen = {}, {}
+      for _, v in ipairs(list or {}) do
+        local a, b = v[1], v[2]
+        for _, s in ipairs({ { a, b }, { -a, b }, { a, -b }, { -a, -b }, { b, a }, { -b, a }, { b, -a }, { -b, -a } }) do
+          local k = s[1] .. "," .. s[2]
+          if not seen[k] then seen[k] = true; d[#d + 1] = s end
+        end
+      end
+      return d
+    end
+    for _, sq in ipairs(cheskers.SQUARES) do
+      local p = board:get(sq)
+      if p and p:upper() == letter and mine(p) then
+        local f, r = H.coords(sq)
+        for _, d in ipairs(dirs(def.leaps)) do
+          local t = H.name(f + d[1], r + d[2])
+          if t then
+            local q = board:get(t)
+            if not q then out[#out + 1] = sq .. "-" .. t
+            elseif not mine(q) then out[#out + 1] = sq .. "x" .. t end
+          end
+        end
+        for _, d in ipairs(dirs(def.rides)) do
+          local ff, rr = f, r
+          while true do
+            ff, rr = ff + d[1], rr + d[2]
+            local t = H.name(ff, rr)
+            if not t then break end
+            local q = board:get(t)
+            if not q then out[#out + 1] = sq .. "-" .. t
+            else
+              if not mine(q) then out[#out + 1] = sq .. "x" .. t end
+              break
+            end
+          end
+        end
+      end
+    end
+    table.sort(out)
+    return out
+  end
+
+  it("take-style kinds move by their vectors in random positions (checked against a reference)", function()
+    local defs = {
+      { letter = "C", def = { leaps = { { 1, 5 } } } },
+      { letter = "C", def = { leaps = { { 3, 3 }, { 1, 1 } } } },
+      { letter = "C", def = { rides = { { 1, 3 } } } },
+      { letter = "B", def = { rides = { { 2, 0 } }, leaps = { { 1, 1 } } } },
+      { letter = "B", def = { rides = { { 1, 1 }, { 0, 2 } } } },
+    }
+    math.randomseed(6)
+    local checked = 0
+    for _, d in ipairs(defs) do
+      local rules = { pieces = { [d.letter] = d.def } }
+      for _ = 1, 8 do
+        local b = cheskers.new(nil, rules)
+        for _ = 1, 80 do
+          local moves = b:moves()
+          if #moves == 0 then break end
+          local jumps = false
+          for _, m in ipairs(moves) do if m.jump then jumps = true end end
+          if not jumps then  -- every move is legal: compare the kind's moves
+            local got = {}
+            for _, m in ipairs(moves) do
+              if m.piece == d.letter then got[#got + 1] = tostring(m) end
+            end
+            table.sort(got)
+            assert.same(reference(b, d.letter, d.def), got, b:fen())
+            checked = checked + 1
+          end
+          b:play(moves[math.random(#moves)])
+        end
+      end
+    end
+    assert.is_true(checked > 100, "too few positions checked: " .. checked)
+  end)
+
+  it("a jump-style kind jumps the piece one vector away, landing two vectors away", function()
+    -- N leaps (2,2) from d4; a black pawn on f6, h8 empty: d4xh8. Its
+    -- captures are compulsory by default (jump style), optional when told.
+    local fen = "8/8/5p2/8/3N4/8/8/K5k1 w"
+    local b = cheskers.new(fen, { pieces = { N = { leaps = { { 2, 2 } }, capture = "jump" } } })
+    assert.same({ "d4xh8" }, sorted_texts(b:moves()))
+    assert.is_true(b:parse("d4xh8").jump)
+    b = cheskers.new(fen, { pieces = { N = { leaps = { { 2, 2 } }, capture = "jump", compulsory = false } } })
+    assert.same({ "a1-b2", "d4-b2", "d4-b6", "d4-f2", "d4xh8" }, sorted_texts(b:moves()))
+  end)
+
+  it("a compulsory take-style kind must capture", function()
+    -- the bishop on d4 can take f6 and g1 (the black king); with compulsory
+    -- takes those are the only legal moves
+    local fen = "8/8/5p2/8/3B4/8/8/K5k1 w"
+    local b = cheskers.new(fen, { pieces = { B = { rides = { { 1, 1 } }, compulsory = true } } })
+    assert.same({ "d4xf6", "d4xg1" }, sorted_texts(b:moves()))
+    assert.equal(11, #cheskers.new(fen):moves())  -- a1-b2, 8 slides, 2 takes
+  end)
+
+  it("every variant's legal moves match a plain reference in random games", function()
+    -- tests/variant_ref.lua is written from RULES.md and docs/lua_api.md;
+    -- it covers what the Dagaz conformance file does not: flying kings,
+    -- backward pawn captures, promotion sets, and kinds defined by vectors
+    -- that jump or take, compulsory or not, leaping or riding
+    local ref = require "variant_ref"
+    local START_N = "1n1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1N1 b 0 1"
+    local variants = {
+      {}, { majority = false }, { flying_kings = true }, { flying_kings = true, majority = false },
+      { pawns_capture_backward = true }, { promote = "K" },
+      { pieces = { C = { leaps = { { 1, 3 } }, capture = "jump" } } },
+      { pieces = { C = { leaps = { { 1, 3 } }, capture = "jump", compulsory = false } } },
+      { pieces = { B = { rides = { { 1, 1 } }, capture = "jump" } } },
+      { pieces = { B = { rides = { { 1, 1 } }, compulsory = true } } },
+      { pieces = { C = { rides = { { 2, 0 } }, leaps = { { 1, 1 } }, capture = "jump" } } },
+      { start = START_N, promote = "KBN", pieces = { N = { leaps = { { 2, 2 } }, capture = "jump" } } },
+      { start = START_N, promote = "KN", majority = false,
+        pieces = { N = { rides = { { 2, 2 } }, capture = "jump" }, B = { leaps = { { 1, 1 } } } } },
+    }
+    math.randomseed(11)
+    local checked = 0
+    for _, rules in ipairs(variants) do
+      for _ = 1, 5 do
+        local b = cheskers.new(nil, rules)
+        for _ = 1, 150 do
+          local pos = { board = {}, side = b:turn() == "white" and "w" or "b" }
+          for _, sq in ipairs(cheskers.SQUARES) do pos.board[sq] = b:get(sq) end
+          local want = {}
+          for k in pairs(ref.moves(pos, rules)) do want[#want + 1] = k end
+          local moves = b:moves()
+          local have = {}
+          for i, m in ipairs(moves) do have[i] = H.move_key(m) end
+          table.sort(want)
+          table.sort(have)
+          assert.same(want, have, b:fen() .. " under " .. H.rules_text(rules))
+          checked = checked + 1
+          if #moves == 0 then break end
+          b:play(moves[math.random(#moves)])
+        end
+      end
+    end
+    assert.is_true(checked > 1000, "too few positions: " .. checked)
+  end)
+
+  it("refuses a vector that leaves the dark squares with a clear error", function()
+    local ok, err = pcall(cheskers.new, nil, { pieces = { C = { leaps = { { 1, 2 } } } } })
+    assert.is_false(ok)
+    assert.matches("{1,2}", err, 1, true)
+    assert.matches("dark squares", err, 1, true)
+    ok, err = pcall(cheskers.new, nil, { pieces = { B = { rides = { { 0, 1 } } } } })
+    assert.is_false(ok)
+    assert.matches("{0,1}", err, 1, true)
+  end)
+
+  it("refuses to redefine P and K", function()
+    assert.is_false(pcall(cheskers.new, nil, { pieces = { K = { leaps = { { 1, 1 } } } } }))
+    assert.is_false(pcall(cheskers.new, nil, { pieces = { P = { leaps = { { 1, 1 } } } } }))
+  end)
+
+  it("a filter hook forbidding a move removes it from moves, count and perft", function()
+    local fen = lone("C")
+    local plain = cheskers.new(fen)
+    local b = cheskers.new(fen, { filter = function(_, m) return tostring(m) ~= "d4-g5" end })
+    local s = set_of_texts(b:moves())
+    assert.is_nil(s["d4-g5"])
+    assert.equal(#plain:moves() - 1, #b:moves())
+    assert.equal(plain:count() - 1, b:count())
+    assert.equal(plain:perft(1) - 1, b:perft(1))
+    -- only White's first move can be d4-g5 within two plies
+    assert.equal(plain:perft(2) - plain:divide(2)["d4-g5"], b:perft(2))
+    assert.has_error(function() b:play("d4-g5") end)
+  end)
+
+  it("a result hook ends the game with its winner and reason", function()
+    local b = cheskers.new(nil, { result = function(board)
+      if board:get("a5") then return "black", "reached_a5" end
+    end })
+    assert.is_nil(b:result())
+    b:play("b6-a5")
+    assert.same({ "black", "reached_a5" }, { b:result() })
+    assert.equal(0, #b:moves())
+    assert.equal(0, b:perft(1))
+  end)
+
+  it("a hook error surfaces its message and leaves the board unchanged", function()
+    local armed = false
+    local b = cheskers.new(nil, { filter = function()
+      if armed then error("filter exploded") end
+      return true
+    end })
+    b:play("b6-a5")
+    local fen, nhist = b:fen(), #b:history()
+    armed = true
+    for _, call in ipairs({ function() return b:moves() end, function() return b:play("c3-b4") end,
+                            function() return b:perft(2) end }) do
+      local ok, err = pcall(call)
+      assert.is_false(ok)
+      assert.matches("filter exploded", tostring(err), 1, true)
+      assert.equal(fen, b:fen())
+      assert.equal(nhist, #b:history())
+    end
+    local r = cheskers.new(nil, { result = function() error("result exploded") end })
+    local ok, err = pcall(r.result, r)
+    assert.is_false(ok)
+    assert.matches("result exploded", tostring(err), 1, true)
+  end)
+
+  it("b:rules() recreates the same rule set", function()
+    local filter = function(_, m) return m.piece ~= "B" end
+    local spec = { majority = false, promote = "KN", start = "1n1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1N1 b 0 1",
+                   pieces = { C = { leaps = { { 1, 5 } } }, N = { leaps = { { 2, 2 } }, capture = "jump" } },
+                   filter = filter }
+    local b = cheskers.new(nil, spec)
+    local r = b:rules()
+    assert.is_false(r.majority)
+    assert.equal("KN", r.promote)
+    assert.equal(filter, r.filter)
+    assert.same({ { 1, 5 } }, r.pieces.C.leaps)
+    assert.same({ { 2, 2 } }, r.pieces.N.leaps)
+    local b2 = cheskers.new(nil, r)
+    assert.equal(b:fen(), b2:fen())
+    assert.same(sorted_texts(b:moves()), sorted_texts(b2:moves()))
+    assert.equal(b:perft(3), b2:perft(3))
+    assert.same(r, b2:rules())
+  end)
+end)
