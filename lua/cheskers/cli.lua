@@ -1,0 +1,311 @@
+-- cheskers.cli: the command line of the cheskers program.
+--
+-- repl/main.c calls cli.main(progname, argv) with argv[1..n] the arguments
+-- and exits with its result. What runs:
+--   cheskers                      the REPL (batch mode when stdin is not a terminal)
+--   cheskers FILE [args]          a Lua script, `arg` set as lua5.4 sets it
+--   cheskers WORD [args]          the subcommand cheskers.cmd.WORD (when no file WORD exists)
+--   cheskers -e CODE / -l MOD / -c 'CMD; CMD' / -i / --ascii / --norc / -v / -h
+--
+-- A subcommand is a Lua module lua/cheskers/cmd/WORD.lua returning either a
+-- function run(args, cli) or a table
+--   { summary = "one line for the list", usage = "text for help WORD",
+--     run = function(args, cli) ... end }
+-- where args are the arguments after WORD. run returns the exit status:
+-- nil, true or 0 for success, false for 1, or a number. An error raised
+-- with error(msg, 0) is printed as one line; any other error is printed
+-- with its traceback.
+
+local rl = require "cheskers.readline"
+
+local cli = {}
+
+cli.progname = "cheskers"
+
+cli.usage = [==[
+usage: cheskers [options] [FILE [args] | SUBCOMMAND [args]]
+
+With no FILE or SUBCOMMAND: the interactive REPL (type help there).
+When standard input is not a terminal, lines are read as a batch: no
+prompts or colours, errors on stderr, exit status 1 if any line failed.
+
+  FILE [args]     run the Lua script FILE, with arg[1..] = args ('-' = stdin)
+  SUBCOMMAND      run cheskers.cmd.SUBCOMMAND (see the list below)
+  -e CODE         run the Lua code CODE
+  -l NAME         require the module NAME into the global NAME
+  -c 'CMD; CMD'   run REPL commands (moves, commands or Lua) and exit
+  -i              enter the REPL after FILE / -e / -c
+  --ascii         draw the board in plain ASCII, without colours
+  --norc          do not load ~/.cheskersrc.lua (or $CHESKERS_RC)
+  -v, --version   print the version
+  -h, --help      print this help
+  --              stop handling options
+
+Environment: CHESKERS_HISTORY (history file, default ~/.cheskers_history),
+CHESKERS_RC (start-up file, default ~/.cheskersrc.lua), NO_COLOR.]==]
+
+-- Writes "cheskers: msg" (or "cheskers WHO: msg") to stderr.
+function cli.report(msg, who)
+  io.stderr:write(cli.progname, who and " " .. who or "", ": ", tostring(msg), "\n")
+  io.stderr:flush()
+end
+
+-- The version line.
+function cli.version()
+  local ok, cheskers = pcall(require, "cheskers")
+  local v = ok and type(cheskers) == "table" and cheskers.VERSION or "?"
+  return string.format("cheskers %s (%s)", v, _VERSION)
+end
+
+-- Edit distance (for suggestions).
+function cli.distance(a, b)
+  local prev, cur = {}, {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    cur[0] = i
+    for j = 1, #b do
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev, cur = cur, prev
+  end
+  return prev[#b]
+end
+
+-- The closest of names to word, when close enough to be a likely typo.
+function cli.closest(word, names)
+  local best, bestd
+  for _, name in ipairs(names) do
+    local d = cli.distance(word, name)
+    if name:sub(1, #word) == word and #word >= 2 then d = math.min(d, 1) end
+    if not bestd or d < bestd or (d == bestd and name < best) then best, bestd = name, d end
+  end
+  if best and bestd <= math.max(1, math.min(2, #word // 3)) then return best end
+end
+
+-- The subcommands found on package.path: sorted array of names.
+function cli.subcommands()
+  local seen, names = {}, {}
+  for template in package.path:gmatch("[^;]+") do
+    local dir = template:match("^(.-)%?%.lua$")
+    if dir then
+      local files = rl.listdir((dir == "" and "./" or dir) .. "cheskers/cmd/")
+      for _, f in ipairs(files or {}) do
+        local name = f:match("^([%w_][%w_%-]*)%.lua$")
+        if name and not seen[name] then
+          seen[name] = true
+          names[#names + 1] = name
+        end
+      end
+    end
+  end
+  table.sort(names)
+  return names
+end
+
+-- Loads a subcommand module: its table (run, summary, usage) or nil, message.
+function cli.subcommand(name)
+  local ok, mod = pcall(require, "cheskers.cmd." .. name)
+  if not ok then return nil, mod end
+  if type(mod) == "function" then mod = { run = mod } end
+  if type(mod) ~= "table" or type(mod.run) ~= "function" then
+    return nil, "cheskers.cmd." .. name .. " does not return a run function"
+  end
+  return mod
+end
+
+-- The full help text: usage and the subcommands with their summaries.
+function cli.help()
+  local lines = { cli.usage, "", "Subcommands (cheskers help SUBCOMMAND):" }
+  local names = cli.subcommands()
+  for _, name in ipairs(names) do
+    local mod = cli.subcommand(name)
+    lines[#lines + 1] = string.format("  %-12s %s", name, mod and mod.summary or "")
+  end
+  if #names == 0 then lines[#lines + 1] = "  (none installed)" end
+  return table.concat(lines, "\n")
+end
+
+-- Cuts the frames of the program itself (from the protected call down)
+-- off a traceback.
+function cli.trim_traceback(tb)
+  local out = {}
+  for line in tb:gmatch("[^\n]+") do
+    if line:find("'cheskers.readline.run'", 1, true) then break end
+    out[#out + 1] = line
+  end
+  return table.concat(out, "\n")
+end
+
+-- Prints an error caught by rl.run: one line for a message without a
+-- source position (error(msg, 0), errors from C), else with the traceback.
+-- Returns the exit status for it (130 after Ctrl-C, else 1).
+function cli.report_error(err, traceback, who)
+  local msg = type(err) == "table" and err.message or tostring(err)
+  if type(msg) == "string" and msg:match("interrupted!?$") then
+    cli.report("interrupted", who)
+    return 130
+  end
+  if type(err) == "string" and err:match("^[^\n]-:%d+: ") and traceback then
+    cli.report(cli.trim_traceback(traceback), who)
+  else
+    cli.report(tostring(msg), who)
+  end
+  return 1
+end
+
+-- Normalises a run function's result to an exit status.
+local function status_of(ok, ...)
+  if not ok then return nil end
+  local r = ...
+  if r == nil or r == true then return 0 end
+  if r == false then return 1 end
+  if math.type(r) == "integer" then return r end
+  return 0
+end
+
+-- Runs a loaded chunk with Ctrl-C armed; returns the exit status.
+local function run_chunk(chunk, ...)
+  local res = table.pack(rl.run(chunk, ...))
+  if res[1] then return 0 end
+  return cli.report_error(res[2], res[3])
+end
+
+-- Dispatches to cheskers.cmd.<name>.
+local function run_subcommand(name, args)
+  local known = cli.subcommands()
+  local mod, err = cli.subcommand(name)
+  if not mod then
+    if not package.searchpath("cheskers.cmd." .. name, package.path) then
+      local hint = cli.closest(name, known)
+      cli.report(string.format("no file or subcommand '%s'%s. Subcommands: %s. See %s --help.",
+        name, hint and (" (did you mean '" .. hint .. "'?)") or "",
+        #known > 0 and table.concat(known, ", ") or "none", cli.progname))
+      return 1
+    end
+    cli.report(err)
+    return 1
+  end
+  local res = table.pack(rl.run(mod.run, args, cli))
+  if not res[1] then return cli.report_error(res[2], res[3], name) end
+  return status_of(true, table.unpack(res, 2, res.n))
+end
+
+-- Whether path names a readable regular file (not a directory).
+local function is_file(path)
+  local f = io.open(path, "r")
+  if not f then return false end
+  local _, err = f:read(0)
+  f:close()
+  return err == nil
+end
+
+-- cli.main(progname, argv) -> exit status.
+function cli.main(progname, argv)
+  cli.progname = (progname or "cheskers"):match("[^/]*$")
+  local actions, opts = {}, { rc = true }
+  local i, n = 1, #argv
+  local script
+  -- a first argument that is a plain word and no file: a subcommand
+  if n >= 1 and argv[1]:match("^%a[%w_%-]*$") and not is_file(argv[1]) then
+    return run_subcommand(argv[1], table.move(argv, 2, n, 1, {}))
+  end
+  while i <= n do
+    local a = argv[i]
+    if a == "--" then
+      i = i + 1
+      if i <= n then script = i end
+      break
+    elseif a == "-" or a:sub(1, 1) ~= "-" then
+      script = i
+      break
+    elseif a:match("^%-[elc]") then
+      local value = a:sub(3)
+      if value == "" then
+        i = i + 1
+        value = argv[i]
+        if not value then
+          cli.report(string.format("'%s' needs an argument (see %s --help)", a, cli.progname))
+          return 1
+        end
+      end
+      actions[#actions + 1] = { a:sub(2, 2), value }
+    elseif a == "-i" then
+      opts.interactive = true
+    elseif a == "-v" or a == "--version" then
+      opts.version = true
+    elseif a == "-h" or a == "--help" then
+      io.stdout:write(cli.help(), "\n")
+      return 0
+    elseif a == "--ascii" then
+      opts.ascii = true
+    elseif a == "--norc" then
+      opts.rc = false
+    else
+      cli.report(string.format("unrecognized option '%s' (see %s --help)", a, cli.progname))
+      return 1
+    end
+    i = i + 1
+  end
+
+  -- the global arg, as lua.c makes it
+  local full = { [0] = progname }
+  for k = 1, n do full[k] = argv[k] end
+  local s = script or 0
+  local argt = {}
+  for k = 0, n do argt[k - s] = full[k] end
+  _G.arg = argt
+
+  if opts.version then
+    io.stdout:write(cli.version(), "\n")
+    if #actions == 0 and not script and not opts.interactive then return 0 end
+  end
+
+  local status = 0
+  local session
+  for _, act in ipairs(actions) do
+    local kind, value = act[1], act[2]
+    if kind == "e" then
+      local chunk, err = load(value, "=(command line)")
+      if not chunk then cli.report(err) return 1 end
+      status = run_chunk(chunk)
+      if status ~= 0 then return status end
+    elseif kind == "l" then
+      local glob, mod = value:match("^([^=]+)=(.+)$")
+      glob, mod = glob or value, mod or value
+      local ok, res, tb = rl.run(require, mod)
+      if not ok then return cli.report_error(res, tb) end
+      _G[glob] = res
+    else -- "c": REPL commands separated by ';'
+      local repl = require "cheskers.repl"
+      session = session or repl.session { ascii = opts.ascii, rc = opts.rc, interactive = false }
+      local ok = session:run_commands(value)
+      if not ok then status = session.exit_status or 1 end
+      if session.exit_status then return status end
+    end
+  end
+
+  if script then
+    local fname = argv[script]
+    if fname == "-" and argv[script - 1] ~= "--" then fname = nil end
+    local chunk, err = loadfile(fname)
+    if not chunk then cli.report(err) return 1 end
+    status = run_chunk(chunk, table.unpack(argv, script + 1, n))
+    if status ~= 0 then return status end
+  end
+
+  local ran_code = script ~= nil
+  for _, act in ipairs(actions) do
+    if act[1] ~= "l" then ran_code = true end
+  end
+  if opts.interactive or not ran_code then
+    local repl = require "cheskers.repl"
+    local tty = rl.isatty(0)
+    session = session or repl.session { ascii = opts.ascii, rc = opts.rc, interactive = tty }
+    local rs = session:loop()
+    if rs ~= 0 then status = rs end
+  end
+  return status
+end
+
+return cli

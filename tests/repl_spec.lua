@@ -1,0 +1,365 @@
+-- tests/repl_spec.lua - the REPL's Lua side (cheskers.repl) without a
+-- terminal: drawing, printing values, lines as commands / moves / Lua,
+-- undo and redo, errors with suggestions, completion, user commands.
+-- The C terminal module exists only inside the cheskers program; under
+-- busted (stock lua5.4) a small stand-in is preloaded. The whole program is
+-- driven through a terminal by tests/repl_test.sh.
+-- Expected values are worked out by hand from ../shared/RULES.md.
+
+package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or function()
+  return {
+    isatty = function() return false end,
+    now = os.clock,
+    readline = function() return nil end,
+    add_history = function() end,
+    read_history = function() return nil, "no history here" end,
+    append_history = function() return true end,
+    truncate_history = function() return true end,
+    set_completer = function() end,
+    listdir = function() return nil, "no listing here" end,
+    run = function(f, ...)
+      local tb
+      local res = table.pack(xpcall(f, function(e)
+        tb = debug.traceback(type(e) == "string" and e or nil, 2)
+        return e
+      end, ...))
+      if res[1] then return table.unpack(res, 1, res.n) end
+      return false, res[2], tb
+    end,
+  }
+end
+
+local cheskers = require "cheskers"
+local repl = require "cheskers.repl"
+
+local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
+-- W: Ka1 Pg7; B: ka7. White: a1-b2, and g7 promotes on f8 or h8 to B, C or K.
+local PROMO = "8/k5P1/8/8/8/8/8/K7 w 0 1"
+
+-- A file-like sink: write appends to .text
+local function sink()
+  local t = { text = "" }
+  function t:write(...)
+    for i = 1, select("#", ...) do self.text = self.text .. tostring((select(i, ...))) end
+    return self
+  end
+  function t.flush() end
+  return t
+end
+
+-- A batch session writing into sinks.
+local function session(fen)
+  local out, err = sink(), sink()
+  local S = repl.session { rc = false, out = out, errout = err,
+                           board = fen and cheskers.new(fen) or nil }
+  return S, out, err
+end
+
+local function feed(S, ...)
+  local results = {}
+  for i, line in ipairs({ ... }) do results[i] = S:feed(line) end
+  return table.unpack(results)
+end
+
+local function history(b)
+  local t = {}
+  for i, m in ipairs(b:history()) do t[i] = tostring(m) end
+  return table.concat(t, " ")
+end
+
+local function sorted(t)
+  table.sort(t)
+  return t
+end
+
+describe("repl.draw", function()
+  it("draws the start in ASCII: light squares blank, Black to move", function()
+    assert.equal(table.concat({
+      "    a b c d e f g h",
+      "  +-----------------+",
+      "8 |   c   k   k   b | 8",
+      "7 | p   p   p   p   | 7",
+      "6 |   p   p   p   p | 6",
+      "5 | .   .   .   .   | 5",
+      "4 |   .   .   .   . | 4",
+      "3 | P   P   P   P   | 3",
+      "2 |   P   P   P   P | 2",
+      "1 | B   K   K   C   | 1",
+      "  +-----------------+",
+      "    a b c d e f g h",
+      "Black to move, move 1",
+    }, "\n"), (repl.draw(cheskers.new()):gsub(" +\n", "\n")))
+  end)
+
+  it("marks the last move and shows it", function()
+    local b = cheskers.new()
+    b:play("d6-e5")
+    local text = repl.draw(b)
+    assert.truthy(text:find("6 |   p  [.]  p   p | 6", 1, true), text)
+    assert.truthy(text:find("5 | .   .  [p]  .   | 5", 1, true), text)
+    assert.truthy(text:find("White to move, move 1; last move d6-e5", 1, true), text)
+  end)
+
+  it("turns the board with flip", function()
+    local lines = {}
+    for l in repl.draw(cheskers.new(), { flip = true }):gmatch("[^\n]+") do lines[#lines + 1] = l end
+    assert.equal("    h g f e d c b a", lines[1]:gsub(" +$", ""))
+    assert.equal("1 |   C   K   K   B | 1", lines[3])
+    assert.equal("8 | b   k   k   c   | 8", lines[10])
+  end)
+
+  it("draws Unicode pieces and colours when asked", function()
+    local text = repl.draw(cheskers.new(), { unicode = true, color = true })
+    assert.truthy(text:find("♚", 1, true))   -- black king
+    assert.truthy(text:find("♘", 1, true))   -- white camel
+    assert.truthy(text:find("\27[", 1, true))
+  end)
+
+  it("tells the result of a finished game", function()
+    -- W: Ka1 Pc3; B: kd4 alone. c3xe5 takes Black's last king.
+    local b = cheskers.new("8/8/8/8/3k4/2P5/8/K7 w 0 1")
+    b:play("c3xe5")
+    assert.truthy(repl.draw(b):find("Game over. White wins: Black has no king left", 1, true))
+  end)
+end)
+
+describe("repl.pretty", function()
+  it("prints tables as constructors, sorted, strings quoted", function()
+    assert.equal('{1, 2, "x", a = true, b = {c = 1}}', repl.pretty({ 1, 2, "x", b = { c = 1 }, a = true }))
+    assert.equal('{["a b"] = 1}', repl.pretty({ ["a b"] = 1 }))
+    assert.equal("{}", repl.pretty({}))
+  end)
+
+  it("survives cycles and deep nesting", function()
+    local t = {}
+    t.self = t
+    assert.equal("{self = <cycle>}", repl.pretty(t))
+    assert.equal("{{{{...}}}}", repl.pretty({ { { { { 1 } } } } }))
+  end)
+
+  it("breaks long tables over lines", function()
+    local t = {}
+    for i = 1, 40 do t[i] = i * 1000 end
+    assert.truthy(repl.pretty(t):find("\n", 1, true))
+  end)
+
+  it("shows moves by their text", function()
+    local m = cheskers.new():parse("d6-e5")
+    assert.equal("{d6-e5}", repl.pretty({ m }))
+  end)
+end)
+
+describe("a session", function()
+  it("plays bare moves, several on a line, with move numbers", function()
+    local S = session()
+    assert.is_true(feed(S, "d6-e5"))
+    assert.is_true(feed(S, "1... c3-d4 2. e5xc3"))
+    assert.equal("d6-e5 c3-d4 e5xc3", history(S.board))
+  end)
+
+  it("plays all or nothing, and says which move failed", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "play d6-e5 c3-d4 c3-d4"))
+    assert.equal("", history(S.board))
+    assert.truthy(err.text:find("move 3 of 3", 1, true), err.text)
+  end)
+
+  it("suggests the legal moves from the square of an illegal move", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "d6-d5"))
+    assert.truthy(err.text:find("d6-c5 d6-e5", 1, true), err.text)
+  end)
+
+  it("suggests the closest command for a typo, as one line", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "perf 3"))
+    assert.truthy(err.text:find("did you mean 'perft'", 1, true), err.text)
+    assert.equal(1, select(2, err.text:gsub("\n", "")))
+  end)
+
+  it("takes moves back and replays them", function()
+    local S, out = session()
+    feed(S, "d6-e5", "c3-d4", "undo 2")
+    assert.equal(START, S.board:fen())
+    feed(S, "redo", "history")
+    assert.equal("d6-e5", history(S.board))
+    feed(S, "redo")
+    assert.equal("d6-e5 c3-d4", history(S.board))
+    assert.truthy(out.text:find("1. d6-e5\n", 1, true), out.text)
+  end)
+
+  it("keeps the redo list when the next move is replayed by hand, drops it otherwise", function()
+    local S = session()
+    feed(S, "d6-e5", "c3-d4", "undo 2", "d6-e5")
+    assert.is_true(feed(S, "redo"))
+    assert.equal("d6-e5 c3-d4", history(S.board))
+    feed(S, "undo 2", "d6-c5")
+    assert.is_false(feed(S, "redo"))
+  end)
+
+  it("runs Lua in the global state: board is the board, values print", function()
+    local S, out = session()
+    assert.is_true(feed(S, "board:play('d6-e5')"))
+    assert.equal("d6-e5", history(S.board))
+    out.text = ""
+    assert.is_true(feed(S, "#board:moves(), board:turn()"))
+    -- White after d6-e5: pawns a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4 and
+    -- the camel g1-f4, g1-h4: 9 moves
+    assert.equal("9\nwhite\n", out.text)
+  end)
+
+  it("picks up a new board assigned from Lua and drops the redo list", function()
+    local S = session()
+    feed(S, "d6-e5", "undo")
+    assert.is_true(feed(S, "board = cheskers.new('" .. PROMO .. "')"))
+    assert.equal(PROMO, S.board:fen())
+    assert.is_false(feed(S, "redo"))
+  end)
+
+  it("keeps its board when board is set to something else", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "board = 7"))
+    assert.equal(START, S.board:fen())
+    assert.truthy(err.text:find("board", 1, true))
+  end)
+
+  it("continues unfinished Lua on the next line", function()
+    local S, out = session()
+    assert.is_true(feed(S, "t = {}"))
+    assert.equal("more", feed(S, "for i = 1, 2 do"))
+    assert.equal("more", feed(S, "t[#t + 1] = i * 10"))
+    assert.is_true(feed(S, "end"))
+    assert.is_true(feed(S, "t"))
+    assert.equal("{10, 20}\n", out.text)
+  end)
+
+  it("reports a Lua error with a traceback and goes on", function()
+    local S, out, err = session()
+    assert.is_false(feed(S, "error('oops')"))
+    assert.truthy(err.text:find("oops", 1, true))
+    assert.truthy(err.text:find("stack traceback", 1, true))
+    assert.is_true(feed(S, "'next'"))
+    assert.equal("next\n", out.text)
+  end)
+
+  it("counts perft and divide from the board without changing it", function()
+    local S, out = session()
+    assert.is_true(feed(S, "perft 3"))
+    assert.truthy(out.text:find("perft 3: 652 nodes in", 1, true), out.text)
+    assert.is_true(feed(S, "divide 2"))
+    assert.truthy(out.text:find("9 moves\ndivide 2: 81 nodes in", 1, true), out.text)
+    assert.equal(START, S.board:fen())
+  end)
+
+  it("refuses bad arguments in one line", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "perft x"))
+    assert.is_false(feed(S, "undo -1"))
+    assert.is_false(feed(S, "fen 9/9 w"))
+    assert.equal(3, select(2, err.text:gsub("\n", "")))
+  end)
+
+  it("starts a new game under changed rules", function()
+    local S = session()
+    feed(S, "d6-e5")
+    assert.is_true(feed(S, "rules majority=false capture=jumps"))
+    local r = S.board:rules()
+    assert.is_false(r.majority)
+    assert.equal("jumps", r.capture)
+    assert.equal(START, S.board:fen())
+    assert.is_true(feed(S, "new"))
+    assert.is_false(S.board:rules().majority)
+    assert.is_true(feed(S, "rules golomb"))
+    assert.is_true(S.board:rules().majority)
+  end)
+
+  it("accepts commands defined from Lua", function()
+    local S, out = session()
+    repl.command { name = "turn", aliases = { "side" }, help = "Prints the side to move.",
+                   run = function(T) T:print(T.board:turn()) end }
+    assert.is_true(feed(S, "turn"))
+    assert.is_true(feed(S, "side"))
+    assert.equal("black\nblack\n", out.text)
+    out.text = ""
+    feed(S, "help turn")
+    assert.truthy(out.text:find("Prints the side to move.", 1, true))
+  end)
+
+  it("treats a command name followed by an operator as Lua", function()
+    local S, out = session()
+    assert.is_true(feed(S, "moves = 3"))
+    assert.is_true(feed(S, "moves + 1"))
+    assert.equal("4\n", out.text)
+    rawset(_G, "moves", nil)
+  end)
+end)
+
+describe("completion", function()
+  -- complete(S, line, word): the candidates readline would get for the word
+  -- ending the line (words start after a space, '=' or '(' as in readline)
+  local function complete(S, line)
+    local start = 0
+    for i = #line, 1, -1 do
+      if line:sub(i, i):match("[%s=(\"']") then start = i break end
+    end
+    local c, kind = S:complete(line, start, #line)
+    return sorted(c), kind
+  end
+
+  it("offers commands and legal moves for the first word", function()
+    local S = session()
+    assert.same({ "d6-c5", "d6-e5" }, (complete(S, "d6-")))
+    assert.same({ "undo" }, (complete(S, "und")))
+    assert.same({ "undo" }, (complete(S, "help und")))
+  end)
+
+  it("offers jump chains whole", function()
+    -- W: Ka1 Pc3; B: kh8 pd4 pf6: White must jump c3xe5xg7
+    local S = session("7k/8/5p2/8/3p4/2P5/8/K7 w 0 1")
+    assert.same({ "c3xe5xg7" }, (complete(S, "c3")))
+  end)
+
+  it("offers the promotions, also after the '='", function()
+    local S = session(PROMO)
+    assert.same({ "g7-h8=B", "g7-h8=C", "g7-h8=K" }, (complete(S, "g7-h")))
+    assert.same({ "B", "C", "K" }, (complete(S, "g7-h8=")))
+  end)
+
+  it("offers the next moves after moves on the same line", function()
+    local S = session()
+    -- after d6-e5, White's pawn c3 can step to b4 or d4
+    assert.same({ "c3-b4", "c3-d4" }, (complete(S, "play d6-e5 c3")))
+  end)
+
+  it("offers squares with a move for `moves`", function()
+    local S = session()
+    -- at the start Black moves pawns b6 d6 f6 h6 and the camel b8
+    assert.same({ "b6", "b8" }, (complete(S, "moves b")))
+  end)
+
+  it("lets readline complete file names for save and load", function()
+    local S = session()
+    local _, kind = complete(S, "load gam")
+    assert.equal("files", kind)
+  end)
+
+  it("offers rule options and their values", function()
+    local S = session()
+    assert.same({ "majority=" }, (complete(S, "rules maj")))
+    assert.same({ "false" }, (complete(S, "rules majority=f")))
+  end)
+
+  it("offers Lua globals, fields after a dot and methods after a colon", function()
+    local S = session()
+    assert.same({ "cheskers.new" }, (complete(S, "x = cheskers.ne")))
+    assert.same({ "board:perft" }, (complete(S, "board:pe")))
+    local c, kind = complete(S, "string.forma")
+    assert.same({ "string.format" }, c)
+    assert.equal("nospace", kind)
+  end)
+
+  it("offers squares and moves inside a string", function()
+    local S = session()
+    assert.same({ "h2", "h4", "h6", "h6-g5", "h8" }, (complete(S, 'board:play("h')))
+  end)
+end)

@@ -1,0 +1,517 @@
+#!/bin/sh
+# tests/repl_test.sh - the cheskers program from outside: options, scripts,
+# subcommands and batch sessions through pipes; the interactive REPL through
+# a pseudo-terminal (a tmux server of its own): the board, completion,
+# history, colours, Ctrl-C, a newcomer's first session.
+# Prints TAP. Expected values come from RULES.md (perft from the start: 9, 81,
+# 652, ...; the start position text) or are worked out by hand from the rules
+# in the comments, never copied from the program's output.
+# Leaves no files behind: everything goes to a mktemp folder.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+BIN=${CHESKERS_BIN:-$ROOT/cheskers}   # CHESKERS_BIN: another build to test
+[ -x "$BIN" ] || { echo "not ok 1 - $BIN is not built (make)"; exit 1; }
+
+TMP=$(mktemp -d) || exit 1
+# one tmux server (socket) per session started, all killed at the end; the
+# sockets live in $TMP
+export TMUX_TMPDIR="$TMP"
+unset TMUX
+SOCKS=0
+SOCK=cheskers-repl-test-$$-0
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+  k=1
+  while [ $k -le $SOCKS ]; do tmux -L "cheskers-repl-test-$$-$k" kill-server 2>/dev/null; k=$((k + 1)); done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# the program never sees the developer's files
+export HOME="$TMP/home" CHESKERS_HISTORY="$TMP/history"
+unset CHESKERS_RC NO_COLOR
+mkdir -p "$HOME"
+
+START='1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1'   # RULES.md
+ESC=$(printf '\033')
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+  n=$((n + 1)); echo "not ok $n - $1"; shift
+  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/#   /'; done
+}
+# check NAME EXPECTED ACTUAL: equal
+check() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "expected: $2" "got: $3"; fi; }
+# has NAME NEEDLE TEXT: TEXT contains NEEDLE
+has() { case $3 in *"$2"*) ok "$1" ;; *) notok "$1" "expected to contain: $2" "got: $3" ;; esac; }
+# hasnot NAME NEEDLE TEXT
+hasnot() { case $3 in *"$2"*) notok "$1" "expected not to contain: $2" "got: $3" ;; *) ok "$1" ;; esac; }
+
+# run INPUT ARGS...: the program with INPUT on stdin; sets OUT, ERR, RC
+run() {
+  input=$1; shift
+  printf '%s' "$input" | (cd "$TMP" && "$BIN" "$@") >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+}
+
+# ---- options, scripts, subcommands ------------------------------------------
+
+run '' --version
+check "--version exits 0" 0 "$RC"
+has "--version names the program" "cheskers " "$OUT"
+
+run '' --help
+check "--help exits 0" 0 "$RC"
+has "--help shows the usage" "usage: cheskers" "$OUT"
+has "--help lists the subcommands" "help" "$OUT"
+
+run '' -x
+check "an unknown option fails" 1 "$RC"
+has "an unknown option is named" "'-x'" "$ERR"
+
+cat >"$TMP/script.lua" <<'EOF'
+local cheskers = require "cheskers"
+print(arg[0]:match("[^/]*$"), arg[1], arg[2], #arg, select("#", ...))
+print(cheskers.new():perft(2))
+EOF
+run '' "$TMP/script.lua" one two
+check "a script runs with arg and ... set as lua5.4 sets them" "script.lua	one	two	2	2
+81" "$OUT"
+
+printf 'error("boom")\n' >"$TMP/bad.lua"
+run '' "$TMP/bad.lua"
+check "a failing script exits 1" 1 "$RC"
+has "a failing script's error is reported" "bad.lua:1: boom" "$ERR"
+has "with a traceback" "stack traceback" "$ERR"
+
+run '' -e 'print(require("cheskers").new():perft(3))'
+check "-e runs code" "652" "$OUT"
+
+run '' nosuchcommand
+check "an unknown subcommand fails" 1 "$RC"
+has "and lists the known subcommands" "help" "$ERR"
+
+run '' help
+check "the help subcommand exits 0" 0 "$RC"
+has "the help subcommand prints the usage" "usage: cheskers" "$OUT"
+
+run '' -c 'd6-e5; c3-d4; history'
+check "-c runs REPL commands" "1. d6-e5 c3-d4" "$OUT"
+
+run '' -c 'x = 6; x * 7'
+check "-c runs Lua; an expression prints its value" "42" "$OUT"
+
+run '' -c 'perft 3; d6-d5'
+check "-c exits 1 when a command failed" 1 "$RC"
+has "-c still ran the other commands" "perft 3: 652 nodes" "$OUT"
+
+# ---- batch sessions ---------------------------------------------------------
+
+# after d6-e5 (RULES.md start, Black first): d6 empties, a black pawn on e5,
+# White to move, no capture (quiet 0), still move 1
+run 'd6-e5
+fen
+'
+check "batch: a bare move plays it; fen prints the position" \
+  "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+check "batch: exit 0 when every line succeeded" 0 "$RC"
+check "batch: nothing on stderr" "" "$ERR"
+hasnot "batch: no colours" "$ESC" "$OUT"
+
+run 'fen
+perft 1
+perft 2
+perft 3
+perft 4
+'
+check "batch: perft 1..4 from the start (RULES.md)" \
+  "$START
+9 81 652 4395" "$(printf '%s\n' "$OUT" | sed -n 1p)
+$(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes in .* s (.*nodes\/s)$/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+
+run 'divide 1
+'
+# the 9 moves from the start: 4 black pawns step twice each except the rim
+# pawn h6 (h6-g5 only) and b6 (b6-a5, b6-c5): b6-a5 b6-c5 d6-c5 d6-e5 f6-e5
+# f6-g5 h6-g5, and the camel b8 leaps to a5 and c5
+check "batch: divide 1 lists the 9 moves of the start" \
+  "b6-a5 1|b6-c5 1|b8-a5 1|b8-c5 1|d6-c5 1|d6-e5 1|f6-e5 1|f6-g5 1|h6-g5 1|" \
+  "$(printf '%s\n' "$OUT" | awk 'NF == 2 && $2 == 1 { printf "%s %s|", $1, $2 }')"
+
+run 'd6-d5
+fen
+'
+check "batch: exit 1 when a line failed" 1 "$RC"
+has "batch: the error names the line" "line 1:" "$ERR"
+has "batch: the error names the move" "d6-d5" "$ERR"
+has "batch: an illegal move lists the legal moves from its square" "d6-c5 d6-e5" "$ERR"
+check "batch: the session goes on after an error" "$START" "$OUT"
+
+run 'perf 3
+'
+has "batch: a mistyped command gets the closest name" "perft" "$ERR"
+
+run 'undo
+'
+has "batch: undo with no move says so" "nothing to undo" "$ERR"
+
+run 'd6-e5
+c3-d4
+undo 2
+fen
+redo
+redo
+history
+'
+check "batch: undo 2 goes back to the start; redo replays" "$START
+1. d6-e5 c3-d4" "$OUT"
+
+run 'for i = 1, 3 do
+  print(i * 10)
+end
+t = {1, 2, x = "y"}
+t
+board:turn()
+'
+check "batch: multi-line Lua, tables printed readably, board is the board" '10
+20
+30
+{1, 2, x = "y"}
+black' "$OUT"
+
+run 'error("oops")
+print("after")
+'
+check "batch: a Lua error fails the session" 1 "$RC"
+has "batch: the Lua error is on stderr" "oops" "$ERR"
+has "batch: with a traceback" "stack traceback" "$ERR"
+check "batch: the session goes on after a Lua error" "after" "$OUT"
+
+run 'for i = 1, 2 do
+'
+check "batch: an unfinished statement at the end fails" 1 "$RC"
+
+run 'board = cheskers.new("8/k5P1/8/8/8/8/8/K7 w 0 1")
+moves
+fen
+'
+# White: king a1 (a1-b2), pawn g7 promoting on f8 or h8 to K, B or C
+check "batch: a board assigned from Lua becomes the current board" \
+  "7 legal moves: a1-b2 g7-f8=B g7-f8=C g7-f8=K g7-h8=B g7-h8=C g7-h8=K
+8/k5P1/8/8/8/8/8/K7 w 0 1" "$OUT"
+
+run 'board = 42
+fen
+'
+check "batch: board must stay a board" 1 "$RC"
+check "batch: the old board stays current" "$START" "$OUT"
+
+run 'rules majority=false
+perft 6
+rules capture=jumps
+perft 4
+rules golomb
+perft 6
+'
+# RULES.md: majority=false gives 1474381 at 7 and 209816 at 6;
+# capture=jumps (with majority=false) 4335 at 4; the defaults 209035 at 6
+check "batch: rules changes start new games under the new rules" "209816 4335 209035" \
+  "$(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+
+run 'rules majority=maybe
+'
+check "batch: a bad rule value fails" 1 "$RC"
+has "batch: the bad option is named" "majority" "$ERR"
+
+run 'rules
+'
+has "batch: rules shows the rule set" "capture" "$OUT"
+
+run 'fen 8/8/8/8/8/8/8/8 x
+'
+check "batch: a bad FEN fails" 1 "$RC"
+
+run "d6-e5
+c3-d4
+save $TMP/game.pgn
+new
+load $TMP/game.pgn
+history
+"
+has "batch: load reads back the saved moves" "1. d6-e5 c3-d4" "$OUT"
+has "batch: the record has a Rules tag" '[Rules "golomb"]' "$(cat "$TMP/game.pgn")"
+has "batch: the record numbers the moves" "1. d6-e5 c3-d4" "$(cat "$TMP/game.pgn")"
+hasnot "batch: no FEN tag for a game from the start" "[FEN" "$(cat "$TMP/game.pgn")"
+
+run "load $TMP/nonexistent.pgn
+"
+check "batch: loading a missing file fails" 1 "$RC"
+
+run 'flip
+show
+'
+# drawn from Black's side: rank 1 on top, files from h to a
+check "batch: flip turns the board" "    h g f e d c b a
+  +-----------------+
+1 |   C   K   K   B | 1" "$(printf '%s\n' "$OUT" | sed -n 1,3p | sed 's/ *$//')"
+
+run 'help
+help perft
+'
+has "batch: help lists the commands" "divide" "$OUT"
+has "batch: help CMD tells about it" "perft N" "$OUT"
+
+run 'go
+'
+if "$BIN" -e 'os.exit(require("cheskers").new().search and 0 or 1)'; then
+  check "batch: go runs the engine when it is there" 0 "$RC"
+else
+  has "batch: go says the engine is not there yet" "not available yet" "$ERR"
+fi
+
+cat >"$TMP/rc.lua" <<'EOF'
+repl.command {
+  name = "hello", args = "[NAME]", help = "Says hello.",
+  run = function(S, args) S:print("hello " .. (args[1] or "you")) end,
+}
+EOF
+run 'hello Golomb
+' 
+check "batch: no start-up file by default" 1 "$RC"
+export CHESKERS_RC="$TMP/rc.lua"
+run 'hello Golomb
+'
+unset CHESKERS_RC
+check "batch: a start-up file (CHESKERS_RC) adds commands" "hello Golomb" "$OUT"
+cp "$TMP/rc.lua" "$HOME/.cheskersrc.lua"
+run 'hello
+'
+check "batch: ~/.cheskersrc.lua is loaded" "hello you" "$OUT"
+run 'hello
+' --norc
+check "batch: --norc skips it" 1 "$RC"
+rm -f "$HOME/.cheskersrc.lua"
+
+# ---- the interactive REPL, through tmux ---------------------------------------
+
+if ! command -v tmux >/dev/null 2>&1; then
+  notok "tmux is installed (make deps)"
+  echo "1..$n"
+  exit 1
+fi
+
+# start ENV ARGS: the program in a fresh 110x50 terminal in $TMP/work. The
+# shell around it survives the Ctrl-Cs sent to the program (trap), and
+# stays after it to show its exit status.
+mkdir -p "$TMP/work/games"
+start() {
+  tm kill-server 2>/dev/null
+  SOCKS=$((SOCKS + 1))
+  SOCK=cheskers-repl-test-$$-$SOCKS
+  LANG=C.UTF-8 tmux -L "$SOCK" -f /dev/null -u new-session -d -x 110 -y 50 \
+    "trap : INT; cd '$TMP/work' && env -u NO_COLOR HOME='$HOME' CHESKERS_HISTORY='$CHESKERS_HISTORY' LANG=C.UTF-8 TERM=xterm-256color $1 '$BIN' $2; echo \"[exit \$?]\"; sleep 60"
+}
+screen() { tm capture-pane -p -S - "$@" 2>/dev/null; }
+# recent N: the last N lines that are not blank
+recent() { screen | sed '/^ *$/d' | tail -n "$1"; }
+lastline() { recent 1; }
+# wait_for TEXT: until the screen (with its history) shows TEXT; 10 s at most
+wait_for() {
+  i=0
+  while [ $i -lt 200 ]; do
+    case $(screen) in *"$1"*) return 0 ;; esac
+    sleep 0.05; i=$((i + 1))
+  done
+  return 1
+}
+# prompts: how many prompt lines the screen shows
+prompts() { screen | grep -c '^cheskers>'; }
+# wait_prompts N: until at least N prompt lines
+wait_prompts() {
+  i=0
+  while [ $i -lt 200 ]; do
+    [ "$(prompts)" -ge "$1" ] && return 0
+    sleep 0.05; i=$((i + 1))
+  done
+  return 1
+}
+# cmd TEXT: types a line and waits for the next prompt
+cmd() {
+  p=$(prompts)
+  tm send-keys -l "$1"
+  tm send-keys Enter
+  wait_prompts $((p + 1))
+}
+# typed TEXT: types without Enter and waits until the line shows it
+typed() {
+  tm send-keys -l "$1"
+  want=$(printf '%s' "$1" | sed 's/ *$//')   # the screen has no trailing blanks
+  i=0
+  while [ $i -lt 200 ]; do
+    case $(lastline) in *"$want") return 0 ;; esac
+    sleep 0.05; i=$((i + 1))
+  done
+  return 1
+}
+# leave: types quit and waits for the program's end
+leave() {
+  tm send-keys -l "quit"; tm send-keys Enter
+  wait_for "[exit 0]"
+}
+# wait_line TEXT: until the last line ends with TEXT
+wait_line() {
+  i=0
+  while [ $i -lt 100 ]; do
+    case $(lastline) in *"$1") return 0 ;; esac
+    sleep 0.05; i=$((i + 1))
+  done
+  return 1
+}
+
+# A newcomer's first session: start, look at the board, play a few moves,
+# take one back, count perft, quit.
+start "" ""
+if wait_prompts 1; then ok "first session: the prompt comes up"; else notok "first session: the prompt comes up" "$(screen)"; fi
+has "first session: the board is shown at the start, Black to move" "Black to move, move 1" "$(screen)"
+has "first session: Unicode pieces on a terminal (black king)" "♚" "$(screen)"
+has "first session: colours on a terminal" "${ESC}[" "$(screen -e)"
+cmd "help"
+has "first session: help lists the commands" "  perft " "$(screen)"
+cmd "d6-e5"
+has "first session: a move is played and the board redrawn" "White to move, move 1; last move d6-e5" "$(screen)"
+cmd "c3-d4"
+has "first session: White's move" "Black to move, move 2; last move c3-d4" "$(screen)"
+cmd "undo"
+check "first session: undo takes the move back" 2 "$(screen | grep -c 'White to move, move 1; last move d6-e5')"
+cmd "undo"
+check "first session: undo again, back at the start" 2 "$(screen | grep -c '^Black to move, move 1$')"
+cmd "perft 3"
+has "first session: perft 3 from the start (RULES.md)" "perft 3: 652 nodes in" "$(screen)"
+has "first session: with nodes per second" "nodes/s)" "$(screen)"
+if leave; then ok "first session: quit leaves with status 0"; else notok "first session: quit leaves with status 0" "$(screen)"; fi
+
+# The last move is highlighted (a background of its own on its squares).
+start "" ""
+wait_prompts 1
+before=$(screen -e | grep -o "${ESC}\[48;5;[0-9]*m" | sort -u | wc -l)
+cmd "d6-e5"
+after=$(screen -e | grep -o "${ESC}\[48;5;[0-9]*m" | sort -u | wc -l)
+if [ "$after" -gt "$before" ]; then ok "the last move is highlighted"; else notok "the last move is highlighted" "backgrounds before $before, after $after"; fi
+
+# ASCII: NO_COLOR, --ascii
+start "NO_COLOR=1" ""
+wait_prompts 1
+hasnot "NO_COLOR: no colours" "${ESC}[4" "$(screen -e)"
+has "NO_COLOR: an ASCII board" "+-----------------+" "$(screen)"
+start "" "--ascii"
+wait_prompts 1
+hasnot "--ascii: no colours" "${ESC}[4" "$(screen -e)"
+has "--ascii: an ASCII board" "8 |   c   k   k   b | 8" "$(screen)"
+cmd "d6-e5"
+# the last move in brackets: from d6 (now empty) and to e5
+has "--ascii: the last move is marked" "6 |   p  [.]  p   p | 6" "$(screen)"
+
+# Completion
+start "" ""
+wait_prompts 1
+typed "div"; tm send-keys Tab
+if wait_line "cheskers> divide"; then ok "Tab completes a command"; else notok "Tab completes a command" "$(lastline)"; fi
+tm send-keys C-u
+typed "d6-"; tm send-keys Tab Tab
+if wait_for "d6-c5  d6-e5"; then ok "Tab lists the legal moves that fit"; else notok "Tab lists the legal moves that fit" "$(recent 3)"; fi
+tm send-keys C-u
+typed "h6"; tm send-keys Tab
+if wait_line "cheskers> h6-g5"; then ok "Tab completes a move"; else notok "Tab completes a move" "$(lastline)"; fi
+tm send-keys C-u
+typed "moves "; tm send-keys Tab Tab
+# the squares with a legal move at the start: b6 b8 d6 f6 h6
+if wait_for "b6  b8  d6  f6  h6"; then ok "Tab lists the squares that have a move"; else notok "Tab lists the squares that have a move" "$(recent 3)"; fi
+tm send-keys C-u
+cmd 'fen 7k/8/5p2/8/3p4/2P5/8/K7 w 0 1'
+# White must jump: c3 over d4 to e5, then over f6 to g7 (the only move)
+typed "c3"; tm send-keys Tab
+if wait_line "cheskers> c3xe5xg7"; then ok "Tab completes a jump chain"; else notok "Tab completes a jump chain" "$(lastline)"; fi
+tm send-keys C-u
+cmd 'fen 8/k5P1/8/8/8/8/8/K7 w 0 1'
+typed "g7-h"; tm send-keys Tab
+if wait_line "cheskers> g7-h8="; then ok "Tab completes up to the promotion choice"; else notok "Tab completes up to the promotion choice" "$(lastline)"; fi
+tm send-keys Tab Tab
+if wait_for "B  C  K"; then ok "Tab lists the promotions"; else notok "Tab lists the promotions" "$(recent 3)"; fi
+tm send-keys C-u
+typed "chesk"; tm send-keys Tab
+typed ".ne"; tm send-keys Tab
+if wait_line "cheskers> cheskers.new"; then ok "Tab completes Lua globals and fields after a dot"; else notok "Tab completes Lua globals and fields after a dot" "$(lastline)"; fi
+tm send-keys C-u
+typed "board:pe"; tm send-keys Tab
+if wait_line "cheskers> board:perft"; then ok "Tab completes methods after a colon"; else notok "Tab completes methods after a colon" "$(lastline)"; fi
+tm send-keys C-u
+: >"$TMP/work/games/first-game.pgn"
+typed "load gam"; tm send-keys Tab
+typed "fi"; tm send-keys Tab
+if wait_line "cheskers> load games/first-game.pgn"; then ok "Tab completes file names for load"; else notok "Tab completes file names for load" "$(lastline)"; fi
+tm send-keys C-u
+typed "rules maj"; tm send-keys Tab
+typed "f"; tm send-keys Tab
+if wait_line "cheskers> rules majority=false"; then ok "Tab completes rule options and values"; else notok "Tab completes rule options and values" "$(lastline)"; fi
+tm send-keys C-u
+
+# Ctrl-C: at the prompt it clears the line; in Lua and in perft it returns
+# to the prompt with the board as it was.
+start "" ""
+wait_prompts 1
+typed "print(12"
+tm send-keys C-c
+wait_prompts 2
+cmd "print(34)"
+check "Ctrl-C at the prompt drops the line; the next line runs alone" 1 "$(screen | grep -c '^34$')"
+cmd "d6-e5"
+p=$(prompts)
+tm send-keys -l "perft 20"; tm send-keys Enter
+if wait_for "perft 20: root move"; then ok "a long perft shows a progress line"; else notok "a long perft shows a progress line" "$(recent 3)"; fi
+tm send-keys C-c
+if wait_prompts $((p + 1)); then ok "Ctrl-C stops perft and returns to the prompt"; else notok "Ctrl-C stops perft and returns to the prompt" "$(recent 3)"; fi
+has "it says so" "interrupted" "$(recent 4)"
+cmd "fen"
+has "the board is unchanged" "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$(recent 3)"
+p=$(prompts)
+tm send-keys -l "while true do end"; tm send-keys Enter
+sleep 0.3
+tm send-keys C-c
+if wait_prompts $((p + 1)); then ok "Ctrl-C stops a Lua loop"; else notok "Ctrl-C stops a Lua loop" "$(recent 3)"; fi
+cmd "print(board:turn())"
+has "the session goes on" "white" "$(recent 3)"
+cmd "error('oops')"
+has "a Lua error prints with a traceback" "stack traceback" "$(screen)"
+tm send-keys -l "x = 1 +"; tm send-keys Enter
+wait_line ">>"
+cmd "2"
+cmd "x"
+has "an unfinished statement continues on the next line" "3" "$(recent 2)"
+cmd "zz"
+has "an unknown word is reported as an unknown command" "unknown command 'zz'" "$(screen)"
+tm send-keys C-d
+if wait_for "[exit 0]"; then ok "Ctrl-D leaves"; else notok "Ctrl-D leaves" "$(recent 3)"; fi
+
+# History across sessions, in $CHESKERS_HISTORY
+rm -f "$CHESKERS_HISTORY"
+start "" ""
+wait_prompts 1
+cmd "x = 40 + 2"
+leave
+has "history is saved in CHESKERS_HISTORY" "x = 40 + 2" "$(cat "$CHESKERS_HISTORY" 2>/dev/null)"
+start "" ""
+wait_prompts 1
+tm send-keys Up
+wait_line "cheskers> quit"
+tm send-keys Up
+if wait_line "cheskers> x = 40 + 2"; then ok "history is read back by the next session"; else notok "history is read back by the next session" "$(lastline)"; fi
+p=$(prompts); tm send-keys Enter; wait_prompts $((p + 1))
+cmd "x"
+has "a line from the history runs again" "42" "$(recent 2)"
+leave
+
+echo "1..$n"
