@@ -1,0 +1,150 @@
+-- cheskers book FILE... --out book.html : one HTML page of puzzles.
+local argparse = require "argparse"
+
+local usage = [[
+usage: cheskers book FILE... --out book.html [--title TEXT] [--check]
+
+Writes one self-contained HTML page with every puzzle of the files: its
+diagram (SVG), the goal ("Black to play and win in 3") and the solution,
+hidden until clicked. Files are loaded as data, in the sandbox.
+
+  --out FILE     the page to write (required)
+  --title TEXT   the page's title (default "Cheskers puzzles")
+  --check        check every puzzle first and mark the unsound ones]]
+
+local function parser()
+  local p = argparse("cheskers book", "Write an HTML page of puzzles.")
+  p:add_help(false)
+  p:argument("files", "puzzle files"):args("*")
+  p:option("--out", "output page")
+  p:option("--title", "page title", "Cheskers puzzles")
+  p:flag("--check")
+  p:flag("-h --help")
+  return p
+end
+
+local function esc(s)
+  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
+end
+
+local STYLE = [[
+body { font-family: Georgia, serif; max-width: 62em; margin: 2em auto; padding: 0 1em;
+       color: #2a2118; background: #fdfbf6; }
+h1 { font-weight: normal; border-bottom: 1px solid #cbbba4; padding-bottom: .3em; }
+.puzzles { display: flex; flex-wrap: wrap; gap: 1.5em; }
+.puzzle { width: 420px; padding: .8em; border: 1px solid #e2d6c2; border-radius: 6px; background: #fff; }
+.puzzle h2 { font-size: 1.05em; margin: 0 0 .4em 0; }
+.goal { font-weight: bold; margin: .4em 0; }
+.meta { color: #7a6a58; font-size: .85em; }
+details { margin-top: .4em; }
+summary { cursor: pointer; color: #2f6d32; }
+.line { font-family: monospace; font-size: 1.05em; line-height: 1.6; }
+.unsound { color: #a02020; font-size: .9em; }
+.fen { font-family: monospace; font-size: .75em; color: #8a7a68; word-break: break-all; }
+]]
+
+-- The solution as numbered text: "1. a b 2. c d 3. e".
+local function line_text(sol)
+  local parts = {}
+  for i, mv in ipairs(sol) do
+    if i % 2 == 1 then parts[#parts + 1] = string.format("%d.&nbsp;%s", (i + 1) // 2, esc(mv))
+    else parts[#parts + 1] = esc(mv) end
+  end
+  return table.concat(parts, " ")
+end
+
+-- The HTML page for a list of puzzles (loaded tables); reports (optional)
+-- maps a puzzle to its check report.
+local function page(list, title, reports)
+  local cheskers = require "cheskers"
+  local svg = require "cheskers.svg"
+  local out = { "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                "<title>" .. esc(title) .. "</title>", "<style>" .. STYLE .. "</style></head><body>",
+                "<h1>" .. esc(title) .. "</h1>",
+                string.format("<p>%d puzzles. The side to move wins &mdash; captures every enemy king or "
+                  .. "leaves the enemy without a move &mdash; within the stated number of its own moves, "
+                  .. "whatever the defence. Click <em>Solution</em> to see the main line.</p>", #list),
+                '<div class="puzzles">' }
+  for i, p in ipairs(list) do
+    local ok, b = pcall(cheskers.new, p.fen, p.rules)
+    out[#out + 1] = string.format('<div class="puzzle" id="p%d">', i)
+    out[#out + 1] = string.format("<h2>%d. %s</h2>", i, esc(p.title or ("Puzzle " .. i)))
+    if not ok then
+      out[#out + 1] = '<p class="unsound">bad position: ' .. esc(b) .. "</p>"
+    else
+      local side = b:turn() == "white" and "White" or "Black"
+      out[#out + 1] = svg.render(b, { id = "p" .. i, size = 400, highlight = false,
+                                      title = side .. " to play" })
+      out[#out + 1] = string.format('<p class="goal">%s to play and win in %d.</p>', side, p.moves)
+      if p.rules and p.rules ~= "golomb" then
+        local r = type(p.rules) == "string" and p.rules or "custom rules"
+        if type(p.rules) == "table" then
+          local keys = {}
+          for k, v in pairs(p.rules) do
+            if type(v) ~= "table" then keys[#keys + 1] = k .. "=" .. tostring(v) end
+          end
+          table.sort(keys)
+          r = table.concat(keys, ", ")
+        end
+        out[#out + 1] = '<p class="meta">Rules: ' .. esc(r) .. "</p>"
+      end
+    end
+    local rep = reports and reports[p]
+    if rep and not rep.ok then
+      local faults = {}
+      for _, f in ipairs(rep.faults) do faults[#faults + 1] = esc(f.kind .. ": " .. f.message) end
+      out[#out + 1] = '<p class="unsound">Unsound: ' .. table.concat(faults, "<br>") .. "</p>"
+    end
+    out[#out + 1] = "<details><summary>Solution</summary>"
+    out[#out + 1] = '<p class="line">' .. line_text(p.solution or {}) .. "</p>"
+    out[#out + 1] = '<p class="fen">' .. esc(p.fen) .. "</p>"
+    local meta = {}
+    if p.author then meta[#meta + 1] = "by " .. esc(p.author) end
+    if p.tags and #p.tags > 0 then
+      local tags = {}
+      for k, t in ipairs(p.tags) do tags[k] = esc(t) end
+      meta[#meta + 1] = table.concat(tags, ", ")
+    end
+    if #meta > 0 then out[#out + 1] = '<p class="meta">' .. table.concat(meta, " &middot; ") .. "</p>" end
+    out[#out + 1] = "</details></div>"
+  end
+  out[#out + 1] = "</div></body></html>"
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function run(args)
+  local ok, opts = parser():pparse(args)
+  if not ok then error(opts .. "\n" .. usage, 0) end
+  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
+  if not opts.out then error("--out FILE is required\n" .. usage, 0) end
+  local puzzle = require "cheskers.puzzle"
+  local list, status = {}, 0
+  for _, path in ipairs(opts.files) do
+    local ps, err = puzzle.load(path)
+    if not ps then
+      io.stderr:write("cheskers book: ", tostring(err), "\n")
+      status = 1
+    else
+      for _, p in ipairs(ps) do list[#list + 1] = p end
+    end
+  end
+  local reports
+  if opts.check then
+    reports = {}
+    for _, p in ipairs(list) do reports[p] = puzzle.check(p) end
+  end
+  local f, err = io.open(opts.out, "w")
+  if not f then error(err, 0) end
+  f:write(page(list, opts.title, reports))
+  f:close()
+  io.stdout:write(string.format("%d puzzles written to %s\n", #list, opts.out))
+  return status
+end
+
+return {
+  summary = "write an HTML page of puzzles (diagrams, goals, solutions on click)",
+  usage = usage,
+  run = run,
+  page = page,
+}

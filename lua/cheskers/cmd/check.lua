@@ -1,0 +1,63 @@
+-- cheskers check FILE... : says whether each puzzle is sound.
+local argparse = require "argparse"
+
+local usage = [[
+usage: cheskers check [--quiet] [--no-defences] FILE...
+
+Loads each puzzle file (as data, in a sandbox) and checks every puzzle in
+it: OK, or every fault found - a bad position, an illegal solution move, a
+goal that is not forced (with the defence that refutes it), cooks (other
+first moves that also win in time), a shorter win than stated, a solution
+that does not end in a win, duals (later solver moves with alternatives
+that also win in time) - and the time it took. The exit status is 1 when
+any puzzle fails or a file cannot be loaded, else 0.
+
+  --quiet         print only the failures and the summary
+  --no-defences   do not note solution defences that are not the longest]]
+
+local function parser()
+  local p = argparse("cheskers check", "Check puzzle files.")
+  p:add_help(false)
+  p:argument("files", "puzzle files"):args("*")
+  p:flag("--quiet")
+  p:flag("--no-defences")
+  p:flag("-h --help")
+  return p
+end
+
+local function run(args)
+  local ok, opts = parser():pparse(args)
+  if not ok then error(opts .. "\n" .. usage, 0) end
+  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
+  local puzzle = require "cheskers.puzzle"
+  local total, failed, bad_files, seconds = 0, 0, 0, 0
+  for _, path in ipairs(opts.files) do
+    local list, err = puzzle.load(path)
+    if not list then
+      bad_files = bad_files + 1
+      io.stdout:write(tostring(err), "\n")
+    else
+      for _, p in ipairs(list) do
+        local r = puzzle.check(p, { defences = not opts.no_defences })
+        total = total + 1
+        seconds = seconds + (r.time or 0)
+        if not r.ok then failed = failed + 1 end
+        if not r.ok or not opts.quiet then
+          io.stdout:write(puzzle.format_report(r), "\n")
+          io.stdout:flush()
+        end
+      end
+    end
+  end
+  io.stdout:write(string.format("%d puzzles: %d OK, %d failed%s; %.2f s\n", total, total - failed,
+    failed, bad_files > 0 and string.format(", %d file%s rejected", bad_files,
+      bad_files == 1 and "" or "s") or "", seconds))
+  return (failed == 0 and bad_files == 0) and 0 or 1
+end
+
+return {
+  summary = "check puzzle files: sound, or every fault found",
+  usage = usage,
+  run = run,
+}

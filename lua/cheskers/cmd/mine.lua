@@ -1,0 +1,260 @@
+-- cheskers mine --games N [--moves A-B] [--out DIR] ...
+-- Plays self-play games and keeps the positions where the side to move has
+-- a unique forced win (no cooks, no duals along the main line) in A to B
+-- moves, writing them as puzzle files.
+local argparse = require "argparse"
+
+local usage = [[
+usage: cheskers mine --games N [--moves A-B] [--out DIR] [--file NAME]
+                     [--seed S] [--depth D] [--max N] [--rules SPEC]
+                     [--from games|random] [--pieces N] [--theme T] [--quiet]
+
+Plays N self-play games from the start position and looks, at every
+position, for a forced win of the side to move in A to B of its moves
+(default 1-5). A position is kept when its win is unique: one first move
+wins within the stated number, the main line (longest defences) has no
+duals, and the puzzle passes `cheskers check`. Kept puzzles are written to
+DIR (default: .) as one file per puzzle, named win<K>-<hash>.lua, or all
+into DIR/NAME with --file.
+
+  --games N     games to play (required)
+  --moves A-B   win lengths wanted, e.g. 3-5 or 2 (default 1-5)
+  --out DIR     output folder (created if missing)
+  --file NAME   write every puzzle into DIR/NAME (a list) instead
+  --seed S      random seed (default 1); the games depend only on it
+  --depth D     engine search depth for the moves played, when the engine
+                (b:search) is there (default 2); else a greedy player
+  --max N       stop after N puzzles
+  --rules SPEC  a rules preset name (default golomb)
+  --from random look at N random positions instead of N games: kings
+                and up to --pieces (default 4) other pieces a side
+  --theme T     keep only wins that end so: stalemate or kings
+  --quiet       no progress on stderr
+
+Games are varied by a few random opening moves and an occasional random
+move; a player with a forced win plays it only now and then, so that the
+games go on past their first puzzle.]]
+
+local function parser()
+  local p = argparse("cheskers mine", "Find puzzles in self-play games.")
+  p:add_help(false)
+  p:option("--games", "games to play"):convert(math.tointeger)
+  p:option("--moves", "win lengths A-B", "1-5")
+  p:option("--out", "output folder", ".")
+  p:option("--file", "one file for all puzzles")
+  p:option("--seed", "random seed", "1"):convert(math.tointeger)
+  p:option("--depth", "engine depth", "2"):convert(math.tointeger)
+  p:option("--max", "stop after N puzzles"):convert(math.tointeger)
+  p:option("--rules", "rules preset")
+  p:option("--from", "games or random", "games")
+  p:option("--pieces", "random: most extra pieces a side", "4"):convert(math.tointeger)
+  p:option("--theme", "keep only wins ending so: stalemate or kings")
+  p:flag("--quiet")
+  p:flag("-h --help")
+  return p
+end
+
+local function parse_range(text)
+  local a, b = text:match("^(%d+)%-(%d+)$")
+  if not a then a = text:match("^(%d+)$") b = a end
+  a, b = tonumber(a), tonumber(b)
+  if not a or a < 1 or b < a or b > 15 then
+    error("--moves must be A-B with 1 <= A <= B <= 15, or one number", 0)
+  end
+  return a, b
+end
+
+-- The move to play: a random one now and then, else the engine's choice
+-- (b:search) or a greedy one: a capture of the most pieces, else random.
+local function choose(b, moves, depth, rng)
+  if rng(100) <= 15 then return moves[rng(#moves)] end
+  if b.search then
+    local ok, res = pcall(b.search, b, { depth = depth })
+    if ok and res and res.move then return res.move end
+  end
+  local best, bestn = {}, -1
+  for _, m in ipairs(moves) do
+    local n = #m.captures
+    if n > bestn then best, bestn = { m }, n elseif n == bestn then best[#best + 1] = m end
+  end
+  return best[rng(#best)]
+end
+
+local function mkdir(dir)
+  local ok = os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
+  if not ok then error("cannot create folder " .. dir, 0) end
+end
+
+local function write_file(path, text)
+  local f, err = io.open(path, "w")
+  if not f then error(err, 0) end
+  f:write(text)
+  f:close()
+end
+
+-- A random position for --from random: both sides' kings (1 or 2) and up
+-- to `extra` other pieces each, on random dark squares; pawns never on
+-- their promotion rank. nil when the game would already be over.
+local function random_position(cheskers, rng, rules, extra)
+  local b = cheskers.new("8/8/8/8/8/8/8/8 " .. (rng(2) == 1 and "w" or "b"), rules)
+  local free = {}
+  for _, sq in ipairs(cheskers.SQUARES) do free[#free + 1] = sq end
+  local function put(letter)
+    for _ = 1, 20 do
+      local i = rng(#free)
+      local sq = free[i]
+      local rank = sq:sub(2, 2)
+      if not ((letter == "P" and rank == "8") or (letter == "p" and rank == "1")) then
+        b:put(sq, letter)
+        table.remove(free, i)
+        return
+      end
+    end
+  end
+  local kinds = "PPPPBCK"
+  for _, side in ipairs { "upper", "lower" } do
+    local function L(c) return side == "upper" and c or c:lower() end
+    for _ = 1, rng(2) do put(L "K") end
+    for _ = 1, rng(extra + 1) - 1 do
+      local k = rng(#kinds)
+      put(L(kinds:sub(k, k)))
+    end
+  end
+  local ok, fresh = pcall(cheskers.new, b:fen(), rules)  -- validates, clears history
+  if not ok or fresh:result() then return nil end
+  return fresh
+end
+
+-- Mines; returns the list of puzzles found. opts: games, lo, hi, seed,
+-- depth, max, rules, from ("games" or "random"), theme ("stalemate" or
+-- nil), progress(i, n, found), found(p, hash).
+local function mine(opts)
+  local cheskers = require "cheskers"
+  local puzzle = require "cheskers.puzzle"
+  local state = opts.seed * 2654435761 % 4294967296
+  local function rng(n)          -- deterministic, independent of math.random
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state % n + 1
+  end
+  local found, seen = {}, {}
+
+  -- Looks at position b: returns the first move of a win within opts.hi (or
+  -- nil), and the length of the puzzle kept (or nil).
+  local function consider(b, source, kept_ok)
+    local s = b:solve { moves = opts.hi, all = false }
+    if not s.win then return nil end
+    local k, h = s.shortest, b:hash()
+    if k < opts.lo or not kept_ok or seen[h] then return s.moves[1] end
+    seen[h] = true
+    local line = puzzle.main_line(b, k)
+    if not line then return s.moves[1] end
+    local c = b:copy()
+    for _, t in ipairs(line) do c:play(t) end
+    local _, how = c:result()
+    if opts.theme and how ~= opts.theme then return s.moves[1] end
+    local p = { fen = b:fen(), goal = "win", moves = k, solution = line,
+                title = string.format("%s to play wins in %d", b:turn() == "white"
+                        and "White" or "Black", k),
+                tags = { opts.from == "random" and "generated" or "mined",
+                         how == "stalemate" and "stalemate" or "kings" },
+                source = source }
+    if opts.rules then p.rules = opts.rules end
+    if not puzzle.check(p).ok then return s.moves[1] end
+    found[#found + 1] = p
+    if opts.found then opts.found(p, h) end
+    return s.moves[1], k
+  end
+
+  local function done() return opts.max and #found >= opts.max end
+
+  if opts.from == "random" then
+    for i = 1, opts.games do
+      local b = random_position(cheskers, rng, opts.rules, opts.pieces or 4)
+      if b then
+        consider(b, string.format("cheskers mine --from random --seed %d, position %d", opts.seed, i), true)
+        if done() then return found end
+      end
+      if opts.progress then opts.progress(i, opts.games, #found) end
+    end
+    return found
+  end
+
+  for g = 1, opts.games do
+    local b = cheskers.new(nil, opts.rules)
+    local opening = 2 + rng(6)
+    local skip = 0       -- the plies of the last kept puzzle's line
+    for ply = 1, 300 do
+      if b:result() then break end
+      local moves = b:moves()
+      if #moves == 0 then break end
+      local won, k
+      if ply > opening then
+        won, k = consider(b, string.format("cheskers mine --seed %d, game %d, ply %d", opts.seed, g, ply),
+                          ply > skip)
+        if k then skip = ply + 2 * k end
+        if done() then return found end
+      end
+      -- a player with a forced win plays it half the time
+      local m
+      if won and rng(2) == 1 then m = won else m = choose(b, moves, opts.depth, rng) end
+      b:play(m)
+    end
+    if opts.progress then opts.progress(g, opts.games, #found) end
+  end
+  return found
+end
+
+local function run(args)
+  local ok, opts = parser():pparse(args)
+  if not ok then error(opts .. "\n" .. usage, 0) end
+  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. usage, 0) end
+  if not opts.seed then error("--seed must be an integer", 0) end
+  if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
+  local lo, hi = parse_range(opts.moves)
+  local puzzle = require "cheskers.puzzle"
+  mkdir(opts.out)
+  local written = 0
+  local function found(p, hash)
+    if opts.file then return end
+    local name = string.format("%s/win%d-%016x.lua", opts.out, p.moves, hash)
+    write_file(name, puzzle.serialize({ p }))
+    written = written + 1
+  end
+  local progress
+  if not opts.quiet then
+    progress = function(g, n, k)
+      io.stderr:write(string.format("\r%s %d/%d: %d puzzles", opts.from == "random" and "position" or "game",
+        g, n, k))
+      if g == n then io.stderr:write("\n") end
+      io.stderr:flush()
+    end
+  end
+  if opts.from ~= "games" and opts.from ~= "random" then error("--from must be games or random", 0) end
+  if opts.theme and opts.theme ~= "stalemate" and opts.theme ~= "kings" then
+    error("--theme must be stalemate or kings", 0)
+  end
+  if not opts.pieces or opts.pieces < 0 or opts.pieces > 10 then error("--pieces must be 0 to 10", 0) end
+  local list = mine { games = opts.games, lo = lo, hi = hi, seed = opts.seed, depth = opts.depth,
+                      max = opts.max, rules = opts.rules, progress = progress, found = found,
+                      from = opts.from, pieces = opts.pieces, theme = opts.theme }
+  if opts.file and #list > 0 then
+    write_file(opts.out .. "/" .. opts.file, puzzle.serialize(list,
+      string.format("Mined by cheskers mine --games %d --moves %s --seed %d", opts.games, opts.moves, opts.seed)))
+    written = #list
+  end
+  local counts = {}
+  for _, p in ipairs(list) do counts[p.moves] = (counts[p.moves] or 0) + 1 end
+  local parts = {}
+  for k = lo, hi do parts[#parts + 1] = string.format("%d in %d", counts[k] or 0, k) end
+  io.stdout:write(string.format("%d puzzles (%s) written to %s\n", #list, table.concat(parts, ", "),
+    opts.file and (opts.out .. "/" .. opts.file) or opts.out))
+  return 0
+end
+
+return {
+  summary = "find puzzles (unique forced wins) in self-play games",
+  usage = usage,
+  run = run,
+  mine = mine,
+}

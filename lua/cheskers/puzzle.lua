@@ -1,0 +1,618 @@
+-- cheskers.puzzle: puzzle files, loaded as data in a sandbox, and the
+-- checker that says whether a puzzle is sound.
+--
+-- A puzzle file is Lua text returning one puzzle or a list of them:
+--   { fen = "...", goal = "win", moves = 3,
+--     solution = { "c3-d4", "e5xc3", ... },   -- solver and defender alternating
+--     rules = "golomb" or { majority = false, ... },   -- optional
+--     title = "...", author = "...", tags = { "..." } } -- optional
+-- goal "win": the side to move forces a win (all enemy kings captured or
+-- the enemy stalemated) within `moves` of its own moves.
+--
+--   puzzle.load(path)            -> list of puzzles | nil, message
+--   puzzle.load_string(text, name) -> the same, from text
+--   puzzle.check(p)              -> report (see check below)
+--   puzzle.format_report(r)      -> text for people
+--   puzzle.serialize(list)       -> the text of a puzzle file
+--   puzzle.refute(b, move, n)    -> defence | false, nil  or  nil, length
+--
+-- The sandbox: the text is compiled as text only (no binary chunks) with an
+-- empty environment (no io, os, require, load, debug, package, string ...),
+-- string methods are switched off while it runs (("x"):rep(...) fails), a
+-- count hook bounds the instructions, and the allocator (cheskers.sandbox)
+-- the memory it may use (the hook checks it too). What the
+-- chunk returns is copied into fresh tables of plain data; functions and
+-- anything else are refused.
+
+local cheskers = require "cheskers"
+-- the allocator cap (lua/lsandbox.c); without it the count hook's memory
+-- check alone bounds the memory, one instruction late
+local has_sandbox, sandbox = pcall(require, "cheskers.sandbox")
+if not has_sandbox then sandbox = nil end
+
+local puzzle = {}
+
+puzzle.MAX_SOURCE = 256 * 1024          -- bytes of puzzle file text
+puzzle.MAX_INSTRUCTIONS = 1000000       -- Lua VM instructions to run the file
+puzzle.MAX_MEMORY_KB = 4096             -- memory growth while it runs
+puzzle.MAX_PUZZLES = 10000
+puzzle.MAX_MOVES = 15                   -- the solver's limit
+puzzle.MAX_NODES = 10000000             -- solver nodes per search in check (about 10 s)
+
+local budget = puzzle.MAX_NODES         -- the budget of the check running
+
+local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "table",
+                 rules = "any", title = "string", author = "string", tags = "table",
+                 source = "string", comment = "string", id = "string",
+                 file = "string", index = "number" }   -- file, index: set by load
+
+-- ---- the sandbox -----------------------------------------------------------
+
+-- Copies plain data (strings, numbers, booleans, tables of them) out of the
+-- sandbox; nil, message for anything else, for cycles or for excess.
+local function copy_data(v, depth, seen, budget)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then return v end
+  if t ~= "table" then return nil, "a puzzle file holds only data, found a " .. t end
+  if depth > 20 then return nil, "tables nested too deeply" end
+  if seen[v] then return nil, "a table appears twice (a cycle or a shared table)" end
+  seen[v] = true
+  local out = {}
+  for k, x in next, v do   -- next: no __pairs (there are no metatables anyway)
+    budget.n = budget.n - 1
+    if budget.n < 0 then return nil, "too many values" end
+    local kt = type(k)
+    if kt ~= "string" and kt ~= "number" then return nil, "a table key that is a " .. kt end
+    local c, err = copy_data(x, depth + 1, seen, budget)
+    if c == nil then return nil, err end
+    out[k] = c
+  end
+  return out
+end
+
+-- Runs the compiled chunk under the limits: true, value | false, message.
+local function run_limited(chunk)
+  local strmeta = getmetatable("")
+  local saved_index = strmeta.__index
+  local blocked = setmetatable({}, { __index = function(_, k)
+    error("string methods are not available in puzzle files ('" .. tostring(k) .. "')", 2)
+  end })
+  local co = coroutine.create(chunk)
+  local limit_kb = collectgarbage("count") + puzzle.MAX_MEMORY_KB
+  local count, max = 0, puzzle.MAX_INSTRUCTIONS
+  local why
+  debug.sethook(co, function()
+    count = count + 1
+    if count > max then
+      why = "too many instructions (more than " .. max .. "): a loop that does not end?"
+      error(why, 0)
+    end
+    if collectgarbage("count") > limit_kb then
+      collectgarbage()
+      if collectgarbage("count") > limit_kb then
+        why = "too much memory (more than " .. puzzle.MAX_MEMORY_KB .. " KiB)"
+        error(why, 0)
+      end
+    end
+  end, "", 1)
+  strmeta.__index = blocked
+  local ok, res
+  if sandbox then
+    -- the allocator's cap: no single instruction gets past it
+    local done, rok, rres = sandbox.run(puzzle.MAX_MEMORY_KB * 1024, coroutine.resume, co)
+    strmeta.__index = saved_index
+    if done then ok, res = rok, rres else ok, res = false, rok end
+    if not ok and not why and tostring(res):match("not enough memory") then
+      why = "too much memory (more than " .. puzzle.MAX_MEMORY_KB .. " KiB)"
+    end
+  else
+    ok, res = coroutine.resume(co)
+    strmeta.__index = saved_index
+  end
+  debug.sethook(co)
+  if ok and coroutine.status(co) ~= "dead" then
+    ok, res = false, "the file yielded (coroutines are not available)"
+  end
+  if not ok then
+    res = why or tostring(res)
+    co = nil
+    collectgarbage()
+    return false, res
+  end
+  return true, res
+end
+
+-- Compiles and runs text in the sandbox: the value it returns, or nil, message.
+function puzzle.run_sandboxed(text, name)
+  if type(text) ~= "string" then return nil, name .. ": not a text" end
+  if #text > puzzle.MAX_SOURCE then
+    return nil, string.format("%s: file too large (%d bytes, at most %d)", name, #text, puzzle.MAX_SOURCE)
+  end
+  if text:byte(1) == 27 then return nil, name .. ": a binary chunk; puzzle files must be text" end
+  local env = setmetatable({}, { __index = function(_, k)
+    error("'" .. tostring(k) .. "' is not available in puzzle files (they hold data only)", 2)
+  end, __metatable = false })
+  local chunk, err = load(text, "=" .. name, "t", env)
+  if not chunk then return nil, name .. ": " .. tostring(err):match("^[^\n]*") end
+  local ok, res = run_limited(chunk)
+  if not ok then return nil, name .. ": rejected: " .. res end
+  local data, cerr = copy_data(res, 0, {}, { n = 200000 })
+  if data == nil then
+    if res == nil then return nil, name .. ": the file returns nothing (it must return a table)" end
+    return nil, name .. ": rejected: " .. cerr
+  end
+  return data
+end
+
+-- ---- puzzles as data -------------------------------------------------------
+
+-- Checks one puzzle table's fields: the puzzle (normalised) or nil, message.
+local function validate(t)
+  if type(t) ~= "table" then return nil, "a puzzle must be a table" end
+  for k, v in pairs(t) do
+    local want = FIELDS[k]
+    if not want then return nil, "unknown field '" .. tostring(k) .. "'" end
+    if want ~= "any" and type(v) ~= want then
+      return nil, string.format("field '%s' must be a %s, not a %s", k, want, type(v))
+    end
+  end
+  if not t.fen then return nil, "field 'fen' is missing" end
+  if not t.moves then return nil, "field 'moves' is missing" end
+  if math.type(t.moves) ~= "integer" or t.moves < 1 or t.moves > puzzle.MAX_MOVES then
+    return nil, "field 'moves' must be an integer from 1 to " .. puzzle.MAX_MOVES
+  end
+  t.goal = t.goal or "win"
+  t.solution = t.solution or {}
+  for i, mv in ipairs(t.solution) do
+    if type(mv) ~= "string" then return nil, "solution move " .. i .. " is not a text" end
+  end
+  for k in pairs(t.solution) do
+    if math.type(k) ~= "integer" or k < 1 or k > #t.solution then
+      return nil, "field 'solution' must be a list of move texts"
+    end
+  end
+  if t.rules ~= nil and type(t.rules) ~= "string" and type(t.rules) ~= "table" then
+    return nil, "field 'rules' must be a preset name or a table of options"
+  end
+  if type(t.rules) == "table" then
+    for k, v in pairs(t.rules) do
+      if type(k) ~= "string" then return nil, "rules: option names must be texts" end
+      if k == "filter" or k == "result" then
+        return nil, "rules: hooks ('" .. k .. "') cannot come from a puzzle file"
+      end
+      local tv = type(v)
+      if tv ~= "string" and tv ~= "number" and tv ~= "boolean" and k ~= "pieces" then
+        return nil, "rules: option '" .. k .. "' must be a text, number or boolean"
+      end
+    end
+  end
+  return t
+end
+
+-- Turns what a file returned into a list of puzzles: list or nil, message.
+local function to_list(data, name)
+  if type(data) ~= "table" then return nil, name .. ": the file must return a table" end
+  local list = {}
+  if data.fen ~= nil or data.moves ~= nil then
+    list[1] = data
+  else
+    for k in pairs(data) do
+      if math.type(k) ~= "integer" or k < 1 or k > #data then
+        return nil, name .. ": a list of puzzles must have only the keys 1..n (found '" ..
+                    tostring(k) .. "')"
+      end
+    end
+    for i = 1, #data do list[i] = data[i] end
+  end
+  if #list == 0 then return nil, name .. ": no puzzles in the file" end
+  if #list > puzzle.MAX_PUZZLES then return nil, name .. ": too many puzzles" end
+  for i, p in ipairs(list) do
+    local ok, err = validate(p)
+    if not ok then return nil, string.format("%s: puzzle %d: %s", name, i, err) end
+    p.file, p.index = name, i
+  end
+  return list
+end
+
+function puzzle.load_string(text, name)
+  name = name or "(puzzle text)"
+  local data, err = puzzle.run_sandboxed(text, name)
+  if data == nil then return nil, err end
+  return to_list(data, name)
+end
+
+function puzzle.load(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read(puzzle.MAX_SOURCE + 1)
+  f:close()
+  if text == nil then text = "" end
+  return puzzle.load_string(text, path)
+end
+
+-- ---- writing puzzle files --------------------------------------------------
+
+local function quote(s) return string.format("%q", s) end
+
+local function serialize_value(v, indent)
+  if type(v) == "string" then return quote(v) end
+  if type(v) ~= "table" then return tostring(v) end
+  local parts, n = {}, #v
+  for i = 1, n do parts[#parts + 1] = serialize_value(v[i], indent) end
+  local keys = {}
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. serialize_value(k) .. "]"
+    parts[#parts + 1] = key .. " = " .. serialize_value(v[k], indent)
+  end
+  return "{ " .. table.concat(parts, ", ") .. " }"
+end
+
+local ORDER = { "title", "author", "fen", "goal", "moves", "rules", "solution", "tags", "source", "comment" }
+
+-- The text of a puzzle file holding list (one puzzle or several).
+function puzzle.serialize(list, header)
+  local out = {}
+  if header then
+    for line in (header .. "\n"):gmatch("(.-)\n") do out[#out + 1] = "-- " .. line end
+  end
+  out[#out + 1] = "return {"
+  for _, p in ipairs(list) do
+    out[#out + 1] = "  {"
+    for _, k in ipairs(ORDER) do
+      if p[k] ~= nil then out[#out + 1] = "    " .. k .. " = " .. serialize_value(p[k], 4) .. "," end
+    end
+    out[#out + 1] = "  },"
+  end
+  out[#out + 1] = "}"
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- ---- the checker -----------------------------------------------------------
+
+local function texts(moves)
+  local t = {}
+  for i, m in ipairs(moves) do t[i] = tostring(m) end
+  return t
+end
+
+-- After move (of the side to move on b) has the opponent a reply that holds
+-- against "move wins within n"? Returns the refuting reply (false when move
+-- itself ends the game without a win), or nil and the move's shortest win.
+function puzzle.refute(b, move, n)
+  local c = b:copy()
+  local mover = c:turn()
+  c:play(move)
+  local winner = c:result()
+  if winner then
+    if winner == mover then return nil, 1 end
+    return false
+  end
+  if n <= 1 then
+    local ms = c:moves()
+    return ms[1] or false
+  end
+  local d, len = c:defend { moves = n - 1, nodes = budget }
+  if len == nil then return d end
+  return nil, len + 1
+end
+
+local function fault(r, kind, msg)
+  r.faults[#r.faults + 1] = { kind = kind, message = msg }
+end
+
+local function note(r, msg)
+  r.notes[#r.notes + 1] = msg
+end
+
+local function join(list)
+  return table.concat(list, ", ")
+end
+
+-- Move texts with their shortest wins: "c3-d4 (2), e1-f2 (3)".
+local function with_lengths(moves, lengths)
+  local t = {}
+  for i, m in ipairs(moves) do t[i] = tostring(m) .. " (" .. lengths[i] .. ")" end
+  return join(t)
+end
+
+-- Checks a puzzle (a table as a file gives it); opts: max_nodes, defences
+-- (false: no notes on weaker defences in the line). The report:
+--   ok       true when no fault was found
+--   faults   list of { kind = ..., message = ... }; kinds: "bad puzzle",
+--            "bad position", "illegal move", "not forced", "cooked",
+--            "shorter win", "no win at end", "dual", "too hard" (the solver
+--            ran out of its node budget: opts.max_nodes, default
+--            puzzle.MAX_NODES per search)
+--   notes    remarks that are not faults (a weaker defence in the line ...)
+--   title, file, index, fen, moves, side (the side to move)
+--   shortest the shortest forced win (nil: none within moves)
+--   winning  the texts of every first move that wins within moves
+--   refutation  when not forced: { move = key text, defence = text }
+--   time     seconds the check took
+local function check_body(p, opts, r, clock)
+  if type(p) ~= "table" then
+    fault(r, "bad puzzle", "not a table")
+    r.time = os.clock() - clock
+    return r
+  end
+  r.title, r.file, r.index, r.fen, r.moves = p.title, p.file, p.index, p.fen, p.moves
+  local vp, verr = validate(p)
+  if not vp then
+    fault(r, "bad puzzle", verr)
+    r.time = os.clock() - clock
+    return r
+  end
+  local n = p.moves
+  if p.goal ~= "win" then
+    fault(r, "bad puzzle", "unknown goal '" .. tostring(p.goal) .. "' (only \"win\")")
+  end
+
+  -- the rules, then the position
+  if p.rules ~= nil then
+    local rok, rerr = pcall(cheskers.rules, p.rules)
+    if not rok then
+      fault(r, "bad puzzle", "rules: " .. tostring(rerr):gsub("^[^:]*:%d+: ", ""))
+      r.time = os.clock() - clock
+      return r
+    end
+  end
+  local ok, b = pcall(cheskers.new, p.fen, p.rules)
+  if not ok then
+    local msg = tostring(b):gsub("^[^:]*:%d+: ", ""):gsub("^bad position: ", "")
+    fault(r, "bad position", msg)
+    r.time = os.clock() - clock
+    return r
+  end
+  r.side = b:turn()
+  local over, why = b:result()
+  if over then
+    fault(r, "bad position", "the game is already over (" .. over .. " won by " .. tostring(why) .. ")")
+    r.time = os.clock() - clock
+    return r
+  end
+  if p.goal ~= "win" then r.time = os.clock() - clock return r end
+
+  -- the solution's key, when legal
+  local sol = p.solution
+  local key
+  if sol[1] then
+    key = b:parse(sol[1])
+  end
+
+  -- every winning first move
+  local s = b:solve { moves = n, nodes = budget }
+  r.shortest = s.shortest
+  r.winning = texts(s.moves)
+  r.nodes = s.nodes
+  if not s.win then
+    local msg = "the side to move (" .. r.side .. ") has no forced win within " .. n ..
+                (n == 1 and " move" or " moves")
+    if key then
+      local d = puzzle.refute(b, key, n)
+      if d and n == 1 then
+        msg = msg .. "; " .. tostring(key) .. " does not end the game"
+        r.refutation = { move = tostring(key) }
+      elseif d then
+        msg = msg .. "; " .. tostring(key) .. " is refuted by " .. tostring(d)
+        r.refutation = { move = tostring(key), defence = tostring(d) }
+      elseif d == false then
+        msg = msg .. "; " .. tostring(key) .. " ends the game without winning it"
+        r.refutation = { move = tostring(key) }
+      end
+    else
+      local refs = {}
+      for _, m in ipairs(b:moves()) do
+        local d = puzzle.refute(b, m, n)
+        refs[#refs + 1] = tostring(m) .. " " .. (d and tostring(d) or "(loses at once)")
+        if #refs >= 12 then refs[#refs + 1] = "..." break end
+      end
+      msg = msg .. "; refutations: " .. join(refs)
+    end
+    fault(r, "not forced", msg)
+  else
+    if s.shortest < n then
+      local short = {}
+      for i, m in ipairs(s.moves) do
+        if s.lengths[i] == s.shortest then short[#short + 1] = tostring(m) end
+      end
+      fault(r, "shorter win", string.format("a win in %d (stated: %d): %s", s.shortest, n, join(short)))
+    end
+    local others, olens = {}, {}
+    for i, m in ipairs(s.moves) do
+      if not (key and m == key) then
+        others[#others + 1] = m
+        olens[#olens + 1] = s.lengths[i]
+      end
+    end
+    if key then
+      local wins = #others < #s.moves
+      if not wins then
+        local d = puzzle.refute(b, key, n)
+        local msg = "the key " .. tostring(key) .. " does not win within " .. n
+        if d and n == 1 then
+          msg = msg .. ": it does not end the game"
+        elseif d then
+          msg = msg .. ": " .. tostring(d) .. " refutes it"
+          r.refutation = { move = tostring(key), defence = tostring(d) }
+        end
+        fault(r, "not forced", msg)
+      end
+      if #others > 0 then
+        fault(r, "cooked", "other first moves " .. (wins and "also " or "") .. "win within " .. n .. ": " ..
+          with_lengths(others, olens))
+      end
+    elseif #s.moves > 1 then
+      fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
+    end
+  end
+
+  -- the solution line
+  if #sol == 0 then
+    fault(r, "bad puzzle", "no solution given")
+  elseif #sol > 2 * n - 1 then
+    fault(r, "bad puzzle", string.format("the solution has %d moves; a win in %d has at most %d",
+      #sol, n, 2 * n - 1))
+  end
+  local line = b:copy()
+  local attacker = line:turn()
+  local played = 0
+  for i, text in ipairs(sol) do
+    if i > 2 * n - 1 then break end
+    local mine = i % 2 == 1
+    local j = (i + 1) // 2            -- the attacker's move number
+    local left = n - j + 1            -- attacker moves left, this one included
+    local m, err = line:parse(text)
+    if not m then
+      local over_now = line:result()
+      fault(r, "illegal move", string.format("solution move %d '%s' (%s): %s", i, text,
+        mine and "solver" or "defender", over_now and "the game is already over" or tostring(err)))
+      break
+    end
+    if mine and i > 1 then
+      local ws = line:solve { moves = left, nodes = budget }
+      local alts, alens, found = {}, {}, false
+      for k, w in ipairs(ws.moves) do
+        if w == m then
+          found = true
+        else
+          alts[#alts + 1] = w
+          alens[#alens + 1] = ws.lengths[k]
+        end
+      end
+      if not found then
+        local d = puzzle.refute(line, m, left)
+        local why = ""
+        if d and left == 1 then
+          why = ": it does not end the game"
+        elseif d then
+          why = ": " .. tostring(d) .. " refutes it"
+        end
+        fault(r, "not forced", string.format("solution move %d %s throws the win away%s", i, tostring(m), why))
+      end
+      if #alts > 0 then
+        fault(r, "dual", string.format("at solution move %d (%s), also %s", i, tostring(m),
+          with_lengths(alts, alens)))
+      end
+    elseif not mine and opts.defences ~= false then
+      -- a note (not a fault) when the line's defence is not the longest
+      local after = n - i // 2          -- attacker moves left after this reply
+      local best, blen = line:defend { moves = after, nodes = budget }
+      if best and blen then
+        local c = line:copy()
+        c:play(m)
+        local slen = not c:result() and c:solve { moves = after, all = false, nodes = budget }.shortest
+        if slen and slen < blen then
+          note(r, string.format("solution move %d %s: %s holds out longer (a win in %d, not %d)",
+            i, tostring(m), tostring(best), blen, slen))
+        end
+      end
+    end
+    line:play(m)
+    played = i
+  end
+  if played == #sol and #sol > 0 then
+    local winner = line:result()
+    if winner ~= attacker then
+      fault(r, "no win at end", string.format("after the %d solution moves the game %s", #sol,
+        winner and ("is over, " .. winner .. " winning") or "goes on"))
+    end
+    if #sol % 2 == 0 then
+      note(r, "the solution ends with a defender's move")
+    end
+  end
+
+  r.ok = #r.faults == 0
+  r.time = os.clock() - clock
+  return r
+end
+
+function puzzle.check(p, opts)
+  opts = opts or {}
+  local clock = os.clock()
+  local r = { ok = false, faults = {}, notes = {}, winning = {} }
+  local saved = budget
+  budget = opts.max_nodes or puzzle.MAX_NODES
+  local ok, err = pcall(check_body, p, opts, r, clock)
+  local used = budget
+  budget = saved
+  if not ok then
+    local msg = tostring(err)
+    if msg:match("interrupted") then error(err, 0) end
+    if msg:match("node limit reached") then
+      fault(r, "too hard", string.format("the solver gave up (more than %d nodes in one search)", used))
+    else
+      fault(r, "error", msg)
+    end
+    r.ok = false
+  end
+  r.time = os.clock() - clock
+  return r
+end
+
+-- ---- building a main line -------------------------------------------------
+
+-- A sound main line for a win in exactly n from b (the side to move wins
+-- in n and in no fewer): the key must be the only move that wins within
+-- n, each defence is a longest resistance, and each later solver move the
+-- only one that wins in the moves left; among equally long defences the
+-- first that keeps the line free of duals is taken. Returns the list of
+-- move texts, or nil and why there is none.
+function puzzle.main_line(b, n)
+  local s = b:solve { moves = n, nodes = budget }
+  if not s.win then return nil, "no win within " .. n end
+  if s.shortest ~= n then return nil, "a shorter win (in " .. s.shortest .. ")" end
+  if #s.moves > 1 then
+    return nil, "more than one move wins within " .. n .. ": " .. join(texts(s.moves))
+  end
+  local key = s.moves[1]
+  local c = b:copy()
+  c:play(key)
+  if c:result() then return { tostring(key) } end
+  local best, cands = -1, {}
+  for _, d in ipairs(c:moves()) do
+    local cc = c:copy()
+    cc:play(d)
+    local len = 0
+    if not cc:result() then
+      len = cc:solve { moves = n - 1, all = false, nodes = budget }.shortest
+      if not len then return nil, "the key is refuted by " .. tostring(d) end
+    end
+    if len > best then
+      best, cands = len, { d }
+    elseif len == best then
+      cands[#cands + 1] = d
+    end
+  end
+  if best == 0 then return { tostring(key), tostring(cands[1]) } end
+  local why
+  for _, d in ipairs(cands) do
+    local cc = c:copy()
+    cc:play(d)
+    local rest, err = puzzle.main_line(cc, best)
+    if rest then
+      local line = { tostring(key), tostring(d) }
+      for _, t in ipairs(rest) do line[#line + 1] = t end
+      return line
+    end
+    why = err
+  end
+  return nil, "after " .. tostring(key) .. ", every longest defence leads to a dual (" ..
+              tostring(why) .. ")"
+end
+
+-- A report as text: "name: OK (0.12 s)" or "name: FAIL (...)" and a line
+-- per fault.
+function puzzle.format_report(r)
+  local name = (r.file or "puzzle") .. (r.index and ("#" .. r.index) or "")
+  if r.title then name = name .. " \"" .. r.title .. "\"" end
+  local lines = { string.format("%s: %s (%.2f s)", name, r.ok and "OK" or "FAIL", r.time or 0) }
+  for _, f in ipairs(r.faults) do lines[#lines + 1] = "  " .. f.kind .. ": " .. f.message end
+  for _, x in ipairs(r.notes) do lines[#lines + 1] = "  note: " .. x end
+  return table.concat(lines, "\n")
+end
+
+return puzzle

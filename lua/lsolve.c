@@ -1,0 +1,274 @@
+/*
+ * lsolve.c - the forced-win solver (core/solve.c) as board methods, and
+ * b:svg (drawn by the Lua module cheskers.svg):
+ *
+ *   b:solve(n | {moves = n, all = bool, nodes = budget})
+ *       -> { win = bool, shortest = k or nil, moves = {move...},
+ *            lengths = {k...}, nodes = int, time = seconds }
+ *       win: the side to move wins within n of its own moves (all enemy
+ *       kings captured or the enemy stalemated). moves: every winning first
+ *       move (all = true, the default) with lengths[i] its shortest win; or
+ *       (all = false) only the first move of a shortest win, found faster.
+ *       nodes: give up after that many nodes (raises "solve: node limit
+ *       reached"; the board is restored).
+ *   b:defend(n | {moves = n, nodes = budget}) -> move, length
+ *       the side to move defends, the other side having n moves left.
+ *       move: the best defence (nil when the game is over); length: the
+ *       attacker's shortest win against it (0: the game is already won), or
+ *       nil when the defence holds (it refutes the win).
+ *   b:svg(opts) -> require("cheskers.svg").render(b, opts)
+ * and registers package.preload["cheskers.sandbox"] (lsandbox.c). Also the
+ * module's __index function that loads cheskers.puzzle and cheskers.svg on
+ * first use (lcheskers_module_index).
+ *
+ * One solver context (transposition table of 16 MiB) per Lua state, made on
+ * first use and shared by every board; it is a userdata upvalue of these
+ * functions (no globals). The interrupt flag of lcheskers.h stops a run:
+ * the board is restored and "interrupted" raised.
+ *
+ * Boards and move objects come from lcheskers.c (lcheskers.h). Rules with
+ * Lua hooks cannot run here (the hooks need the binding's call context):
+ * solving under them raises.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "cheskers.h"
+#include "lcheskers.h"
+
+#define SOLVER_MT "cheskers.solver"
+#define BOARD_MT  "cheskers.board"
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+typedef struct lsolver {
+    chk_solver *s;
+} lsolver;
+
+static int solver_gc(lua_State *L)
+{
+    lsolver *ls = luaL_checkudata(L, 1, SOLVER_MT);
+    chk_solver_free(ls->s);
+    ls->s = NULL;
+    return 0;
+}
+
+/* The solver of this state (upvalue 1), made on first use. */
+static chk_solver *get_solver(lua_State *L)
+{
+    lsolver *ls = luaL_checkudata(L, lua_upvalueindex(1), SOLVER_MT);
+    if (!ls->s) {
+        ls->s = chk_solver_new(0);
+        if (!ls->s)
+            luaL_error(L, "solver: not enough memory");
+    }
+    return ls->s;
+}
+
+/* Raises for a negative solver result. */
+static void check_rc(lua_State *L, int rc)
+{
+    if (rc == CHK_SOLVE_STOPPED)
+        luaL_error(L, "interrupted");
+    else if (rc == CHK_SOLVE_ERROR)
+        luaL_error(L, "solve: a rule hook failed (rules with Lua hooks cannot be solved)");
+    else if (rc == CHK_SOLVE_NOMEM)
+        luaL_error(L, "solve: not enough memory");
+    else if (rc == CHK_SOLVE_LIMIT)
+        luaL_error(L, "solve: node limit reached");
+}
+
+/* The move count argument: an integer or a table's field "moves"; *all
+ * from the table's field "all" (default true); the table's field "nodes"
+ * (a node budget, default none) is set on the solver s. */
+static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s)
+{
+    lua_Integer n = 0;
+    *all = true;
+    chk_solver_limit(s, 0);
+    if (lua_istable(L, arg)) {
+        lua_getfield(L, arg, "nodes");
+        if (!lua_isnil(L, -1)) {
+            if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+                luaL_argerror(L, arg, "field 'nodes' must be a positive integer");
+            chk_solver_limit(s, (uint64_t)lua_tointeger(L, -1));
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, arg, "moves");
+        if (!lua_isinteger(L, -1))
+            luaL_argerror(L, arg, "field 'moves' must be an integer");
+        n = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        lua_getfield(L, arg, "all");
+        if (!lua_isnil(L, -1))
+            *all = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    } else {
+        n = luaL_checkinteger(L, arg);
+    }
+    luaL_argcheck(L, n >= 1 && n <= CHK_SOLVE_MAX_MOVES, arg,
+                  "moves must be between 1 and " STRINGIFY(CHK_SOLVE_MAX_MOVES));
+    return (int)n;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The interrupt flag, cleared: a solver call starts. */
+static volatile sig_atomic_t *start_flag(void)
+{
+    volatile sig_atomic_t *stop = lcheskers_interrupt_flag();
+    *stop = 0;
+    return stop;
+}
+
+/* b:solve(n | {moves = n, all = bool}) -> table (see the top) */
+static int board_solve(lua_State *L)
+{
+    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_solver *s = get_solver(L);
+    bool all;
+    int n = check_moves_arg(L, 2, &all, s);
+    lua_settop(L, 2);
+    chk_move *moves = lua_newuserdatauv(L, CHK_MAX_MOVES * sizeof *moves, 0);
+    int *lens = lua_newuserdatauv(L, CHK_MAX_MOVES * sizeof *lens, 0);
+    uint64_t nodes0 = chk_solver_nodes(s);
+    double t0 = seconds();
+    int cnt, shortest = 0;
+    if (all) {
+        cnt = chk_solve_moves(s, p, n, moves, lens, start_flag());
+        check_rc(L, cnt);
+        for (int i = 0; i < cnt; i++)
+            if (!shortest || lens[i] < shortest)
+                shortest = lens[i];
+    } else {
+        shortest = chk_solve(s, p, n, moves, start_flag());
+        check_rc(L, shortest);
+        cnt = shortest > 0;
+        lens[0] = shortest;
+    }
+    double t1 = seconds();
+    lua_createtable(L, 0, 6);
+    lua_pushboolean(L, cnt > 0);
+    lua_setfield(L, -2, "win");
+    if (shortest) {
+        lua_pushinteger(L, shortest);
+        lua_setfield(L, -2, "shortest");
+    }
+    lua_createtable(L, cnt, 0);
+    for (int i = 0; i < cnt; i++) {
+        lcheskers_pushmove(L, p, &moves[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "moves");
+    lua_createtable(L, cnt, 0);
+    for (int i = 0; i < cnt; i++) {
+        lua_pushinteger(L, lens[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "lengths");
+    lua_pushinteger(L, (lua_Integer)(chk_solver_nodes(s) - nodes0));
+    lua_setfield(L, -2, "nodes");
+    lua_pushnumber(L, t1 - t0);
+    lua_setfield(L, -2, "time");
+    return 1;
+}
+
+/* b:defend(n | {moves = n}) -> move or nil, length or nil */
+static int board_defend(lua_State *L)
+{
+    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_solver *s = get_solver(L);
+    bool all;
+    int n = check_moves_arg(L, 2, &all, s);
+    chk_move d;
+    lua_settop(L, 2);
+    int rc = chk_solve_defend(s, p, n, &d, start_flag());
+    check_rc(L, rc);
+    if (d.npath)
+        lcheskers_pushmove(L, p, &d);
+    else
+        lua_pushnil(L);
+    if (rc > n)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, rc);
+    return 2;
+}
+
+/* [-0, +1] require(name) */
+static void require_module(lua_State *L, const char *name)
+{
+    lua_getglobal(L, "require");
+    lua_pushstring(L, name);
+    lua_call(L, 1, 1);
+}
+
+/* b:svg(opts) -> text */
+static int board_svg(lua_State *L)
+{
+    luaL_checkudata(L, 1, BOARD_MT);
+    lua_settop(L, 2);
+    require_module(L, "cheskers.svg");
+    lua_getfield(L, -1, "render");
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* The module's __index: cheskers.puzzle and cheskers.svg are loaded on
+ * first use (require) and then kept in the module table. */
+int lcheskers_module_index(lua_State *L)
+{
+    static const char *const lazy[] = { "puzzle", "svg", NULL };
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    for (int i = 0; k && lazy[i]; i++) {
+        if (strcmp(k, lazy[i]) != 0)
+            continue;
+        lua_pushfstring(L, "cheskers.%s", k);
+        require_module(L, lua_tostring(L, -1));
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, 1);
+        return 1;
+    }
+    return 0;
+}
+
+static const luaL_Reg board_methods[] = {
+    { "solve", board_solve },
+    { "defend", board_defend },
+    { NULL, NULL }
+};
+
+int lcheskers_open_solve(lua_State *L)
+{
+    luaL_checktype(L, -1, LUA_TTABLE);
+    lsolver *ls = lua_newuserdatauv(L, sizeof *ls, 0);
+    ls->s = NULL;
+    if (luaL_newmetatable(L, SOLVER_MT)) {
+        lua_pushcfunction(L, solver_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_setmetatable(L, -2);            /* methods, solver */
+    luaL_setfuncs(L, board_methods, 1); /* methods */
+    lua_pushcfunction(L, board_svg);
+    lua_setfield(L, -2, "svg");
+    /* cheskers.sandbox (lsandbox.c) becomes requirable wherever cheskers is */
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_getfield(L, -1, "cheskers.sandbox");
+    if (lua_isnil(L, -1)) {
+        lua_pushcfunction(L, luaopen_cheskers_sandbox);
+        lua_setfield(L, -3, "cheskers.sandbox");
+    }
+    lua_pop(L, 2);
+    return 0;
+}

@@ -1,0 +1,425 @@
+-- tests/puzzle_spec.lua - puzzles (issue 5): the solver (b:solve,
+-- b:defend), the checker (cheskers.puzzle.check), the collection in
+-- scripts/puzzles/ (every puzzle sound), faulty puzzles reported as such,
+-- hostile puzzle files rejected without effect, the miner, SVG diagrams,
+-- the HTML book, and the `cheskers check` exit status.
+local cheskers = require "cheskers"
+local puzzle = require "cheskers.puzzle"
+local svg = require "cheskers.svg"
+
+local EXE = os.getenv("CHESKERS") or "./cheskers"
+local MARKER = "/tmp/cheskers-hostile-puzzle-marker"   -- named in tests/puzzles/hostile/
+
+local function exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+-- The .lua files of a folder, sorted.
+local function lua_files(dir)
+  local p = io.popen('ls "' .. dir .. '"/*.lua 2>/dev/null')
+  local list = {}
+  for line in p:lines() do list[#list + 1] = line end
+  p:close()
+  table.sort(list)
+  return list
+end
+
+local function kinds_of(report)
+  local k = {}
+  for _, f in ipairs(report.faults) do k[f.kind] = (k[f.kind] or 0) + 1 end
+  return k
+end
+
+local function run_program(args)
+  local p = io.popen(("timeout 120 %s %s 2>&1"):format(EXE, args))
+  local out = p:read("a")
+  local ok, how, code = p:close()
+  return out, ok and 0 or (how == "exit" and code or -1)
+end
+
+-- ---- the solver --------------------------------------------------------------
+
+-- {fen, n, shortest (nil: no win within n), winning first moves within n}
+local SOLVE = {
+  { "8/8/8/8/8/8/1k6/K7 w", 3, 1, { "a1xc3" } },                 -- the jump takes the last king
+  { "8/8/8/8/3k4/2K1K3/8/8 w", 1, 1, { "c3xe5", "e3xc5" } },      -- two ways
+  { "7k/8/8/8/8/8/8/K7 w", 4, nil, {} },                          -- lone kings: no win
+  { "8/8/8/8/3k4/8/1p6/K7 b", 1, 1, { "d4-c3" } },                -- stalemate: a1 has no move
+  { "8/b7/1k5p/2p5/7P/4K3/8/8 b", 2, 2, { "c5-d4" } },            -- a decoy, then the jump
+  { "8/8/3P1k2/8/1P6/8/8/2K1B3 w", 2, nil, {} },                  -- f6-g5 escapes
+}
+
+describe("the solver", function()
+  for _, row in ipairs(SOLVE) do
+    it(("%s within %d: %s"):format(row[1], row[2], row[3] and ("win in " .. row[3]) or "no win"), function()
+      local b = cheskers.new(row[1])
+      local fen, hash = b:fen(), b:hash()
+      local s = b:solve(row[2])
+      assert.are.equal(row[3] ~= nil, s.win)
+      assert.are.equal(row[3], s.shortest)
+      local got = {}
+      for i, m in ipairs(s.moves) do got[i] = tostring(m) end
+      table.sort(got)
+      assert.are.same(row[4], got)
+      assert.are.equal(#s.moves, #s.lengths)
+      assert.are.equal(fen, b:fen())           -- the board is restored
+      assert.are.equal(hash, b:hash())
+      assert.is_number(s.time)
+      -- all = false: only a first move of a shortest win
+      local q = b:solve { moves = row[2], all = false }
+      assert.are.equal(row[3], q.shortest)
+      if row[3] then
+        assert.are.equal(1, #q.moves)
+        local c = b:copy()
+        c:play(q.moves[1])
+      end
+    end)
+  end
+
+  it("finds the same shortest wins as a plain minimax on game positions", function()
+    -- a naive forced-win search written here in Lua, over positions of
+    -- random games; small n to keep it quick
+    local function wins(b, n)             -- side to move wins within n?
+      local me = b:turn()
+      for _, m in ipairs(b:moves()) do
+        local c = b:copy()
+        c:play(m)
+        local w = c:result()
+        if w == me then return true end
+        if not w and n > 1 then
+          local all = true
+          for _, d in ipairs(c:moves()) do
+            local e = c:copy()
+            e:play(d)
+            local w2 = e:result()
+            if w2 ~= me and (w2 or not wins(e, n - 1)) then all = false break end
+          end
+          if all then return true end
+        end
+      end
+      return false
+    end
+    local seed, checked, won = 12345, 0, 0
+    local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648 return seed % n + 1 end
+    for _ = 1, 6 do
+      local b = cheskers.new()
+      for ply = 1, 80 do
+        if b:result() then break end
+        local ms = b:moves()
+        if ply > 8 and ply % 3 == 0 then
+          local s = b:solve(2)
+          local naive = wins(b, 1) and 1 or (wins(b, 2) and 2 or nil)
+          assert.are.equal(naive, s.shortest, b:fen())
+          checked = checked + 1
+          if naive then won = won + 1 end
+        end
+        local m = ms[rnd(#ms)]
+        for _, x in ipairs(ms) do if #x.captures > 0 and rnd(2) == 1 then m = x break end end
+        b:play(m)
+      end
+    end
+    assert.is_true(checked > 20)
+  end)
+
+  it("defends: the refutation, or the longest resistance", function()
+    -- after the unsound key e1-c3, Black's king escapes by f6-g5
+    local b = cheskers.new("8/8/3P1k2/8/1P6/8/8/2K1B3 w")
+    b:play("e1-c3")
+    local d, len = b:defend(1)
+    assert.are.equal("f6-g5", tostring(d))
+    assert.is_nil(len)
+    -- a sound win in 2: every defence loses; the best one takes 1 more move
+    local w = cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b")
+    w:play("c5-d4")
+    d, len = w:defend(1)
+    assert.are.equal("e3xc5", tostring(d))
+    assert.are.equal(1, len)
+    -- puzzle.refute: nil and the length for a winning move
+    local r, l = puzzle.refute(cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b"), "c5-d4", 2)
+    assert.is_nil(r)
+    assert.are.equal(2, l)
+  end)
+
+  it("refuses bad arguments and honours a node budget", function()
+    local b = cheskers.new()
+    assert.has_error(function() b:solve(0) end)
+    assert.has_error(function() b:solve(16) end)
+    assert.has_error(function() b:solve { moves = "x" } end)
+    assert.has_error(function() b.solve({}, 2) end)
+    local fen = b:fen()
+    local ok, err = pcall(b.solve, b, { moves = 12, nodes = 20000 })
+    assert.is_false(ok)
+    assert.matches("node limit", err)
+    assert.are.equal(fen, b:fen())
+    assert.are.equal(0, #b:history())
+  end)
+end)
+
+-- ---- the collection --------------------------------------------------------
+
+describe("the collection in scripts/puzzles", function()
+  local files = lua_files("scripts/puzzles")
+  local total, long, seconds = 0, 0, 0
+  local fens = {}
+  for _, path in ipairs(files) do
+    local list, err = puzzle.load(path)
+    it(path .. " loads", function() assert(list, err) end)
+    for i, p in ipairs(list or {}) do
+      total = total + 1
+      if p.moves >= 3 then long = long + 1 end
+      it(("%s #%d (%s, win in %d) is sound"):format(path, i, p.title or "?", p.moves), function()
+        local r = puzzle.check(p)
+        seconds = seconds + r.time
+        assert(r.ok, puzzle.format_report(r))
+        assert.are.equal(p.moves, r.shortest)
+        assert.are.equal(1, #r.winning)
+        local key = p.fen:match("^%S+ %S")
+        assert(not fens[key], "the same position twice: " .. p.fen .. " (also " .. tostring(fens[key]) .. ")")
+        fens[key] = path .. "#" .. i
+      end)
+    end
+  end
+
+  it("has at least 60 puzzles, 20 of them of 3 moves or more", function()
+    assert(total >= 60, total .. " puzzles")
+    assert(long >= 20, long .. " puzzles of 3 moves or more")
+    io.stderr:write(("# collection: %d puzzles (%d of 3+ moves), checked in %.2f s\n"):format(total, long, seconds))
+  end)
+end)
+
+-- ---- faulty puzzles --------------------------------------------------------
+
+-- file in tests/puzzles/faulty -> the fault kinds its report must contain
+local FAULTY = {
+  ["badpos.lua"] = { "bad position" },
+  ["cooked.lua"] = { "cooked" },
+  ["unsound.lua"] = { "not forced" },
+  ["illegal.lua"] = { "illegal move" },
+  ["dual.lua"] = { "dual" },
+  ["shorter.lua"] = { "shorter win" },
+  ["nowin.lua"] = { "no win at end" },
+}
+
+describe("faulty puzzles", function()
+  for name, want in pairs(FAULTY) do
+    it(name .. " is reported as " .. table.concat(want, ", "), function()
+      local list = assert(puzzle.load("tests/puzzles/faulty/" .. name))
+      local r = puzzle.check(list[1])
+      assert.is_false(r.ok)
+      local got = kinds_of(r)
+      for _, k in ipairs(want) do
+        assert(got[k], name .. ": no '" .. k .. "' fault in\n" .. puzzle.format_report(r))
+      end
+      assert.is_number(r.time)
+    end)
+  end
+
+  it("names the refuting defence of an unsound key", function()
+    local r = puzzle.check(assert(puzzle.load("tests/puzzles/faulty/unsound.lua"))[1])
+    assert.are.same({ move = "e1-c3", defence = "f6-g5" }, r.refutation)
+    assert.matches("refuted by f6%-g5", puzzle.format_report(r))
+  end)
+
+  it("lists the cook", function()
+    local r = puzzle.check(assert(puzzle.load("tests/puzzles/faulty/cooked.lua"))[1])
+    assert.matches("e3xc5", r.faults[1].message)
+  end)
+
+  it("names the dual's alternative", function()
+    local r = puzzle.check(assert(puzzle.load("tests/puzzles/faulty/dual.lua"))[1])
+    assert.matches("a3xc5", r.faults[1].message)
+  end)
+
+  it("reports a key that does not win, with its refutation, and the cook that does", function()
+    -- the win in 2 of nowin.lua, with a wrong key
+    local r = puzzle.check { fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b", moves = 2,
+                             solution = { "b6-c7", "e3-d4", "c5xe3" } }
+    local k = kinds_of(r)
+    assert(k["not forced"] and k["cooked"], puzzle.format_report(r))
+  end)
+
+  it("reports every fault of a puzzle that has several", function()
+    local r = puzzle.check { fen = "8/8/8/8/3k4/2K1K3/8/8 w", moves = 2, solution = { "c3xe5", "d4-c5" } }
+    local k = kinds_of(r)
+    assert(k["shorter win"] and k["cooked"] and k["illegal move"], puzzle.format_report(r))
+  end)
+
+  it("reports bad puzzle data", function()
+    assert.are.equal("bad puzzle", puzzle.check { fen = "8/8/8/8/8/8/1k6/K7 w" }.faults[1].kind)
+    assert.are.equal("bad puzzle", puzzle.check { fen = "8/8/8/8/8/8/1k6/K7 w", moves = 0 }.faults[1].kind)
+    assert.are.equal("bad puzzle", puzzle.check("nonsense").faults[1].kind)
+    local r = puzzle.check { fen = "8/8/8/8/8/8/1k6/K7 w", moves = 1, solution = { "a1xc3" }, goal = "draw" }
+    assert.is_false(r.ok)
+  end)
+
+  it("gives up on a puzzle that is too hard, within its node budget", function()
+    local r = puzzle.check({ fen = cheskers.START, moves = 12, solution = { "b6-a5" } }, { max_nodes = 50000 })
+    assert.is_false(r.ok)
+    assert.are.equal("too hard", r.faults[1].kind)
+  end)
+end)
+
+-- ---- hostile puzzle files --------------------------------------------------
+
+describe("hostile puzzle files", function()
+  os.remove(MARKER)
+  for _, path in ipairs(lua_files("tests/puzzles/hostile")) do
+    it(path .. " is rejected without effect", function()
+      local t0 = os.clock()
+      local list, err = puzzle.load(path)
+      assert.is_nil(list)
+      assert.matches("rejected", err)
+      assert(os.clock() - t0 < 10, "took too long")
+      assert.is_false(exists(MARKER), "the file wrote " .. MARKER)
+      assert.are.equal("xx", ("x"):rep(2))        -- the string metatable is intact
+      assert.is_function(string.rep)
+      assert.is_function(io.open)
+      assert.is_nil(rawget(_G, "n"))
+    end)
+  end
+
+  it("makes cheskers check fail (exit status 1) and write nothing", function()
+    if not exists(EXE) then pending(EXE .. " is not built") return end
+    local out, code = run_program("check tests/puzzles/hostile/io_open.lua tests/puzzles/hostile/loop.lua")
+    assert.are.equal(1, code, out)
+    assert.matches("rejected", out)
+    assert.is_false(exists(MARKER))
+  end)
+end)
+
+-- ---- the program -----------------------------------------------------------
+
+describe("cheskers check", function()
+  it("exits 0 on sound puzzles and 1 on faulty ones", function()
+    if not exists(EXE) then pending(EXE .. " is not built") return end
+    local out, code = run_program("check scripts/puzzles/win-in-2.lua")
+    assert.are.equal(0, code, out)
+    assert.matches("OK", out)
+    out, code = run_program("check scripts/puzzles/win-in-2.lua tests/puzzles/faulty/cooked.lua")
+    assert.are.equal(1, code, out)
+    assert.matches("cooked", out)
+    out, code = run_program("check")
+    assert.are_not.equal(0, code)
+  end)
+end)
+
+-- ---- the miner -------------------------------------------------------------
+
+describe("the miner", function()
+  it("finds sound puzzles with unique wins in self-play games", function()
+    local mine = require("cheskers.cmd.mine").mine
+    local found = mine { games = 4, lo = 1, hi = 3, seed = 3, depth = 1 }
+    assert(#found > 0, "no puzzle in 4 games")
+    for _, p in ipairs(found) do
+      local r = puzzle.check(p)
+      assert(r.ok, puzzle.format_report(r))
+      assert(p.moves >= 1 and p.moves <= 3)
+    end
+  end)
+
+  it("builds dual-free main lines, or says why not", function()
+    local line = puzzle.main_line(cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b"), 2)
+    assert.are.same({ "c5-d4", "e3xc5", "b6xd4" }, line)
+    local none, why = puzzle.main_line(cheskers.new("8/b7/1k5p/2p5/7P/b3K3/8/8 b"), 2)
+    assert.is_nil(none)
+    assert.matches("dual", why)
+  end)
+
+  it("writes files that load back", function()
+    local p = { fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b", goal = "win", moves = 2,
+                solution = { "c5-d4", "e3xc5", "b6xd4" }, title = 'a "quoted" title', tags = { "x" } }
+    local list = assert(puzzle.load_string(puzzle.serialize({ p }, "header\nlines"), "text"))
+    assert.are.equal(p.title, list[1].title)
+    assert.are.same(p.solution, list[1].solution)
+    assert.is_true(puzzle.check(list[1]).ok)
+  end)
+end)
+
+-- ---- diagrams and the book ---------------------------------------------------
+
+describe("SVG diagrams", function()
+  it("draws every piece, the coordinates, arrows and highlights", function()
+    local b = cheskers.new()
+    local text = b:svg { arrows = { "c3-d4" }, highlight = { "c3" } }
+    assert.matches("^<svg xmlns=\"http://www.w3.org/2000/svg\"", text)
+    assert.matches("</svg>$", text)
+    local pieces = select(2, text:gsub('<g class="piece', ""))
+    assert.are.equal(24, pieces)
+    assert.are.equal(4, select(2, text:gsub('class="piece white K"', "")) +
+                        select(2, text:gsub('class="piece black K"', "")))
+    assert.are.equal(1, select(2, text:gsub("<polyline", "")))
+    assert.are.equal(1, select(2, text:gsub('class="highlight"', "")))
+    assert.are.equal(64, select(2, text:gsub('<rect x="%d+" y="%d+" width="50" height="50"', "")))
+    for _, c in ipairs { ">a<", ">h<", ">1<", ">8<" } do assert.truthy(text:find(c, 1, true)) end
+  end)
+
+  it("tints the last move by default and flips", function()
+    local b = cheskers.new()
+    b:play("b6-a5")
+    local plain = svg.render(b)
+    assert.are.equal(2, select(2, plain:gsub('class="highlight"', "")))
+    local flipped = svg.render(b, { flip = true, highlight = false })
+    assert.are.equal(0, select(2, flipped:gsub('class="highlight"', "")))
+    assert.are_not.equal(plain, flipped)
+    -- a1's bishop is drawn at the bottom left unflipped, top right flipped
+    assert.truthy(plain:find('class="piece white B"><circle cx="45" cy="375"', 1, true))
+    assert.truthy(flipped:find('class="piece white B"><circle cx="395" cy="25"', 1, true))
+  end)
+
+  it("takes a FEN too, and move objects as arrows", function()
+    local b = cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b")
+    local m = b:parse("c5-d4")
+    local text = svg.render(b:fen(), { arrows = { m }, id = "x" })
+    assert.truthy(text:find('marker id="x-arrowhead"', 1, true))
+    assert.are.equal(1, select(2, text:gsub("<polyline", "")))
+  end)
+end)
+
+describe("cheskers book", function()
+  it("writes one page with every diagram, goal and a hidden solution", function()
+    local book = require "cheskers.cmd.book"
+    local list = assert(puzzle.load("scripts/puzzles/win-in-2.lua"))
+    local html = book.page(list, "Test <book>")
+    assert.matches("^<!DOCTYPE html>", html)
+    assert.truthy(html:find("Test &lt;book&gt;", 1, true))
+    assert.are.equal(#list, select(2, html:gsub("<svg ", "")))
+    assert.are.equal(#list, select(2, html:gsub("<details><summary>Solution</summary>", "")))
+    assert.are.equal(#list, select(2, html:gsub("to play and win in 2%.", "")))
+  end)
+end)
+
+describe("the REPL's puzzle and svg commands", function()
+  it("answers with the best defence, says when a move throws the win away and when it is solved", function()
+    if not exists(EXE) then pending(EXE .. " is not built") return end
+    local out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua 1; b6-c7; undo 2; c5-d4; b6xd4'")
+    assert.are.equal(0, code, out)
+    assert.matches("black to play and win in 2", out)
+    assert.matches("threw the win away", out)
+    assert.matches("Defence: e3xc5", out)
+    assert.matches("Solved", out)
+  end)
+
+  it("refuses a hostile puzzle file and a bad index", function()
+    if not exists(EXE) then pending(EXE .. " is not built") return end
+    local out, code = run_program("-c 'puzzle tests/puzzles/hostile/loop.lua'")
+    assert.are.equal(1, code, out)
+    assert.matches("rejected", out)
+    out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua 99'")
+    assert.are.equal(1, code, out)
+  end)
+
+  it("writes the board as SVG", function()
+    if not exists(EXE) then pending(EXE .. " is not built") return end
+    local path = "puzzle_spec_diagram.svg"   -- relative: the REPL reads a leading / or . as Lua
+    local out, code = run_program(("-c 'b6-a5; svg %s'"):format(path))
+    local f = io.open(path, "r")
+    local text = f and f:read("a") or ""
+    if f then f:close() end
+    os.remove(path)
+    assert.are.equal(0, code, out)
+    assert.matches("^<svg", text)
+    assert.are.equal(2, select(2, text:gsub('class="highlight"', "")))
+  end)
+end)
