@@ -1,0 +1,64 @@
+-- cheskers-0.1.0-1.rockspec - the Lua module "cheskers" (the C rules core,
+-- engine and solver with their Lua binding) and its pure-Lua submodules.
+-- The program ./cheskers is built and installed by the Makefile, not here.
+--   luarocks make --local          (from the repository root)
+-- tests/install_test.sh checks that the lists below name every source file
+-- of the tree (core/*.c, lua/*.c, lua/cheskers/**/*.lua) and, when luarocks
+-- is installed, that `luarocks make` builds a module lua5.4 can load.
+rockspec_format = "3.0"
+package = "cheskers"
+version = "0.1.0-1"
+source = {
+   -- a placeholder: set the project's real repository and tag on release
+   url = "git+https://example.invalid/cheskers.git",
+   tag = "v0.1.0",
+}
+description = {
+   summary = "Cheskers (Golomb's chess/checkers hybrid): rules, engine, solver",
+   detailed = [[
+A C11 rules core for Cheskers with every rule option of its rule book,
+perft, a search engine and a forced-win solver, exposed to Lua 5.4 as the
+module "cheskers" (boards, moves, rule sets with Lua hooks), with pure-Lua
+helpers for game records, puzzles, matches and rule experiments.]],
+   license = "MIT",
+   labels = { "game", "chess", "checkers" },
+}
+dependencies = {
+   "lua >= 5.4, < 5.5",
+}
+build = {
+   type = "builtin",
+   modules = {
+      cheskers = {
+         sources = {
+            "lua/lcheskers.c", "lua/lengine.c", "lua/lsolve.c",
+            "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c",
+            "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c",
+         },
+         incdirs = { "core", "lua" },
+         defines = { "_POSIX_C_SOURCE=200809L" },
+      },
+      ["cheskers.chart"] = "lua/cheskers/chart.lua",
+      ["cheskers.cli"] = "lua/cheskers/cli.lua",
+      ["cheskers.experiment"] = "lua/cheskers/experiment.lua",
+      ["cheskers.match"] = "lua/cheskers/match.lua",
+      ["cheskers.puzzle"] = "lua/cheskers/puzzle.lua",
+      ["cheskers.record"] = "lua/cheskers/record.lua",
+      ["cheskers.repl"] = "lua/cheskers/repl.lua",
+      ["cheskers.rulespec"] = "lua/cheskers/rulespec.lua",
+      ["cheskers.svg"] = "lua/cheskers/svg.lua",
+      ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
+      ["cheskers.cmd.check"] = "lua/cheskers/cmd/check.lua",
+      ["cheskers.cmd.experiment"] = "lua/cheskers/cmd/experiment.lua",
+      ["cheskers.cmd.help"] = "lua/cheskers/cmd/help.lua",
+      ["cheskers.cmd.match"] = "lua/cheskers/cmd/match.lua",
+      ["cheskers.cmd.mine"] = "lua/cheskers/cmd/mine.lua",
+      ["cheskers.cmd.report"] = "lua/cheskers/cmd/report.lua",
+      ["cheskers.cmd.rules"] = "lua/cheskers/cmd/rules.lua",
+   },
+   copy_directories = { "docs" },
+}
+test = {
+   type = "command",
+   command = "make test",
+}

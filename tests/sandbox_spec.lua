@@ -1,0 +1,124 @@
+-- tests/sandbox_spec.lua - hostile examples for the sandboxes (issue 7):
+-- sandboxed Lua cannot read or write files, run programs, exhaust memory or
+-- hang the program. Puzzle files (cheskers.puzzle, `cheskers check`) are
+-- loaded as data in a sandbox; each hostile file below must be rejected with
+-- a message that says why, quickly, leaving no trace (no file written, the
+-- string metatable restored), both through the module and through the
+-- program.
+local puzzle = require "cheskers.puzzle"
+
+-- Time bounds are multiplied by CHESKERS_TIME_SCALE (the sanitizer and
+-- valgrind runs set it).
+local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
+local MARK = os.tmpname()       -- a file no sandboxed code may create or change
+os.remove(MARK)
+
+-- {name, source, what the message must say}
+local HOSTILE = {
+  -- files and programs
+  { "io.open", ('return io.open(%q, "w")'):format(MARK), "not available" },
+  { "io.lines", 'for l in io.lines("/etc/passwd") do end', "not available" },
+  { "os.execute", ('os.execute("touch %s")'):format(MARK), "not available" },
+  { "os.remove", ('os.remove(%q)'):format(MARK), "not available" },
+  { "io.popen", 'return io.popen("id"):read("a")', "not available" },
+  { "require", 'return require("os").execute("id")', "not available" },
+  { "dofile", 'return dofile("/etc/passwd")', "not available" },
+  { "loadfile", 'return loadfile("/etc/passwd")', "not available" },
+  { "load", 'return load("return os")()', "not available" },
+  { "package.loadlib", 'return package.loadlib("libc.so.6", "system")', "not available" },
+  { "debug", 'debug.sethook()', "not available" },
+  { "_G", 'return _G.io', "not available" },
+  { "_ENV", 'local e = _ENV return e.os.execute("id")', "not available" },
+  { "getmetatable", 'return getmetatable("").__index.rep', "not available" },
+  { "setmetatable", 'return setmetatable({}, {__gc = function() end})', "not available" },
+  { "rawget", 'return rawget(_ENV, "io")', "not available" },
+  { "collectgarbage", 'collectgarbage("stop")', "not available" },
+  { "string methods", 'return {fen = ("x"):rep(10), moves = 1}', "string methods" },
+  { "string library", 'return string.rep("x", 10)', "not available" },
+  { "coroutine", 'return coroutine.wrap(function() end)', "not available" },
+  { "binary chunk", string.dump(function() return {} end), "binary" },
+  -- hangs
+  { "while true", 'while true do end', "instructions" },
+  { "goto loop", '::a:: goto a', "instructions" },
+  { "tail call loop", 'local function f() return f() end return f()', "instructions" },
+  { "slow loop", 'local n = 0 for i = 1, 1e12 do n = n + i end return n', "instructions" },
+  -- memory
+  { "string doubling", 'local s = "x" for i = 1, 40 do s = s .. s end return s', "memory" },
+  { "table growth", 'local t = {} for i = 1, 1e8 do t[i] = i end return t', "memory" },
+  { "deep recursion", 'local function f() return 1 + f() end return f()', "" },
+  { "nested tables", 'local t = {} for i = 1, 1e6 do t = {t} end return t', "" },
+  -- data that is not data
+  { "a function", 'return function() end', "only data" },
+  { "a puzzle holding a function", 'return {fen = "8/8/8/8/8/8/8/K7 w", moves = 1, title = print}', "" },
+  { "a cycle", 'local t = {} t[1] = t return t', "twice" },
+  { "deep syntax", 'return ' .. ("{"):rep(1000) .. ("}"):rep(1000), "" },
+  { "nothing", '', "" },
+  { "a hook in the rules", 'return {fen = "8/8/8/8/8/8/8/K7 w", moves = 1, rules = {filter = 1}}', "hook" },
+  { "too large", "return {" .. ("1,"):rep(puzzle.MAX_SOURCE) .. "}", "too large" },
+}
+
+local function exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+describe("the puzzle sandbox", function()
+  for _, row in ipairs(HOSTILE) do
+    it("rejects " .. row[1], function()
+      local t0 = os.clock()
+      local list, err = puzzle.load_string(row[2], "hostile")
+      local took = os.clock() - t0
+      assert(list == nil, row[1] .. ": accepted")
+      assert(type(err) == "string" and err:match("^hostile"), row[1] .. ": message " .. tostring(err))
+      assert(err:match(row[3]), row[1] .. ": message '" .. err .. "' does not say " .. row[3])
+      assert(took < 10 * SCALE, row[1] .. (": took %.1f s"):format(took))
+      assert.is_false(exists(MARK), row[1] .. ": wrote " .. MARK)
+      -- the string metatable is back, and the state still works
+      assert.equal("xx", ("x"):rep(2))
+      assert.is_function(io.open)
+      collectgarbage()
+    end)
+  end
+
+  it("still loads plain puzzle data", function()
+    local list = assert(puzzle.load_string(
+      'return { fen = "8/8/8/8/8/8/1k6/K7 w", moves = 1, solution = { "a1xc3" }, title = "t" }', "good"))
+    assert.equal(1, #list)
+    assert.is_true(puzzle.check(list[1]).ok)
+  end)
+
+  it("rejects hostile files through the program (cheskers check)", function()
+    local exe = os.getenv("CHESKERS") or "./cheskers"
+    if not exists(exe) then pending(exe .. " is not built") return end
+    local dir = os.tmpname()
+    for i, row in ipairs({ HOSTILE[1], HOSTILE[4], HOSTILE[22], HOSTILE[26] }) do
+      local path = dir .. "." .. i .. ".lua"
+      local f = assert(io.open(path, "wb"))
+      f:write(row[2])
+      f:close()
+      local cmd = ("timeout 60 %s check %s 2>&1"):format(exe, path)
+      local p = io.popen(cmd)
+      local out = p:read("a")
+      local ok, how, code = p:close()
+      os.remove(path)
+      assert(not ok and how == "exit" and code == 1,
+             row[1] .. ": exit " .. tostring(how) .. " " .. tostring(code) .. ": " .. out)
+      assert(out:match("rejected") and out:match(row[3]), row[1] .. ": " .. out)
+      assert.is_false(exists(MARK), row[1] .. ": wrote " .. MARK)
+    end
+    os.remove(dir)
+  end)
+
+  -- Known gaps (reported in issue 7; pending until fixed):
+  it("bounds the memory of a single instruction (a long concatenation)", function()
+    -- one OP_CONCAT of 50 strings of 2 MiB allocates 100 MiB before the count
+    -- hook runs again; the limit should be an allocator limit instead
+    pending("puzzle sandbox: memory is checked by the count hook only")
+  end)
+
+  it("bounds the time cheskers check spends on one puzzle", function()
+    -- { fen = <start>, moves = 15 } is valid data; the solver needs hours
+    pending("puzzle.check has no node or time budget")
+  end)
+end)
