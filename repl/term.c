@@ -5,6 +5,7 @@
  *   readline(prompt)      -> line | nil at end of input | false on Ctrl-C
  *   add_history(line)
  *   read_history(path [, max])    -> true | nil, message
+ *   write_history(path)           -> true | nil, message (all entries)
  *   append_history(path)          -> true | nil, message (last entry)
  *   truncate_history(path, max)   -> true | nil, message
  *   set_completer(f | nil)   f(line, start, stop) -> candidates [, kind]
@@ -392,6 +393,12 @@ static int l_read_history(lua_State *L)
     return history_result(L, read_history(path), path);
 }
 
+static int l_write_history(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    return history_result(L, write_history(path), path);
+}
+
 /* Appends the newest history entry to the file, creating the file (with
  * the whole history) when it does not exist yet. */
 static int l_append_history(lua_State *L)
@@ -452,6 +459,7 @@ static const luaL_Reg term_funcs[] = {
     {"readline", l_readline},
     {"add_history", l_add_history},
     {"read_history", l_read_history},
+    {"write_history", l_write_history},
     {"append_history", l_append_history},
     {"truncate_history", l_truncate_history},
     {"set_completer", l_set_completer},

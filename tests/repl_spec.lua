@@ -13,6 +13,7 @@ package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or f
     readline = function() return nil end,
     add_history = function() end,
     read_history = function() return nil, "no history here" end,
+    write_history = function() return true end,
     append_history = function() return true end,
     truncate_history = function() return true end,
     set_completer = function() end,

@@ -493,8 +493,8 @@ local RULE_VALUES = {
   draw_repetition = { "0", "2", "3" }, draw_quiet_plies = { "0", "50", "100" },
 }
 
-local function complete_rules(S, token)
-  local name, value = token:match("^([%w_]+)=(.*)$")
+local function complete_rules(_, token)
+  local name = token:match("^([%w_]+)=")
   local out = {}
   if name then
     for _, v in ipairs(RULE_VALUES[name] or {}) do out[#out + 1] = name .. "=" .. v end
@@ -1343,6 +1343,13 @@ function Session:feed(line)
       local moves = moves_of_line(text)
       if text:match("^[a-h][1-8]$") and rawget(_G, text) == nil then
         result = self:run_command(repl.commands.moves, text)
+      elseif not moves and is_move_token(word) then
+        local bad
+        for w in text:gmatch("%S+") do
+          if not bad and not is_move_token(w) and not is_number_token(w) then bad = w end
+        end
+        self:error(string.format("'%s' is not a move (a line of moves holds only moves and move numbers)", bad))
+        result = false
       elseif moves then
         result = self:run_command(repl.commands.play, table.concat(moves, " "))
       else
