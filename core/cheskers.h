@@ -396,5 +396,12 @@ int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens
  * already won by the attacker (defence->npath = 0 when there is no reply). */
 int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
                      const volatile sig_atomic_t *stop);
+/* Does m, a legal move of the side to move, win within n? Returns the
+ * shortest win that starts with m, 1..n, or n + 1 when it does not:
+ * *defence is then the reply that refutes it (defence->npath = 0 when m
+ * itself ends the game without winning it). With n = 1 any reply after a
+ * move that does not end the game "refutes" it. */
+int chk_solve_refute(chk_solver *s, chk_pos *p, const chk_move *m, int n, chk_move *defence,
+                     const volatile sig_atomic_t *stop);
 
 #endif

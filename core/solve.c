@@ -28,7 +28,6 @@
 #define MAX_PLY        (2 * CHK_SOLVE_MAX_MOVES + 2)
 #define TT_DEFAULT     ((size_t)16 << 20)
 #define NO_BEST        0xFFFF
-#define SCORE_SKIP     0x7FFFFFFF   /* a move that loses or draws at once */
 
 typedef struct tt_entry {
     uint64_t key;
@@ -326,8 +325,9 @@ static int defend(chk_solver *s, chk_pos *p, int n, int ply)
     if (cnt < 0)
         return CHK_SOLVE_ERROR;
     int attacker = !p->side, cand = 0;
-    /* One ply ahead: a reply that ends the game in the defender's favour, or
-     * that the table knows to hold, refutes at once; the others are tried
+    /* One ply ahead: a reply that ends the game in the defender's favour,
+     * leaves the attacker without a move, or that the table knows to hold,
+     * refutes at once; the others are tried
      * in the order of the attacker's fewest moves after them (a cramped
      * attacker is the likeliest to fail), replies the table knows to lose
      * last. */
@@ -346,7 +346,9 @@ static int defend(chk_solver *s, chk_pos *p, int n, int ply)
                 return 0;
             continue;
         }
-        if (e && e->nowin >= n)
+        if (amob < 0)
+            return CHK_SOLVE_ERROR;
+        if (amob == 0 || (e && e->nowin >= n))  /* the attacker stalemated, or known to fail */
             return 0;
         score[i] = 4 * amob - bb_count(list[i].captures);
         if (e && e->win && e->win <= n)
@@ -577,4 +579,23 @@ int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
     if (defence)
         *defence = list[bi];
     return bl;
+}
+
+int chk_solve_refute(chk_solver *s, chk_pos *p, const chk_move *m, int n, chk_move *defence,
+                     const volatile sig_atomic_t *stop)
+{
+    chk_move mv = *m;
+    if (n > CHK_SOLVE_MAX_MOVES)
+        n = CHK_SOLVE_MAX_MOVES;
+    if (defence)
+        defence->npath = 0;
+    if (n < 1)
+        return n + 1;
+    if (!chk_make(p, &mv))
+        return CHK_SOLVE_NOMEM;
+    int rc = chk_solve_defend(s, p, n - 1, defence, stop);
+    chk_unmake(p);
+    if (rc < 0)
+        return rc;
+    return rc > n - 1 ? n + 1 : rc + 1;
 }

@@ -2041,5 +2041,10 @@ int luaopen_cheskers(lua_State *L)
     lcheskers_open_solve(L);
     lua_pop(L, 1);
     lcheskers_open_engine(L);
+    /* cheskers.puzzle and cheskers.svg: the Lua modules, loaded on first use */
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, lcheskers_module_index);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
     return 1;
 }

@@ -43,8 +43,8 @@ void lcheskers_core_end(lua_State *L, int arg, int slot);
 /* ---- lsolve.c: the solver's board methods ------------------------------ */
 
 /* With the board methods table on the top of the stack: adds b:solve,
- * b:defend and b:svg to it, and makes cheskers.sandbox requirable
- * (package.preload). Leaves the stack as it was. */
+ * b:defend, b:refute and b:svg to it, and makes cheskers.sandbox
+ * requirable (package.preload). Leaves the stack as it was. */
 int lcheskers_open_solve(lua_State *L);
 /* A module __index (lsolve.c): cheskers.puzzle and cheskers.svg load on
  * first use. For luaopen_cheskers, with the module on the top:

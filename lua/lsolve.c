@@ -16,6 +16,11 @@
  *       move: the best defence (nil when the game is over); length: the
  *       attacker's shortest win against it (0: the game is already won), or
  *       nil when the defence holds (it refutes the win).
+ *   b:refute(move, n | {moves = n, nodes = budget}) -> defence | false | nil, length
+ *       does move (a move object or text of the side to move) win within n?
+ *       nil and its shortest win when it does; else the defender's reply
+ *       that refutes it (a move of the position after move), or false when
+ *       move itself ends the game without winning it.
  *   b:svg(opts) -> require("cheskers.svg").render(b, opts)
  * and registers package.preload["cheskers.sandbox"] (lsandbox.c). Also the
  * module's __index function that loads cheskers.puzzle and cheskers.svg on
@@ -26,9 +31,11 @@
  * functions (no globals). The interrupt flag of lcheskers.h stops a run:
  * the board is restored and "interrupted" raised.
  *
- * Boards and move objects come from lcheskers.c (lcheskers.h). Rules with
- * Lua hooks cannot run here (the hooks need the binding's call context):
- * solving under them raises.
+ * Boards and move objects come from lcheskers.c (lcheskers.h); each solve
+ * runs inside lcheskers_core_begin/end, so the board is busy meanwhile and
+ * rules written with Lua hooks work (without the transposition table: their
+ * results may depend on the path). A hook that solves while a solve runs
+ * gets an error.
  */
 #include <string.h>
 #include <time.h>
@@ -46,6 +53,7 @@
 
 typedef struct lsolver {
     chk_solver *s;
+    bool running;       /* a solve is under way (a rule hook may call back) */
 } lsolver;
 
 static int solver_gc(lua_State *L)
@@ -56,10 +64,31 @@ static int solver_gc(lua_State *L)
     return 0;
 }
 
-/* The solver of this state (upvalue 1), made on first use. */
+/* Raises for a negative solver result. */
+static void check_rc(lua_State *L, int rc)
+{
+    if (rc == CHK_SOLVE_STOPPED)
+        luaL_error(L, "interrupted");
+    else if (rc == CHK_SOLVE_ERROR)
+        luaL_error(L, "solve: a rule hook failed");
+    else if (rc == CHK_SOLVE_NOMEM)
+        luaL_error(L, "solve: not enough memory");
+    else if (rc == CHK_SOLVE_LIMIT)
+        luaL_error(L, "solve: node limit reached");
+}
+
+static lsolver *get_lsolver(lua_State *L)
+{
+    return luaL_checkudata(L, lua_upvalueindex(1), SOLVER_MT);
+}
+
+/* The solver of this state (upvalue 1), made on first use. Raises when it
+ * is already running (a rule hook solving inside a solve). */
 static chk_solver *get_solver(lua_State *L)
 {
-    lsolver *ls = luaL_checkudata(L, lua_upvalueindex(1), SOLVER_MT);
+    lsolver *ls = get_lsolver(L);
+    if (ls->running)
+        luaL_error(L, "solve: the solver is busy (a solve inside a solve)");
     if (!ls->s) {
         ls->s = chk_solver_new(0);
         if (!ls->s)
@@ -68,17 +97,21 @@ static chk_solver *get_solver(lua_State *L)
     return ls->s;
 }
 
-/* Raises for a negative solver result. */
-static void check_rc(lua_State *L, int rc)
+/* Brackets a solver call on the board at 1: the board is busy and its
+ * rules' Lua hooks can run meanwhile (lcheskers_core_begin). */
+static int solve_begin(lua_State *L)
 {
-    if (rc == CHK_SOLVE_STOPPED)
-        luaL_error(L, "interrupted");
-    else if (rc == CHK_SOLVE_ERROR)
-        luaL_error(L, "solve: a rule hook failed (rules with Lua hooks cannot be solved)");
-    else if (rc == CHK_SOLVE_NOMEM)
-        luaL_error(L, "solve: not enough memory");
-    else if (rc == CHK_SOLVE_LIMIT)
-        luaL_error(L, "solve: node limit reached");
+    int slot = lcheskers_core_begin(L, 1);
+    get_lsolver(L)->running = true;
+    return slot;
+}
+
+/* Ends it: raises a failed hook's error, else the solver's error, if any. */
+static void solve_end(lua_State *L, int slot, int rc)
+{
+    get_lsolver(L)->running = false;
+    lcheskers_core_end(L, 1, slot);
+    check_rc(L, rc);
 }
 
 /* The move count argument: an integer or a table's field "moves"; *all
@@ -142,15 +175,16 @@ static int board_solve(lua_State *L)
     uint64_t nodes0 = chk_solver_nodes(s);
     double t0 = seconds();
     int cnt, shortest = 0;
+    int slot = solve_begin(L);
     if (all) {
         cnt = chk_solve_moves(s, p, n, moves, lens, start_flag());
-        check_rc(L, cnt);
+        solve_end(L, slot, cnt);
         for (int i = 0; i < cnt; i++)
             if (!shortest || lens[i] < shortest)
                 shortest = lens[i];
     } else {
         shortest = chk_solve(s, p, n, moves, start_flag());
-        check_rc(L, shortest);
+        solve_end(L, slot, shortest);
         cnt = shortest > 0;
         lens[0] = shortest;
     }
@@ -190,8 +224,9 @@ static int board_defend(lua_State *L)
     int n = check_moves_arg(L, 2, &all, s);
     chk_move d;
     lua_settop(L, 2);
+    int slot = solve_begin(L);
     int rc = chk_solve_defend(s, p, n, &d, start_flag());
-    check_rc(L, rc);
+    solve_end(L, slot, rc);
     if (d.npath)
         lcheskers_pushmove(L, p, &d);
     else
@@ -203,10 +238,46 @@ static int board_defend(lua_State *L)
     return 2;
 }
 
-/* [-0, +1] require(name) */
+/* b:refute(move, n | {moves = n, nodes = budget}) -> defence | false | nil, length */
+static int board_refute(lua_State *L)
+{
+    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_solver *s = get_solver(L);
+    chk_move m, d;
+    lcheskers_checkmove(L, 2, p, &m);
+    bool all;
+    int n = check_moves_arg(L, 3, &all, s);
+    lua_settop(L, 3);
+    int slot = solve_begin(L);
+    int rc = chk_solve_refute(s, p, &m, n, &d, start_flag());
+    solve_end(L, slot, rc);
+    if (rc <= n) {
+        lua_pushnil(L);
+        lua_pushinteger(L, rc);
+        return 2;
+    }
+    if (!d.npath) {
+        lua_pushboolean(L, false);
+        return 1;
+    }
+    /* the reply is a move of the position after m: a copy of the board
+     * with m played (through the board's own methods) */
+    lua_getfield(L, 1, "copy");
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);                  /* copy */
+    lua_getfield(L, 4, "play");
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 0);
+    lcheskers_pushmove(L, lcheskers_checkboard(L, 4), &d);
+    return 1;
+}
+
+/* [-0, +1] require(name), through the global table's require. */
 static void require_module(lua_State *L, const char *name)
 {
-    lua_getglobal(L, "require");
+    if (lua_getglobal(L, "require") != LUA_TFUNCTION)
+        luaL_error(L, "cannot load %s: no require function", name);
     lua_pushstring(L, name);
     lua_call(L, 1, 1);
 }
@@ -246,6 +317,7 @@ int lcheskers_module_index(lua_State *L)
 static const luaL_Reg board_methods[] = {
     { "solve", board_solve },
     { "defend", board_defend },
+    { "refute", board_refute },
     { NULL, NULL }
 };
 
@@ -254,6 +326,7 @@ int lcheskers_open_solve(lua_State *L)
     luaL_checktype(L, -1, LUA_TTABLE);
     lsolver *ls = lua_newuserdatauv(L, sizeof *ls, 0);
     ls->s = NULL;
+    ls->running = false;
     if (luaL_newmetatable(L, SOLVER_MT)) {
         lua_pushcfunction(L, solver_gc);
         lua_setfield(L, -2, "__gc");

@@ -84,8 +84,8 @@ end
 
 local BOARD_METHODS = {
   "copy", "count", "defend", "divide", "eval", "fen", "get", "hash", "history", "moveno",
-  "moves", "parse", "perft", "play", "put", "quiet", "result", "rules", "search", "solve",
-  "svg", "turn", "undo",
+  "moves", "parse", "perft", "play", "put", "quiet", "refute", "result", "rules", "search",
+  "solve", "svg", "turn", "undo",
 }
 
 describe("misuse of the API", function()
@@ -277,6 +277,9 @@ describe("misuse of the API", function()
     { "solve: moves not a number", function(b) return b:solve({ moves = "x" }) end, "moves" },
     { "defend: 0", function(b) return b:defend(0) end, "moves" },
     { "defend: nil", function(b) return b:defend(nil) end, "number" },
+    { "refute: no move", function(b) return b:refute(nil, 2) end, "move" },
+    { "refute: illegal move", function(b) return b:refute("a1-b2", 2) end, "illegal" },
+    { "refute: 0", function(b) return b:refute("b6-a5", 0) end, "moves" },
     { "engine.set: NaN", function() return cheskers.engine.set("pawn", 0 / 0) end, "integer" },
     { "engine.set: huge", function() return cheskers.engine.set("pawn", math.maxinteger) end, "range" },
     { "engine.set: unknown", function() return cheskers.engine.set("queen", 1) end, "queen" },

@@ -136,10 +136,38 @@ describe("the solver", function()
     d, len = w:defend(1)
     assert.are.equal("e3xc5", tostring(d))
     assert.are.equal(1, len)
+    -- b:refute: the refuting reply, false, or nil and the length
+    local u = cheskers.new("8/8/3P1k2/8/1P6/8/8/2K1B3 w")
+    assert.are.equal("f6-g5", tostring(u:refute("e1-c3", 2)))
+    assert.are.equal(0, #u:history())
+    local nr, nl = cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b"):refute("c5-d4", 3)
+    assert.is_nil(nr)
+    assert.are.equal(2, nl)
+    assert.has_error(function() u:refute("a1-b2", 2) end)
     -- puzzle.refute: nil and the length for a winning move
     local r, l = puzzle.refute(cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b"), "c5-d4", 2)
     assert.is_nil(r)
     assert.are.equal(2, l)
+  end)
+
+  it("solves under rules with Lua hooks, and refuses a solve inside a solve", function()
+    -- a filter that forbids every move to the h-file changes nothing here
+    local b = cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b",
+                           { filter = function(_, m) return m.to:sub(1, 1) ~= "h" end })
+    local s = b:solve(2)
+    assert.are.equal(2, s.shortest)
+    assert.are.equal("c5-d4", tostring(s.moves[1]))
+    local inner = cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b",
+                               { filter = function(c) c:solve(1) return true end })
+    local ok, err = pcall(inner.solve, inner, 2)
+    assert.is_false(ok)
+    assert.matches("busy", err)
+    local bad = cheskers.new("8/b7/1k5p/2p5/7P/4K3/8/8 b", { filter = function() error("boom") end })
+    ok, err = pcall(bad.solve, bad, 2)
+    assert.is_false(ok)
+    assert.matches("boom", err)
+    assert.are.equal("8/b7/1k5p/2p5/7P/4K3/8/8 b 0 1", bad:fen())
+    assert.is_true(b:solve(2).win)            -- the solver works again
   end)
 
   it("refuses bad arguments and honours a node budget", function()
@@ -246,6 +274,15 @@ describe("faulty puzzles", function()
     assert(k["shorter win"] and k["cooked"] and k["illegal move"], puzzle.format_report(r))
   end)
 
+  it("notes a defence in the line that is not the longest (and the duals it lets in)", function()
+    -- after the key c3xf2, c1-b2 holds out for 2 more moves, a3-b4 only 1
+    local r = puzzle.check { fen = "3k1C2/p1p3p1/3p3p/P1p5/3p3P/P1c5/3P1P1P/2K5 b 0 13", moves = 3,
+                             solution = { "c3xf2", "a3-b4", "f2xc1" } }
+    assert.matches("c1%-b2 holds out longer", table.concat(r.notes, "\n"))
+    assert.are.equal(1, kinds_of(r)["dual"])
+    assert.is_nil(kinds_of(r)["not forced"])
+  end)
+
   it("reports bad puzzle data", function()
     assert.are.equal("bad puzzle", puzzle.check { fen = "8/8/8/8/8/8/1k6/K7 w" }.faults[1].kind)
     assert.are.equal("bad puzzle", puzzle.check { fen = "8/8/8/8/8/8/1k6/K7 w", moves = 0 }.faults[1].kind)
@@ -258,6 +295,11 @@ describe("faulty puzzles", function()
     local r = puzzle.check({ fen = cheskers.START, moves = 12, solution = { "b6-a5" } }, { max_nodes = 50000 })
     assert.is_false(r.ok)
     assert.are.equal("too hard", r.faults[1].kind)
+    -- and within its time: no search starts past max_seconds
+    r = puzzle.check({ fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b", moves = 2, solution = { "c5-d4", "e3xc5", "b6xd4" } },
+                     { max_seconds = 0 })
+    assert.are.equal("too hard", r.faults[1].kind)
+    assert.matches("gave up after", r.faults[1].message)
   end)
 end)
 
@@ -301,7 +343,7 @@ describe("cheskers check", function()
     assert.are.equal(1, code, out)
     assert.matches("cooked", out)
     out, code = run_program("check")
-    assert.are_not.equal(0, code)
+    assert.are_not.equal(0, code, out)
   end)
 end)
 
@@ -317,6 +359,19 @@ describe("the miner", function()
       assert(r.ok, puzzle.format_report(r))
       assert(p.moves >= 1 and p.moves <= 3)
     end
+  end)
+
+  it("finds sound puzzles in random positions too, and keeps to a theme", function()
+    local mine = require("cheskers.cmd.mine").mine
+    local found = mine { games = 150, lo = 1, hi = 2, seed = 9, from = "random", pieces = 4 }
+    assert(#found > 0, "no puzzle in 150 random positions")
+    for _, p in ipairs(found) do
+      assert(puzzle.check(p).ok, p.fen)
+      assert.are.equal("generated", p.tags[1])
+    end
+    local themed = mine { games = 150, lo = 1, hi = 2, seed = 9, from = "random", pieces = 4,
+                          theme = "stalemate" }
+    for _, p in ipairs(themed) do assert.are.equal("stalemate", p.tags[2]) end
   end)
 
   it("builds dual-free main lines, or says why not", function()
@@ -401,6 +456,19 @@ describe("the REPL's puzzle and svg commands", function()
     assert.matches("Solved", out)
   end)
 
+  it("goes on to the next puzzle and starts over", function()
+    if not exists(EXE) then pending(EXE .. " is not built") return end
+    local out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua; c5-d4; puzzle again; puzzle next; d4-c3'")
+    assert.are.equal(0, code, out)
+    assert.matches("The decoy %(1 of 2%).*The decoy %(1 of 2%).*The cage %(2 of 2%).*Solved", out)
+    out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua; puzzle hint; c5-d4; puzzle hint'")
+    assert.are.equal(0, code, out)
+    assert.matches("hint: move the piece on c5 %(a win in 2%).*hint: move the piece on b6 %(a win in 1%)", out)
+    out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua 2; puzzle next'")
+    assert.are.equal(1, code, out)
+    assert.matches("last puzzle", out)
+  end)
+
   it("refuses a hostile puzzle file and a bad index", function()
     if not exists(EXE) then pending(EXE .. " is not built") return end
     local out, code = run_program("-c 'puzzle tests/puzzles/hostile/loop.lua'")
@@ -412,7 +480,7 @@ describe("the REPL's puzzle and svg commands", function()
 
   it("writes the board as SVG", function()
     if not exists(EXE) then pending(EXE .. " is not built") return end
-    local path = "puzzle_spec_diagram.svg"   -- relative: the REPL reads a leading / or . as Lua
+    local path = os.tmpname()
     local out, code = run_program(("-c 'b6-a5; svg %s'"):format(path))
     local f = io.open(path, "r")
     local text = f and f:read("a") or ""

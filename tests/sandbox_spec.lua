@@ -110,15 +110,24 @@ describe("the puzzle sandbox", function()
     os.remove(dir)
   end)
 
-  -- Known gaps (reported in issue 7; pending until fixed):
+  -- Gaps reported in issue 7, closed by an allocator cap (lua/lsandbox.c)
+  -- and the checker's node and time budgets:
   it("bounds the memory of a single instruction (a long concatenation)", function()
-    -- one OP_CONCAT of 50 strings of 2 MiB allocates 100 MiB before the count
-    -- hook runs again; the limit should be an allocator limit instead
-    pending("puzzle sandbox: memory is checked by the count hook only")
+    -- one OP_CONCAT of 50 strings of 2 MiB would allocate 100 MiB at once
+    local half = 'local s = "' .. ("x"):rep(1000) .. '" for _ = 1, 11 do s = s .. s end '
+    local list, err = puzzle.load_string(half .. "local t = s" .. (" .. s"):rep(49) .. " return {}", "hostile")
+    assert.is_nil(list)
+    assert.matches("memory", err)
+    assert.equal("xx", ("x"):rep(2))
   end)
 
   it("bounds the time cheskers check spends on one puzzle", function()
-    -- { fen = <start>, moves = 15 } is valid data; the solver needs hours
-    pending("puzzle.check has no node or time budget")
+    -- { fen = <start>, moves = 15 } is valid data; the solver would need hours
+    local t0 = os.clock()
+    local r = puzzle.check({ fen = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b",
+                             moves = 15, solution = { "b6-a5" } }, { max_nodes = 200000 })
+    assert.is_false(r.ok)
+    assert.equal("too hard", r.faults[1].kind)
+    assert(os.clock() - t0 < 10, "took too long")
   end)
 end)

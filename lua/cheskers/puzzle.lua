@@ -36,10 +36,20 @@ puzzle.MAX_SOURCE = 256 * 1024          -- bytes of puzzle file text
 puzzle.MAX_INSTRUCTIONS = 1000000       -- Lua VM instructions to run the file
 puzzle.MAX_MEMORY_KB = 4096             -- memory growth while it runs
 puzzle.MAX_PUZZLES = 10000
+puzzle.MAX_NESTING = 40                 -- brackets in the file's text
 puzzle.MAX_MOVES = 15                   -- the solver's limit
 puzzle.MAX_NODES = 10000000             -- solver nodes per search in check (about 10 s)
 
-local budget = puzzle.MAX_NODES         -- the budget of the check running
+puzzle.MAX_SECONDS = 30                 -- CPU seconds for one check (then no new search)
+
+local budget = puzzle.MAX_NODES         -- the node budget of each search of the check running
+local deadline = nil                    -- os.clock() past which it starts no search
+
+-- The node budget for the next search; raises when the check is past its time.
+local function nodes_left()
+  if deadline and os.clock() > deadline then error("check time limit", 0) end
+  return budget
+end
 
 local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "table",
                  rules = "any", title = "string", author = "string", tags = "table",
@@ -49,24 +59,27 @@ local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "
 -- ---- the sandbox -----------------------------------------------------------
 
 -- Copies plain data (strings, numbers, booleans, tables of them) out of the
--- sandbox; nil, message for anything else, for cycles or for excess.
-local function copy_data(v, depth, seen, budget)
+-- sandbox; nil, message for anything else, for cycles or for excess. A
+-- table shared by two places is copied twice (the budget bounds the work);
+-- seen holds the tables on the path from the root.
+local function copy_data(v, depth, seen, left)
   local t = type(v)
   if t == "string" or t == "number" or t == "boolean" then return v end
   if t ~= "table" then return nil, "a puzzle file holds only data, found a " .. t end
   if depth > 20 then return nil, "tables nested too deeply" end
-  if seen[v] then return nil, "a table appears twice (a cycle or a shared table)" end
+  if seen[v] then return nil, "a table appears twice on one path (a cycle)" end
   seen[v] = true
   local out = {}
   for k, x in next, v do   -- next: no __pairs (there are no metatables anyway)
-    budget.n = budget.n - 1
-    if budget.n < 0 then return nil, "too many values" end
+    left.n = left.n - 1
+    if left.n < 0 then return nil, "too many values" end
     local kt = type(k)
     if kt ~= "string" and kt ~= "number" then return nil, "a table key that is a " .. kt end
-    local c, err = copy_data(x, depth + 1, seen, budget)
+    local c, err = copy_data(x, depth + 1, seen, left)
     if c == nil then return nil, err end
     out[k] = c
   end
+  seen[v] = nil
   return out
 end
 
@@ -115,11 +128,53 @@ local function run_limited(chunk)
   end
   if not ok then
     res = why or tostring(res)
-    co = nil
     collectgarbage()
     return false, res
   end
   return true, res
+end
+
+-- The deepest nesting of brackets ({ ( [) in Lua source text, strings and
+-- comments skipped; stops counting past limit. Deep nesting would make the
+-- compiler itself run out of C stack.
+local function nesting(text, limit)
+  local i, n, depth, max = 1, #text, 0, 0
+  while i <= n do
+    local c = text:sub(i, i)
+    if c == "-" and text:sub(i + 1, i + 1) == "-" then
+      local eq = text:match("^%[(=*)%[", i + 2)
+      if eq then
+        local _, e = text:find("]" .. eq .. "]", i + 4 + #eq, true)
+        i = (e or n) + 1
+      else
+        i = (text:find("\n", i, true) or n) + 1
+      end
+    elseif c == '"' or c == "'" then
+      i = i + 1
+      while i <= n do
+        local d = text:sub(i, i)
+        if d == "\\" then i = i + 2
+        elseif d == c or d == "\n" then i = i + 1 break
+        else i = i + 1 end
+      end
+    elseif c == "[" and text:match("^%[=*%[", i) then
+      local eq = text:match("^%[(=*)%[", i)
+      local _, e = text:find("]" .. eq .. "]", i + 2 + #eq, true)
+      i = (e or n) + 1
+    else
+      if c == "{" or c == "(" or c == "[" then
+        depth = depth + 1
+        if depth > max then
+          max = depth
+          if max > limit then return max end
+        end
+      elseif c == "}" or c == ")" or c == "]" then
+        depth = depth - 1
+      end
+      i = i + 1
+    end
+  end
+  return max
 end
 
 -- Compiles and runs text in the sandbox: the value it returns, or nil, message.
@@ -129,6 +184,10 @@ function puzzle.run_sandboxed(text, name)
     return nil, string.format("%s: file too large (%d bytes, at most %d)", name, #text, puzzle.MAX_SOURCE)
   end
   if text:byte(1) == 27 then return nil, name .. ": a binary chunk; puzzle files must be text" end
+  if nesting(text, puzzle.MAX_NESTING) > puzzle.MAX_NESTING then
+    return nil, string.format("%s: rejected: brackets nested too deeply (more than %d levels)",
+                              name, puzzle.MAX_NESTING)
+  end
   local env = setmetatable({}, { __index = function(_, k)
     error("'" .. tostring(k) .. "' is not available in puzzle files (they hold data only)", 2)
   end, __metatable = false })
@@ -283,21 +342,7 @@ end
 -- against "move wins within n"? Returns the refuting reply (false when move
 -- itself ends the game without a win), or nil and the move's shortest win.
 function puzzle.refute(b, move, n)
-  local c = b:copy()
-  local mover = c:turn()
-  c:play(move)
-  local winner = c:result()
-  if winner then
-    if winner == mover then return nil, 1 end
-    return false
-  end
-  if n <= 1 then
-    local ms = c:moves()
-    return ms[1] or false
-  end
-  local d, len = c:defend { moves = n - 1, nodes = budget }
-  if len == nil then return d end
-  return nil, len + 1
+  return b:refute(move, { moves = n, nodes = nodes_left() })
 end
 
 local function fault(r, kind, msg)
@@ -319,14 +364,15 @@ local function with_lengths(moves, lengths)
   return join(t)
 end
 
--- Checks a puzzle (a table as a file gives it); opts: max_nodes, defences
--- (false: no notes on weaker defences in the line). The report:
+-- Checks a puzzle (a table as a file gives it); opts: max_nodes (per
+-- search, default puzzle.MAX_NODES), max_seconds (no search is started
+-- after that much CPU time, default puzzle.MAX_SECONDS), defences (false:
+-- no notes on weaker defences in the line). The report:
 --   ok       true when no fault was found
 --   faults   list of { kind = ..., message = ... }; kinds: "bad puzzle",
 --            "bad position", "illegal move", "not forced", "cooked",
 --            "shorter win", "no win at end", "dual", "too hard" (the solver
---            ran out of its node budget: opts.max_nodes, default
---            puzzle.MAX_NODES per search)
+--            ran out of its node budget or the check out of its time)
 --   notes    remarks that are not faults (a weaker defence in the line ...)
 --   title, file, index, fen, moves, side (the side to move)
 --   shortest the shortest forced win (nil: none within moves)
@@ -384,7 +430,7 @@ local function check_body(p, opts, r, clock)
   end
 
   -- every winning first move
-  local s = b:solve { moves = n, nodes = budget }
+  local s = b:solve { moves = n, nodes = nodes_left() }
   r.shortest = s.shortest
   r.winning = texts(s.moves)
   r.nodes = s.nodes
@@ -473,7 +519,7 @@ local function check_body(p, opts, r, clock)
       break
     end
     if mine and i > 1 then
-      local ws = line:solve { moves = left, nodes = budget }
+      local ws = line:solve { moves = left, nodes = nodes_left() }
       local alts, alens, found = {}, {}, false
       for k, w in ipairs(ws.moves) do
         if w == m then
@@ -485,13 +531,14 @@ local function check_body(p, opts, r, clock)
       end
       if not found then
         local d = puzzle.refute(line, m, left)
-        local why = ""
+        local because = ""
         if d and left == 1 then
-          why = ": it does not end the game"
+          because = ": it does not end the game"
         elseif d then
-          why = ": " .. tostring(d) .. " refutes it"
+          because = ": " .. tostring(d) .. " refutes it"
         end
-        fault(r, "not forced", string.format("solution move %d %s throws the win away%s", i, tostring(m), why))
+        fault(r, "not forced", string.format("solution move %d %s throws the win away%s", i, tostring(m),
+          because))
       end
       if #alts > 0 then
         fault(r, "dual", string.format("at solution move %d (%s), also %s", i, tostring(m),
@@ -500,11 +547,11 @@ local function check_body(p, opts, r, clock)
     elseif not mine and opts.defences ~= false then
       -- a note (not a fault) when the line's defence is not the longest
       local after = n - i // 2          -- attacker moves left after this reply
-      local best, blen = line:defend { moves = after, nodes = budget }
+      local best, blen = line:defend { moves = after, nodes = nodes_left() }
       if best and blen then
         local c = line:copy()
         c:play(m)
-        local slen = not c:result() and c:solve { moves = after, all = false, nodes = budget }.shortest
+        local slen = not c:result() and c:solve { moves = after, all = false, nodes = nodes_left() }.shortest
         if slen and slen < blen then
           note(r, string.format("solution move %d %s: %s holds out longer (a win in %d, not %d)",
             i, tostring(m), tostring(best), blen, slen))
@@ -534,16 +581,20 @@ function puzzle.check(p, opts)
   opts = opts or {}
   local clock = os.clock()
   local r = { ok = false, faults = {}, notes = {}, winning = {} }
-  local saved = budget
+  local saved, saved_deadline = budget, deadline
   budget = opts.max_nodes or puzzle.MAX_NODES
+  local seconds = opts.max_seconds or puzzle.MAX_SECONDS
+  deadline = clock + seconds
   local ok, err = pcall(check_body, p, opts, r, clock)
   local used = budget
-  budget = saved
+  budget, deadline = saved, saved_deadline
   if not ok then
     local msg = tostring(err)
     if msg:match("interrupted") then error(err, 0) end
     if msg:match("node limit reached") then
       fault(r, "too hard", string.format("the solver gave up (more than %d nodes in one search)", used))
+    elseif msg == "check time limit" then
+      fault(r, "too hard", string.format("the check gave up after %g s", seconds))
     else
       fault(r, "error", msg)
     end
@@ -562,7 +613,7 @@ end
 -- first that keeps the line free of duals is taken. Returns the list of
 -- move texts, or nil and why there is none.
 function puzzle.main_line(b, n)
-  local s = b:solve { moves = n, nodes = budget }
+  local s = b:solve { moves = n, nodes = nodes_left() }
   if not s.win then return nil, "no win within " .. n end
   if s.shortest ~= n then return nil, "a shorter win (in " .. s.shortest .. ")" end
   if #s.moves > 1 then
@@ -578,7 +629,7 @@ function puzzle.main_line(b, n)
     cc:play(d)
     local len = 0
     if not cc:result() then
-      len = cc:solve { moves = n - 1, all = false, nodes = budget }.shortest
+      len = cc:solve { moves = n - 1, all = false, nodes = nodes_left() }.shortest
       if not len then return nil, "the key is refuted by " .. tostring(d) end
     end
     if len > best then

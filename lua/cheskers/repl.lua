@@ -955,14 +955,22 @@ local function puzzle_reply(S)
 end
 
 repl.command {
-  name = "puzzle", args = "FILE [N] | off | solution", complete = "files",
+  name = "puzzle", args = "FILE [N] | next | again | hint | solution | off", complete = "files",
   help = "Sets up puzzle N (default 1) of the puzzle file FILE to solve: you play\n" ..
     "the side to move, the program answers each move with the best defence\n" ..
     "and says when you have solved it or when a move throws the win away.\n" ..
-    "`puzzle` tells the goal again, `puzzle solution` shows the main line,\n" ..
-    "`puzzle off` stops. Puzzle files are loaded as data (see cheskers check).",
+    "`puzzle` tells the goal again, `puzzle next` goes on to the file's next\n" ..
+    "puzzle, `puzzle again` starts this one over, `puzzle hint` names the piece\n" ..
+    "to move, `puzzle solution` shows the main line, `puzzle off` stops. Puzzle\n" ..
+    "files are loaded as data (see cheskers check).",
   run = function(S, args)
     local P = S.puzzle
+    if args[1] == "next" or args[1] == "again" then
+      if not P then S:fail("no puzzle set (puzzle FILE [N])") end
+      local n = P.index + (args[1] == "next" and 1 or 0)
+      if n > P.count then S:fail(string.format("that was the last puzzle of %s (%d)", P.file, P.count)) end
+      args = { P.file, tostring(n) }
+    end
     if not args[1] then
       if not P then S:print("no puzzle (puzzle FILE [N])") return end
       S:print(string.format("%s: %s to play and win in %d", P.name, P.attacker, P.moves))
@@ -971,6 +979,19 @@ repl.command {
     if args[1] == "off" then
       S.puzzle = nil
       S:print("puzzle off")
+      return
+    end
+    if args[1] == "hint" then
+      if not P then S:fail("no puzzle set (puzzle FILE [N])") end
+      local b = S.board
+      if b:result() or b:turn() ~= P.attacker then S:fail("hint: it is not your move") end
+      local left = P.moves - (#b:history() - P.start) // 2
+      local s = left >= 1 and b:solve { moves = left, all = false }
+      if not s or not s.win then
+        S:print(string.format("no win left in %d move%s: undo and try again", left, left == 1 and "" or "s"))
+      else
+        S:print(string.format("hint: move the piece on %s (a win in %d)", s.moves[1].from, s.shortest))
+      end
       return
     end
     if args[1] == "solution" then
@@ -996,6 +1017,7 @@ repl.command {
     local attacker = b:turn()
     S.puzzle = { board = b, start = #b:history(), seen = 0, moves = p.moves, solution = p.solution or {},
                  attacker = attacker, defender = attacker == "white" and "black" or "white",
+                 file = args[1], index = n, count = #list,
                  name = (p.title or args[1]) .. (#list > 1 and string.format(" (%d of %d)", n, #list) or "") }
     S:print(string.format("%s: %s to play and win in %d", S.puzzle.name, attacker, p.moves))
     if not S.puzzle_hooked then
@@ -1018,7 +1040,7 @@ repl.command {
   name = "svg", args = "FILE", complete = "files",
   help = "Writes the board as an SVG diagram to FILE (the last move tinted,\n" ..
     "drawn from Black's side after `flip`).",
-  run = function(S, args, rest)
+  run = function(S, _, rest)
     local path = trim(rest)
     if path == "" then S:fail("usage: svg FILE") end
     local text = require("cheskers.svg").render(S.board, { flip = repl.settings.flip })

@@ -230,7 +230,8 @@ function svg.render(b, opts)
     local bottom = (t == "white") ~= flip
     local x, y = MARGIN + 8 * SQ + 10, bottom and (8 * SQ - 10) or 10
     out[#out + 1] = string.format(
-      '<circle class="turn" cx="%d" cy="%d" r="6" fill="%s" stroke="%s" stroke-width="1.5"><title>%s to move</title></circle>',
+      '<circle class="turn" cx="%d" cy="%d" r="6" fill="%s" stroke="%s" stroke-width="1.5">'
+      .. '<title>%s to move</title></circle>',
       x, y, t == "white" and COLORS.white_fill or COLORS.black_fill, COLORS.border, t)
   end
   out[#out + 1] = "</svg>"

@@ -2,7 +2,7 @@
 local argparse = require "argparse"
 
 local usage = [[
-usage: cheskers check [--quiet] [--no-defences] FILE...
+usage: cheskers check [--quiet] [--no-defences] [--max-seconds S] [--max-nodes N] FILE...
 
 Loads each puzzle file (as data, in a sandbox) and checks every puzzle in
 it: OK, or every fault found - a bad position, an illegal solution move, a
@@ -13,7 +13,12 @@ that also win in time) - and the time it took. The exit status is 1 when
 any puzzle fails or a file cannot be loaded, else 0.
 
   --quiet         print only the failures and the summary
-  --no-defences   do not note solution defences that are not the longest]]
+  --no-defences   do not note solution defences that are not the longest
+  --max-seconds S give up on a puzzle after S seconds of CPU (default 30;
+                  the search running then is still finished)
+  --max-nodes N   give up on a puzzle when one search needs more than N
+                  nodes (default 10000000, about 10 s)
+A puzzle given up on fails with the fault "too hard".]]
 
 local function parser()
   local p = argparse("cheskers check", "Check puzzle files.")
@@ -21,6 +26,8 @@ local function parser()
   p:argument("files", "puzzle files"):args("*")
   p:flag("--quiet")
   p:flag("--no-defences")
+  p:option("--max-seconds", "seconds per puzzle"):convert(tonumber)
+  p:option("--max-nodes", "nodes per search"):convert(math.tointeger)
   p:flag("-h --help")
   return p
 end
@@ -30,6 +37,9 @@ local function run(args)
   if not ok then error(opts .. "\n" .. usage, 0) end
   if opts.help then io.stdout:write(usage, "\n") return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
+  local secs = opts.max_seconds
+  if secs ~= nil and (secs ~= secs or secs < 0) then error("--max-seconds must be a number >= 0", 0) end
+  if opts.max_nodes ~= nil and opts.max_nodes < 1 then error("--max-nodes must be an integer >= 1", 0) end
   local puzzle = require "cheskers.puzzle"
   local total, failed, bad_files, seconds = 0, 0, 0, 0
   for _, path in ipairs(opts.files) do
@@ -39,7 +49,8 @@ local function run(args)
       io.stdout:write(tostring(err), "\n")
     else
       for _, p in ipairs(list) do
-        local r = puzzle.check(p, { defences = not opts.no_defences })
+        local r = puzzle.check(p, { defences = not opts.no_defences, max_seconds = opts.max_seconds,
+                                    max_nodes = opts.max_nodes })
         total = total + 1
         seconds = seconds + (r.time or 0)
         if not r.ok then failed = failed + 1 end

@@ -13,7 +13,8 @@ Plays N self-play games from the start position and looks, at every
 position, for a forced win of the side to move in A to B of its moves
 (default 1-5). A position is kept when its win is unique: one first move
 wins within the stated number, the main line (longest defences) has no
-duals, and the puzzle passes `cheskers check`. Kept puzzles are written to
+duals, and the puzzle passes `cheskers check`; and when the side to move
+has at least 3 legal moves (else the key is all but forced). Kept puzzles are written to
 DIR (default: .) as one file per puzzle, named win<K>-<hash>.lua, or all
 into DIR/NAME with --file.
 
@@ -71,6 +72,7 @@ local function choose(b, moves, depth, rng)
   if b.search then
     local ok, res = pcall(b.search, b, { depth = depth })
     if ok and res and res.move then return res.move end
+    if not ok and tostring(res):match("interrupted") then error(res, 0) end
   end
   local best, bestn = {}, -1
   for _, m in ipairs(moves) do
@@ -145,6 +147,8 @@ local function mine(opts)
     if not s.win then return nil end
     local k, h = s.shortest, b:hash()
     if k < opts.lo or not kept_ok or seen[h] then return s.moves[1] end
+    -- a key that is (nearly) the only legal move makes no puzzle
+    if b:count() < 3 then return s.moves[1] end
     seen[h] = true
     local line = puzzle.main_line(b, k)
     if not line then return s.moves[1] end
@@ -214,12 +218,17 @@ local function run(args)
   local lo, hi = parse_range(opts.moves)
   local puzzle = require "cheskers.puzzle"
   mkdir(opts.out)
-  local written = 0
+  local header = string.format("Mined by cheskers mine --games %d --moves %s --seed %d%s", opts.games,
+    opts.moves, opts.seed, opts.from == "random" and " --from random" or "")
+  local so_far = {}
   local function found(p, hash)
-    if opts.file then return end
+    if opts.file then   -- the whole file again: an interrupted run keeps its finds
+      so_far[#so_far + 1] = p
+      write_file(opts.out .. "/" .. opts.file, puzzle.serialize(so_far, header))
+      return
+    end
     local name = string.format("%s/win%d-%016x.lua", opts.out, p.moves, hash)
     write_file(name, puzzle.serialize({ p }))
-    written = written + 1
   end
   local progress
   if not opts.quiet then
@@ -238,11 +247,6 @@ local function run(args)
   local list = mine { games = opts.games, lo = lo, hi = hi, seed = opts.seed, depth = opts.depth,
                       max = opts.max, rules = opts.rules, progress = progress, found = found,
                       from = opts.from, pieces = opts.pieces, theme = opts.theme }
-  if opts.file and #list > 0 then
-    write_file(opts.out .. "/" .. opts.file, puzzle.serialize(list,
-      string.format("Mined by cheskers mine --games %d --moves %s --seed %d", opts.games, opts.moves, opts.seed)))
-    written = #list
-  end
   local counts = {}
   for _, p in ipairs(list) do counts[p.moves] = (counts[p.moves] or 0) + 1 end
   local parts = {}
