@@ -55,15 +55,6 @@ static inline void remove_piece(chk_pos *p, int sq)
     p->hash ^= p->rules->zobrist[piece][sq];
 }
 
-/* The same without the hash, for unmake (which restores the hash whole). */
-static inline void place(chk_pos *p, int sq, int piece)
-{
-    int c = CHK_PIECE_COLOR(piece), k = CHK_PIECE_KIND(piece);
-    p->bb[c][k] |= BB(sq);
-    p->occ[c] |= BB(sq);
-    p->sq[sq] = (uint8_t)piece;
-}
-
 void chk_pos_put(chk_pos *p, int sq, uint8_t piece)
 {
     if (sq < 0 || sq >= CHK_SQUARES)
@@ -300,50 +291,128 @@ size_t chk_pos_fen(const chk_pos *p, char *buf, size_t n)
 
 /* ---- make / unmake ------------------------------------------------------ */
 
-bool chk_make(chk_pos *p, const chk_move *m)
-{
-    if (p->nhist == p->caphist) {
-        size_t cap = p->caphist ? p->caphist * 2 : 64;
-        chk_undo *h = realloc(p->hist, cap * sizeof *h);
-        if (!h)
-            return false;
-        p->hist = h;
-        p->caphist = cap;
-    }
-    chk_undo *u = &p->hist[p->nhist++];
-    const uint64_t (*z)[CHK_SQUARES] = p->rules->zobrist;
-    int us = p->side, from = m->from, to = m->to;
-    int piece = p->sq[from], kind = CHK_PIECE_KIND(piece);
-    u->move = *m;
-    u->hash = p->hash;
-    u->quiet = p->quiet;
-    u->moveno = p->moveno;
+/* The bytes of chk_pos that a history entry keeps: the same layout in both. */
+#define UNDO_STATE offsetof(chk_undo, move)
+#define SAME_FIELD(f) (offsetof(chk_undo, f) == offsetof(chk_pos, f))
+_Static_assert(SAME_FIELD(bb) && SAME_FIELD(occ) && SAME_FIELD(sq) && SAME_FIELD(side)
+               && SAME_FIELD(quiet) && SAME_FIELD(moveno) && SAME_FIELD(hash)
+               && offsetof(chk_pos, hash) + sizeof(uint64_t) == UNDO_STATE,
+               "chk_undo must begin as chk_pos does");
 
-    if (m->captures) {
-        uint64_t ck[2] = { 0, 0 };
-        int i = 0;
-        for (chk_bb c = m->captures; c; c &= c - 1, i++) {
-            int sq = bb_first(c);
-            ck[i >> 4] |= (uint64_t)CHK_PIECE_KIND(p->sq[sq]) << ((i & 15) * 4);
-            remove_piece(p, sq);
-        }
-        u->capkinds[0] = ck[0];
-        u->capkinds[1] = ck[1];
-        p->quiet = 0;
-    } else {
-        p->quiet = kind == CHK_PAWN ? 0 : (uint16_t)(p->quiet + (p->quiet < 65535));
-    }
-    /* the moving piece: off from, on to (from == to for a chain that
-     * comes back), promoted on the way where the move says so */
-    int now = m->promo != CHK_NONE ? CHK_PIECE(us, m->promo) : piece;
-    p->bb[us][kind] &= ~BB(from);
-    p->bb[us][CHK_PIECE_KIND(now)] |= BB(to);
-    p->occ[us] = (p->occ[us] & ~BB(from)) | BB(to);
+/* Doubles the history (64 entries at first); false when out of memory. */
+static __attribute__((noinline)) bool grow_history(chk_pos *p)
+{
+    size_t cap = p->caphist ? p->caphist * 2 : 64;
+    chk_undo *h = realloc(p->hist, cap * sizeof *h);
+    if (!h)
+        return false;
+    p->hist = h;
+    p->caphist = cap;
+    return true;
+}
+
+/* Moves the piece of m (off from, on to; from == to for a chain that comes
+ * back), promoted on the way where m says so, and passes the move to the
+ * other side. hash: the position's hash with the keys of any captured
+ * pieces already taken out; capture: whether m captured. */
+static inline bool move_piece(chk_pos *p, const chk_move *m, uint64_t hash, bool capture)
+{
+    const chk_rules *r = p->rules;
+    size_t us = p->side, from = m->from, to = m->to, promo = m->promo;
+    size_t piece = p->sq[from];
+    size_t now = promo == CHK_NONE ? piece : CHK_PIECE(us, promo);
+    p->moveno += us != r->first;
+    p->hash = hash ^ r->zobrist[piece][from] ^ r->zobrist[now][to] ^ ZOB_SIDE;
     p->sq[from] = CHK_NONE;
     p->sq[to] = (uint8_t)now;
-    p->hash ^= z[piece][from] ^ z[now][to] ^ ZOB_SIDE;
-    p->moveno += us != p->rules->first;
-    p->side = (uint8_t)!us;
+    p->bb[us][CHK_PIECE_KIND(piece)] &= ~BB(from);
+    p->bb[us][CHK_PIECE_KIND(now)] |= BB(to);
+    p->occ[us] = (p->occ[us] & ~BB(from)) | BB(to);
+    if (capture || CHK_PIECE_KIND(piece) == CHK_PAWN)
+        p->quiet = 0;
+    else
+        p->quiet = (uint16_t)(p->quiet + (p->quiet < 65535));
+    p->side = (uint8_t)(us ^ 1);
+    return true;
+}
+
+/* The rest of chk_make for a capture or a promotion: the captured pieces
+ * go first (a take lands on one of them). */
+static __attribute__((noinline)) bool make_other(chk_pos *p, const chk_move *m)
+{
+    chk_bb caps = m->captures;
+    if (caps && !(caps & (caps - 1)) && m->promo == CHK_NONE) {
+        /* one piece taken or jumped, no promotion (so from != to): the
+         * common capture, written out as chk_make's plain move is */
+        const chk_rules *r = p->rules;
+        size_t us = p->side, them = us ^ 1, from = m->from, to = m->to;
+        size_t sq = (size_t)bb_first(caps), taken = p->sq[sq];
+        p->bb[them][CHK_PIECE_KIND(taken)] ^= caps;
+        p->occ[them] ^= caps;
+        p->sq[sq] = CHK_NONE;
+        size_t piece = p->sq[from];
+        chk_bb move = BB(from) | BB(to);
+        p->moveno += us != r->first;
+        p->hash ^= r->zobrist[taken][sq] ^ r->zobrist[piece][from] ^ r->zobrist[piece][to]
+                   ^ ZOB_SIDE;
+        p->sq[from] = CHK_NONE;
+        p->sq[to] = (uint8_t)piece;
+        p->bb[us][CHK_PIECE_KIND(piece)] ^= move;
+        p->occ[us] ^= move;
+        p->quiet = 0;
+        p->side = (uint8_t)them;
+        return true;
+    }
+    const uint64_t (*z)[CHK_SQUARES] = p->rules->zobrist;
+    unsigned them = !p->side;
+    uint64_t hash = p->hash;
+    for (chk_bb c = caps; c; c &= c - 1) {
+        unsigned sq = (unsigned)bb_first(c), pc = p->sq[sq];
+        p->bb[them][CHK_PIECE_KIND(pc)] &= ~BB(sq);
+        p->sq[sq] = CHK_NONE;
+        hash ^= z[pc][sq];
+    }
+    p->occ[them] &= ~caps;
+    return move_piece(p, m, hash, caps != 0);
+}
+
+/* chk_make when the history is full: grows it first (a call apart, so
+ * that chk_make itself makes no call but tail calls). */
+static __attribute__((noinline)) bool make_grown(chk_pos *p, const chk_move *m)
+{
+    return grow_history(p) && chk_make(p, m);
+}
+
+/* The history entry keeps the move and a copy of the position's first
+ * fields (pieces, side, counters, hash: 120 bytes), so that chk_unmake is a
+ * plain copy back. The plain move (a step, slide or leap: no capture, no
+ * promotion, from != to) is made here, anything else by make_other; the
+ * split keeps this path free of calls and short. */
+bool chk_make(chk_pos *p, const chk_move *m)
+{
+    if (p->nhist == p->caphist)
+        return make_grown(p, m);
+    chk_undo *u = &p->hist[p->nhist++];
+    u->move = *m;       /* m may be this very entry (a redo): a plain copy */
+    memcpy(u, p, UNDO_STATE);
+    if (m->captures || m->promo != CHK_NONE)
+        return make_other(p, m);
+    const chk_rules *r = p->rules;
+    size_t us = p->side, from = m->from, to = m->to;
+    size_t piece = p->sq[from];
+    chk_bb move = BB(from) | BB(to);
+    p->moveno += us != r->first;
+    p->hash ^= r->zobrist[piece][from] ^ r->zobrist[piece][to] ^ ZOB_SIDE;
+    p->sq[from] = CHK_NONE;
+    p->sq[to] = (uint8_t)piece;
+    p->bb[us][CHK_PIECE_KIND(piece)] ^= move;
+    p->occ[us] ^= move;
+    /* the count starts again after a pawn move; no branch, as which it
+     * is follows no pattern */
+    unsigned quiet = p->quiet + (p->quiet < 65535);
+    quiet &= -(unsigned)(CHK_PIECE_KIND(piece) != CHK_PAWN);
+    p->quiet = (uint16_t)quiet;
+    p->side = (uint8_t)(us ^ 1);
     return true;
 }
 
@@ -351,25 +420,7 @@ bool chk_unmake(chk_pos *p)
 {
     if (!p->nhist)
         return false;
-    const chk_undo *u = &p->hist[--p->nhist];
-    const chk_move *m = &u->move;
-    int us = !p->side, them = p->side, from = m->from, to = m->to;
-    int now = p->sq[to];
-    int piece = m->promo != CHK_NONE ? CHK_PIECE(us, CHK_PAWN) : now;
-    p->bb[us][CHK_PIECE_KIND(now)] &= ~BB(to);
-    p->bb[us][CHK_PIECE_KIND(piece)] |= BB(from);
-    p->occ[us] = (p->occ[us] & ~BB(to)) | BB(from);
-    p->sq[to] = CHK_NONE;
-    p->sq[from] = (uint8_t)piece;
-    int i = 0;
-    for (chk_bb c = m->captures; c; c &= c - 1, i++) {
-        int kind = (int)((u->capkinds[i >> 4] >> ((i & 15) * 4)) & 15);
-        place(p, bb_first(c), CHK_PIECE(them, kind));
-    }
-    p->side = (uint8_t)us;
-    p->hash = u->hash;
-    p->quiet = u->quiet;
-    p->moveno = u->moveno;
+    memcpy(p, &p->hist[--p->nhist], UNDO_STATE);
     return true;
 }
 

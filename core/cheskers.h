@@ -144,12 +144,18 @@ bool chk_move_equal(const chk_move *a, const chk_move *b);
 
 /* ---- positions ---------------------------------------------------------- */
 
+/* A move made and the position before it. The fields up to hash are laid
+ * out as chk_pos's first fields: chk_make copies them in one block and
+ * chk_unmake copies them back. */
 typedef struct chk_undo {
-    chk_move move;
-    uint64_t hash;          /* hash before the move */
-    uint64_t capkinds[2];   /* kinds of the captured pieces, 4 bits each, by square order */
-    uint32_t moveno;
+    chk_bb bb[2][CHK_MAX_KINDS];
+    chk_bb occ[2];
+    uint8_t sq[CHK_SQUARES];
+    uint8_t side;
     uint16_t quiet;
+    uint32_t moveno;
+    uint64_t hash;          /* hash before the move */
+    chk_move move;
 } chk_undo;
 
 typedef struct chk_pos {

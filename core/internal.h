@@ -55,9 +55,12 @@ static inline uint64_t zob_piece(int piece, int sq) { return zob_mix((uint64_t)(
 /* The promotion rank of a colour's pawns. */
 static inline chk_bb promo_rank(int color) { return color == CHK_WHITE ? RANK_8 : RANK_1; }
 
-/* Pieces of b that can jump over enemy into empty, moving with the shift
- * whose inverse is back. */
-#define JUMPERS(b, back, enemy, empty) ((b) & back(back(empty) & (enemy)))
+/* Two diagonal steps the same way move a piece by 9 (ne), 7 (nw), -7 (se)
+ * or -9 (sw) on either rank parity; they stay on the board when the piece
+ * is not on the last two files that way (g, h: index 3 in its rank; a, b:
+ * index 0) and the shift does not leave the 32 bits. */
+#define FILES_GH 0x88888888u
+#define FILES_AB 0x11111111u
 
 /* Pawns and (non-flying) kings of the side to move that have a jump. */
 static inline chk_bb chk__diagonal_jumpers(const chk_pos *p, int us)
@@ -66,12 +69,19 @@ static inline chk_bb chk__diagonal_jumpers(const chk_pos *p, int us)
     chk_bb enemy = p->occ[!us], empty = ~(p->occ[0] | p->occ[1]);
     chk_bb pawns = p->bb[us][CHK_PAWN];
     chk_bb kings = r->flying_kings ? 0 : p->bb[us][CHK_KING];
-    chk_bb up = us == CHK_WHITE ? pawns | kings : kings;
-    chk_bb down = us == CHK_WHITE ? kings : pawns | kings;
-    if (r->pawns_capture_backward)
-        up = down = pawns | kings;
-    return JUMPERS(up, bb_sw, enemy, empty) | JUMPERS(up, bb_se, enemy, empty)
-           | JUMPERS(down, bb_nw, enemy, empty) | JUMPERS(down, bb_ne, enemy, empty);
+    chk_bb up = pawns | kings, down = up;
+    if (!r->pawns_capture_backward) {
+        if (us == CHK_WHITE)
+            down = kings;
+        else
+            up = kings;
+    }
+    /* a piece jumps ne when its ne neighbour is an enemy and the square 9
+     * above it is empty; likewise the other ways */
+    return (up & ~FILES_GH & bb_sw(enemy) & (empty >> 9))
+           | (up & ~FILES_AB & bb_se(enemy) & (empty >> 7))
+           | (down & ~FILES_GH & bb_nw(enemy) & (empty << 7))
+           | (down & ~FILES_AB & bb_ne(enemy) & (empty << 9));
 }
 
 /* movegen.c */

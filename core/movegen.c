@@ -2,7 +2,9 @@
  * movegen.c - legal move generation (RULES.md): pawn and king jump chains
  * with the majority rule, chains that stop on promotion, bishop slides and
  * camel leaps (or any kind defined by vectors), takes, and the capture
- * rule options. Also a fast legal-move counter for perft's last ply.
+ * rule options. Under fast_count rules (the default ones) a faster path
+ * writes the same moves in the same order: one without jumps, one with
+ * pawn and king jumps. Also a fast legal-move counter for perft's last ply.
  * Nothing here allocates.
  */
 #include <string.h>
@@ -219,9 +221,302 @@ static bool keep_majority(const chk_move *m, int max)
            || bb_count(m->captures) == max;
 }
 
+/* ---- the fast generator (fast_count rules, no jump) --------------------- */
+
+/* Writes a move with one landing at *m unless the list is full (m == end:
+ * the move is dropped, as push does). Returns the next free slot. */
+static inline chk_move *put_move(chk_move *m, const chk_move *end, int from, int to, int kind,
+                                 int promo, uint8_t flags, chk_bb cap)
+{
+    if (m == end)
+        return m;
+    m->captures = cap;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->kind = (uint8_t)kind;
+    m->promo = (uint8_t)promo;
+    m->flags = flags;
+    m->npath = 1;
+    m->path[0] = (uint8_t)to;
+    return m + 1;
+}
+
+/* Pawn steps onto the promotion rank squares of t (see put_pawn_steps),
+ * one move per promotion choice. */
+static chk_move *put_pawn_promotions(chk_move *m, const chk_move *end, chk_bb t, int back,
+                                     const chk_rules *r)
+{
+    for (; t; t &= t - 1) {
+        int to = bb_first(t), from = to + back + ((to >> 2) & 1);
+        for (int k = 1; k < r->nkinds; k++)
+            if (r->promote & (1u << k))
+                m = put_move(m, end, from, to, CHK_PAWN, k, 0, 0);
+    }
+    return m;
+}
+
+/* Pawn steps onto the squares of t, all made by one diagonal shift: the
+ * start square is to + back, plus one when to is on an odd rank index
+ * (back: -5 for bb_ne, -4 for bb_nw, 3 for bb_se, 4 for bb_sw). A step onto
+ * the promotion rank prank gives one move per promotion choice. The moves
+ * come by increasing target square (prank is the top rank for White, the
+ * bottom one for Black). */
+static inline chk_move *put_pawn_steps(chk_move *m, const chk_move *end, chk_bb t, int back,
+                                       chk_bb prank, const chk_rules *r)
+{
+    chk_bb promos = t & prank;
+    if (promos && prank == RANK_1)
+        m = put_pawn_promotions(m, end, promos, back, r);
+    for (chk_bb s = t & ~prank; s; s &= s - 1) {
+        int to = bb_first(s);
+        m = put_move(m, end, to + back + ((to >> 2) & 1), to, CHK_PAWN, CHK_NONE, 0, 0);
+    }
+    if (promos && prank == RANK_8)
+        m = put_pawn_promotions(m, end, promos, back, r);
+    return m;
+}
+
+/* Every move of the side to move under fast_count rules when it has no
+ * jump: then no capture is compulsory and every step, slide, leap and take
+ * is legal. The same moves in the same order as gen_others(g, true, true). */
+static int gen_quiet_fast(const chk_pos *p, chk_move *list)
+{
+    const chk_rules *r = p->rules;
+    const chk_move *end = list + CHK_MAX_MOVES;
+    chk_move *m = list;
+    int us = p->side;
+    chk_bb own = p->occ[us], enemy = p->occ[!us], all = own | enemy, empty = ~all;
+    chk_bb pawns = p->bb[us][CHK_PAWN];
+    if (us == CHK_WHITE) {
+        m = put_pawn_steps(m, end, bb_ne(pawns) & empty, -5, RANK_8, r);
+        m = put_pawn_steps(m, end, bb_nw(pawns) & empty, -4, RANK_8, r);
+    } else {
+        m = put_pawn_steps(m, end, bb_se(pawns) & empty, 3, RANK_1, r);
+        m = put_pawn_steps(m, end, bb_sw(pawns) & empty, 4, RANK_1, r);
+    }
+    const chk_bb *king_to = r->kinds[CHK_KING].leap_to;
+    for (chk_bb b = p->bb[us][CHK_KING]; b; b &= b - 1) {
+        int sq = bb_first(b);
+        for (chk_bb t = king_to[sq] & empty; t; t &= t - 1)
+            m = put_move(m, end, sq, bb_first(t), CHK_KING, CHK_NONE, 0, 0);
+    }
+    for (int kind = 2; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            for (chk_bb t = k->leap_to[sq] & ~own; t; t &= t - 1) {
+                int to = bb_first(t);
+                chk_bb cap = enemy & BB(to);
+                m = put_move(m, end, sq, to, kind, CHK_NONE, cap ? CHK_MF_TAKE : 0, cap);
+            }
+            for (int i = 0; i < k->nride_dirs; i++) {
+                int d = k->ride_dir[i];
+                if (!(k->ray_bb[sq][d] & ~own))
+                    continue;
+                chk_bb t = ride_targets(k, sq, d, all) & ~own;
+                if (!t)
+                    continue;
+                for (chk_bb q = t & empty; q; q &= q - 1)
+                    m = put_move(m, end, sq, bb_first(q), kind, CHK_NONE, 0, 0);
+                if (t & enemy)
+                    m = put_move(m, end, sq, bb_first(t & enemy), kind, CHK_NONE, CHK_MF_TAKE,
+                                 t & enemy);
+            }
+        }
+    }
+    return (int)(m - list);
+}
+
+/* Jump chains of one pawn or (non-flying) king under fast_count rules. */
+typedef struct jgen {
+    const chk_kind *k;          /* the king's tables (diagonal, one step) */
+    chk_bb enemy, empty, prank;
+    unsigned d0, d1;            /* directions tried: up 0, 1; down 2, 3 */
+    bool pawn;
+    uint8_t from, kind;
+    uint8_t promote, nkinds;    /* the rules' promotion kinds */
+    int minc, maxc;             /* fewest and most captures of a chain so far */
+    chk_move *first, *m;        /* this piece's first move, the next free slot */
+    const chk_move *end;
+    uint8_t path[CHK_MAX_PATH];
+} jgen;
+
+/* Ends a chain at sq unless the piece already has the same move (end_chain). */
+static void jg_end(jgen *j, int sq, chk_bb cap, int npath, int promo)
+{
+    for (const chk_move *o = j->first; o < j->m; o++)
+        if (o->to == sq && o->captures == cap && o->promo == promo)
+            return;
+    if (j->m == j->end)
+        return;
+    chk_move *m = j->m++;
+    int c = bb_count(cap);
+    j->minc = c < j->minc ? c : j->minc;
+    j->maxc = c > j->maxc ? c : j->maxc;
+    m->captures = cap;
+    m->from = j->from;
+    m->to = (uint8_t)sq;
+    m->kind = j->kind;
+    m->promo = (uint8_t)promo;
+    m->flags = CHK_MF_JUMP | CHK_MF_COMPULSORY;
+    m->npath = (uint8_t)npath;
+    memcpy(m->path, j->path, sizeof m->path);   /* whole: a fixed size copies faster */
+}
+
+/* Whether the piece on sq, having captured cap, can jump in direction d. */
+static inline bool jg_can(const jgen *j, int sq, unsigned d, chk_bb cap)
+{
+    const chk_kind *k = j->k;
+    return k->ray_len[sq][d] >= 2 && (j->enemy & ~cap & BB(k->ray[sq][d][0]))
+           && (j->empty & BB(k->ray[sq][d][1]));
+}
+
+/* A jump of one capture (over) that ends on land: no other chain of the
+ * piece can be the same move, as its first capture differs. */
+static inline void jg_single(jgen *j, int land, int over, int promo)
+{
+    if (j->m == j->end)
+        return;
+    chk_move *m = j->m++;
+    j->minc = 1 < j->minc ? 1 : j->minc;
+    j->maxc = 1 > j->maxc ? 1 : j->maxc;
+    m->captures = BB(over);
+    m->from = j->from;
+    m->to = (uint8_t)land;
+    m->kind = j->kind;
+    m->promo = (uint8_t)promo;
+    m->flags = CHK_MF_JUMP | CHK_MF_COMPULSORY;
+    m->npath = 1;
+    m->path[0] = (uint8_t)land;
+}
+
+/* chain() for a pawn or king under fast_count rules: the same chains,
+ * found in the same order. */
+static void jg_chain(jgen *j, int sq, chk_bb cap, int npath)
+{
+    const chk_kind *k = j->k;
+    bool more = false;
+    if (npath < CHK_MAX_PATH) {
+        for (unsigned d = j->d0; d < j->d1; d++) {
+            if (!jg_can(j, sq, d, cap))
+                continue;
+            int over = k->ray[sq][d][0], land = k->ray[sq][d][1];
+            more = true;
+            j->path[npath] = (uint8_t)land;
+            if (j->pawn && (j->prank & BB(land))) {
+                for (int promo = 1; promo < j->nkinds; promo++)
+                    if (j->promote & (1u << promo))
+                        jg_end(j, land, cap | BB(over), npath + 1, promo);
+            } else {
+                jg_chain(j, land, cap | BB(over), npath + 1);
+            }
+        }
+    }
+    if (!more && npath > 0)
+        jg_end(j, sq, cap, npath, CHK_NONE);
+}
+
+/* Every legal move under fast_count rules with capture mixed or jumps when
+ * some pawn or king of the side to move (jumpers) has a jump: the jump
+ * chains (of the most pieces under the majority rule), then under capture
+ * mixed the takes. The same moves in the same order as the general path.
+ * Kept out of chk__gen_all, whose common case (no jump) stays small. */
+static __attribute__((noinline)) int gen_jumps_fast(const chk_pos *p, chk_move *list,
+                                                    chk_bb jumpers)
+{
+    const chk_rules *r = p->rules;
+    int us = p->side;
+    jgen j;
+    j.k = &r->kinds[CHK_KING];
+    j.enemy = p->occ[!us];
+    j.prank = promo_rank(us);
+    memset(j.path, 0, sizeof j.path);
+    j.promote = r->promote;
+    j.nkinds = r->nkinds;
+    j.minc = CHK_SQUARES;
+    j.maxc = 0;
+    j.m = list;
+    j.end = list + CHK_MAX_MOVES;
+    chk_bb all = p->occ[0] | p->occ[1];
+    for (int kind = CHK_PAWN; kind <= CHK_KING; kind++) {
+        j.kind = (uint8_t)kind;
+        j.pawn = kind == CHK_PAWN;
+        j.d0 = 0;
+        j.d1 = 4;
+        if (j.pawn && !r->pawns_capture_backward) {
+            j.d0 = us == CHK_WHITE ? 0 : 2;
+            j.d1 = j.d0 + 2;
+        }
+        for (chk_bb b = p->bb[us][kind] & jumpers; b; b &= b - 1) {
+            int from = bb_first(b);
+            j.from = (uint8_t)from;
+            j.first = j.m;
+            j.empty = ~all | BB(from);
+            /* jg_chain(&j, from, 0, 0) with the first jump unrolled: most
+             * chains are a single jump, written without a search for
+             * duplicates */
+            for (unsigned d = j.d0; d < j.d1; d++) {
+                if (!jg_can(&j, from, d, 0))
+                    continue;
+                int over = j.k->ray[from][d][0], land = j.k->ray[from][d][1];
+                bool more = false;
+                j.path[0] = (uint8_t)land;
+                if (j.pawn && (j.prank & BB(land))) {
+                    for (int promo = 1; promo < j.nkinds; promo++)
+                        if (j.promote & (1u << promo))
+                            jg_single(&j, land, over, promo);
+                    continue;
+                }
+                for (unsigned d2 = j.d0; d2 < j.d1 && !more; d2++)
+                    more = jg_can(&j, land, d2, BB(over));
+                if (more)
+                    jg_chain(&j, land, BB(over), 1);
+                else
+                    jg_single(&j, land, over, CHK_NONE);
+            }
+        }
+    }
+    chk_move *m = j.m;
+    if (r->majority && j.minc < j.maxc) {
+        /* keep the chains that capture the most */
+        int max = j.maxc;
+        chk_move *w = list;
+        for (chk_move *o = list; o < m; o++)
+            if (bb_count(o->captures) == max) {
+                if (w != o)
+                    *w = *o;
+                w++;
+            }
+        m = w;
+    }
+    if (r->capture == CHK_CAPTURE_MIXED) {
+        /* takes by bishops, camels and the like stay legal */
+        const chk_move *end = list + CHK_MAX_MOVES;
+        for (int kind = 2; kind < r->nkinds; kind++) {
+            const chk_kind *k = &r->kinds[kind];
+            for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+                int sq = bb_first(b);
+                for (chk_bb t = k->leap_to[sq] & j.enemy; t; t &= t - 1)
+                    m = put_move(m, end, sq, bb_first(t), kind, CHK_NONE, CHK_MF_TAKE, t & -t);
+                for (int i = 0; i < k->nride_dirs; i++) {
+                    int d = k->ride_dir[i];
+                    if (!(k->ray_bb[sq][d] & j.enemy))
+                        continue;
+                    chk_bb t = ride_targets(k, sq, d, all) & j.enemy;
+                    if (t)
+                        m = put_move(m, end, sq, bb_first(t), kind, CHK_NONE, CHK_MF_TAKE, t);
+                }
+            }
+        }
+    }
+    return (int)(m - list);
+}
+
+/* ---- the capture rule ---------------------------------------------------- */
+
 /* All moves of the side to move under the capture rule, no hooks. With
  * count_only the list is scratch space and only the number is right. */
-int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only)
+static __attribute__((noinline)) int gen_general(const chk_pos *p, chk_move *list, bool count_only)
 {
     const chk_rules *r = p->rules;
     gen g;
@@ -267,6 +562,19 @@ int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only)
     return j;
 }
 
+int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only)
+{
+    const chk_rules *r = p->rules;
+    if (r->fast_count) {
+        chk_bb jumpers = chk__diagonal_jumpers(p, p->side);
+        if (!jumpers)
+            return gen_quiet_fast(p, list);
+        if (r->capture == CHK_CAPTURE_MIXED || r->capture == CHK_CAPTURE_JUMPS)
+            return gen_jumps_fast(p, list, jumpers);
+    }
+    return gen_general(p, list, count_only);
+}
+
 int chk_gen_rule_moves(const chk_pos *p, chk_move *list)
 {
     int n = chk__gen_all(p, list, false);
@@ -285,7 +593,8 @@ int chk_gen_rule_moves(const chk_pos *p, chk_move *list)
     return n;
 }
 
-int chk_gen_moves(chk_pos *p, chk_move *list)
+/* chk_gen_moves with hooks or the repetition rule. */
+static __attribute__((noinline)) int gen_moves_hooked(chk_pos *p, chk_move *list)
 {
     int reason;
     int w = chk_result_static(p, &reason);
@@ -294,6 +603,18 @@ int chk_gen_moves(chk_pos *p, chk_move *list)
     if (w != CHK_ONGOING)
         return 0;
     return chk_gen_rule_moves(p, list);
+}
+
+int chk_gen_moves(chk_pos *p, chk_move *list)
+{
+    const chk_rules *r = p->rules;
+    if (r->result || r->draw_repetition || r->filter)
+        return gen_moves_hooked(p, list);
+    /* chk_result_static without hooks or repetitions: lost kings, quiet plies */
+    if (!p->bb[0][CHK_KING] || !p->bb[1][CHK_KING]
+        || (r->draw_quiet_plies && p->quiet >= r->draw_quiet_plies))
+        return 0;
+    return chk__gen_all(p, list, false);
 }
 
 /* ---- counting ----------------------------------------------------------- */

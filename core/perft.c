@@ -29,6 +29,37 @@ static void child_bits(const chk_pos *p, const chk_move *m, chk_pos *c)
     c->side = (uint8_t)them;
 }
 
+/* The last ply of a perft that makes every move: each of the n moves of
+ * list made and taken back. Returns n, or -2 when the history cannot grow. */
+static inline int64_t make_each(chk_pos *p, const chk_move *list, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!chk_make(p, &list[i]))
+            return -2;
+        chk_unmake(p);
+    }
+    return n;
+}
+
+/* The last two plies from the n moves of list, in one frame (its own: the
+ * callers' frames keep one move list each). Returns the count or -2. */
+static __attribute__((noinline)) int64_t make_last_two(chk_pos *p, const chk_move *list, int n)
+{
+    chk_move next[CHK_MAX_MOVES];
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        if (!chk_make(p, &list[i]))
+            return -2;
+        int c = chk_gen_moves(p, next);
+        int64_t count = c < 0 ? -2 : make_each(p, next, c);
+        chk_unmake(p);
+        if (count < 0)
+            return count;
+        total += count;
+    }
+    return total;
+}
+
 /* Returns the count, -1 when stopped, -2 when a hook failed; the position
  * is always restored. */
 static int64_t perft_rec(chk_pos *p, int depth, bool bulk, const volatile sig_atomic_t *stop)
@@ -54,15 +85,10 @@ static int64_t perft_rec(chk_pos *p, int depth, bool bulk, const volatile sig_at
         }
         return total;
     }
-    if (depth == 1) {
-        /* the last ply, each move made and taken back */
-        for (int i = 0; i < n; i++) {
-            if (!chk_make(p, &list[i]))
-                return -2;
-            chk_unmake(p);
-        }
-        return n;
-    }
+    if (depth == 1)
+        return make_each(p, list, n);
+    if (depth == 2 && !bulk)
+        return make_last_two(p, list, n);
     for (int i = 0; i < n; i++) {
         if (!chk_make(p, &list[i]))
             return -2;
