@@ -192,6 +192,16 @@ local function run_subcommand(name, args)
 end
 
 -- Whether path names a readable regular file (not a directory).
+-- Whether a subcommand's arguments ask for its help (-h or --help before
+-- any "--"), so that it can print its usage before parsing the rest.
+function cli.wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return true end
+    if a == "--" then break end
+  end
+  return false
+end
+
 local function is_file(path)
   local f = io.open(path, "r")
   if not f then return false end

@@ -38,16 +38,8 @@ local function parser()
   return p
 end
 
-local function wants_help(args)
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then return true end
-    if a == "--" then break end
-  end
-  return false
-end
-
 local function run(args)
-  if wants_help(args) then io.stdout:write(usage, "\n") return 0 end
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
   local ok, opts = parser():pparse(args)
   if not ok then error(opts .. "; see --help", 0) end
   if opts.help then io.stdout:write(usage, "\n") return 0 end

@@ -200,16 +200,8 @@ local function diff(a_text, b_text, fen, depth, all)
   return differs and 1 or 0
 end
 
-local function wants_help(args)
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then return true end
-    if a == "--" then break end
-  end
-  return false
-end
-
 local function run(args)
-  if wants_help(args) then io.stdout:write(usage, "\n") return 0 end
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
   local ok, opts = parser():pparse(args)
   if not ok then return fail(opts .. "; see cheskers rules --help") end
   if opts.help then io.stdout:write(usage, "\n") return 0 end
