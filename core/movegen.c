@@ -29,11 +29,13 @@ static inline chk_move *push(gen *g)
     return g->n < CHK_MAX_MOVES ? &g->list[g->n++] : NULL;
 }
 
-static inline void add_simple(gen *g, int from, int to, int kind, int promo, uint8_t flags, chk_bb cap)
+/* Writes a move with one landing at *m unless the list is full (m == end:
+ * the move is dropped, as push does). Returns the next free slot. */
+static inline chk_move *put_move(chk_move *m, const chk_move *end, int from, int to, int kind,
+                                 int promo, uint8_t flags, chk_bb cap)
 {
-    chk_move *m = push(g);
-    if (!m)
-        return;
+    if (m == end)
+        return m;
     m->captures = cap;
     m->from = (uint8_t)from;
     m->to = (uint8_t)to;
@@ -42,6 +44,13 @@ static inline void add_simple(gen *g, int from, int to, int kind, int promo, uin
     m->flags = flags;
     m->npath = 1;
     m->path[0] = (uint8_t)to;
+    return m + 1;
+}
+
+static inline void add_simple(gen *g, int from, int to, int kind, int promo, uint8_t flags, chk_bb cap)
+{
+    chk_move *m = put_move(g->list + g->n, g->list + CHK_MAX_MOVES, from, to, kind, promo, flags, cap);
+    g->n = (int)(m - g->list);
 }
 
 /* Adds a step (or a pawn's step with each promotion choice). */
@@ -223,23 +232,6 @@ static bool keep_majority(const chk_move *m, int max)
 
 /* ---- the fast generator (fast_count rules, no jump) --------------------- */
 
-/* Writes a move with one landing at *m unless the list is full (m == end:
- * the move is dropped, as push does). Returns the next free slot. */
-static inline chk_move *put_move(chk_move *m, const chk_move *end, int from, int to, int kind,
-                                 int promo, uint8_t flags, chk_bb cap)
-{
-    if (m == end)
-        return m;
-    m->captures = cap;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->kind = (uint8_t)kind;
-    m->promo = (uint8_t)promo;
-    m->flags = flags;
-    m->npath = 1;
-    m->path[0] = (uint8_t)to;
-    return m + 1;
-}
 
 /* Pawn steps onto the promotion rank squares of t (see put_pawn_steps),
  * one move per promotion choice. */
