@@ -30,7 +30,7 @@ REPL_OBJ = $(REPL_SRC:%.c=build/%.o)
 DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse parallel tmux
 
-.PHONY: all deps test bench install uninstall clean run
+.PHONY: all deps deps-check test bench install uninstall clean run
 
 all: cheskers cheskers.so
 
@@ -54,6 +54,12 @@ cheskers.so: $(LUA_OBJ) build/libcheskers.a
 
 cheskers: $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a
 	$(CC) $(OPT) -o $@ $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a $(LUA_LIBS) -lreadline -lm -Wl,-E
+
+# the release gate's tools too: fuzzing, sanitizers, valgrind, LuaRocks
+CHECK_PACKAGES = $(DEBIAN_PACKAGES) clang libclang-rt-dev valgrind luarocks
+
+deps-check:
+	@$(MAKE) -s deps DEBIAN_PACKAGES="$(CHECK_PACKAGES)"
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -102,6 +108,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/cheskers $(DESTDIR)$(CMODDIR)/cheskers.so
 	rm -rf $(DESTDIR)$(LUADIR)/cheskers $(DESTDIR)$(PREFIX)/share/cheskers
+	rm -f $(DESTDIR)$(MANDIR)/cheskers.1
 
 clean:
 	rm -rf build cheskers cheskers.so
@@ -138,7 +145,7 @@ build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_S
 	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LUA_LIBS) -lm -o $@
 
 fuzz-build:
-	@$(MAKE) -s deps
+	@$(MAKE) -s deps-check
 	@$(MAKE) -s $(FUZZ_BIN)
 
 fuzz: fuzz-build
@@ -148,15 +155,15 @@ fuzz-short: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_SHORT) $(FUZZ_TARGETS)
 
 sanitize:
-	@$(MAKE) -s deps
+	@$(MAKE) -s deps-check
 	@sh tests/sanitize.sh
 
 valgrind:
-	@$(MAKE) -s deps
+	@$(MAKE) -s deps-check
 	@sh tests/valgrind.sh
 
 install-test:
-	@$(MAKE) -s deps
+	@$(MAKE) -s deps-check
 	@$(MAKE) -s all
 	@CHESKERS_INSTALL_STRICT=1 sh tests/install_test.sh
 

@@ -205,7 +205,8 @@ static void gen_others(gen *g, bool takes, bool quiet)
             continue;
         for (chk_bb b = p->bb[g->us][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
-            for (chk_bb t = k->leap_to[sq] & leap_mask; t; t &= t - 1) {
+            chk_bb done = k->leap_to[sq] & leap_mask;  /* a square reached two ways is one move */
+            for (chk_bb t = done; t; t &= t - 1) {
                 int to = bb_first(t);
                 if (empty & BB(to))
                     add_simple(g, sq, to, kind, CHK_NONE, 0, 0);
@@ -214,7 +215,8 @@ static void gen_others(gen *g, bool takes, bool quiet)
             }
             for (int i = 0; i < k->nride_dirs; i++) {
                 int d = k->ride_dir[i];
-                chk_bb t = ride_targets(k, sq, d, ~empty);
+                chk_bb t = ride_targets(k, sq, d, ~empty) & ~done;
+                done |= t;
                 for (chk_bb q = quiet ? t & empty : 0; q; q &= q - 1)
                     add_simple(g, sq, bb_first(q), kind, CHK_NONE, 0, 0);
                 if (take && (t & g->enemy))
@@ -296,7 +298,8 @@ static int gen_quiet_fast(const chk_pos *p, chk_move *list)
         const chk_kind *k = &r->kinds[kind];
         for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
-            for (chk_bb t = k->leap_to[sq] & ~own; t; t &= t - 1) {
+            chk_bb done = k->leap_to[sq] & ~own;   /* a square reached two ways is one move */
+            for (chk_bb t = done; t; t &= t - 1) {
                 int to = bb_first(t);
                 chk_bb cap = enemy & BB(to);
                 m = put_move(m, end, sq, to, kind, CHK_NONE, cap ? CHK_MF_TAKE : 0, cap);
@@ -305,9 +308,10 @@ static int gen_quiet_fast(const chk_pos *p, chk_move *list)
                 int d = k->ride_dir[i];
                 if (!(k->ray_bb[sq][d] & ~own))
                     continue;
-                chk_bb t = ride_targets(k, sq, d, all) & ~own;
+                chk_bb t = ride_targets(k, sq, d, all) & ~own & ~done;
                 if (!t)
                     continue;
+                done |= t;
                 for (chk_bb q = t & empty; q; q &= q - 1)
                     m = put_move(m, end, sq, bb_first(q), kind, CHK_NONE, 0, 0);
                 if (t & enemy)
@@ -488,13 +492,15 @@ static __attribute__((noinline)) int gen_jumps_fast(const chk_pos *p, chk_move *
             const chk_kind *k = &r->kinds[kind];
             for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
                 int sq = bb_first(b);
-                for (chk_bb t = k->leap_to[sq] & j.enemy; t; t &= t - 1)
+                chk_bb done = k->leap_to[sq] & j.enemy;
+                for (chk_bb t = done; t; t &= t - 1)
                     m = put_move(m, end, sq, bb_first(t), kind, CHK_NONE, CHK_MF_TAKE, t & -t);
                 for (int i = 0; i < k->nride_dirs; i++) {
                     int d = k->ride_dir[i];
                     if (!(k->ray_bb[sq][d] & j.enemy))
                         continue;
-                    chk_bb t = ride_targets(k, sq, d, all) & j.enemy;
+                    chk_bb t = ride_targets(k, sq, d, all) & j.enemy & ~done;
+                    done |= t;
                     if (t)
                         m = put_move(m, end, sq, bb_first(t), kind, CHK_NONE, CHK_MF_TAKE, t);
                 }
@@ -733,9 +739,10 @@ static int count_jumps_fast(const chk_pos *p, chk_bb jumpers)
         const chk_kind *k = &r->kinds[kind];
         for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
-            n += bb_count(k->leap_to[sq] & j.enemy);
+            chk_bb t = k->leap_to[sq];     /* a square reached two ways is one move */
             for (int i = 0; i < k->nride_dirs; i++)
-                n += bb_count(ride_targets(k, sq, k->ride_dir[i], occ) & j.enemy);
+                t |= ride_targets(k, sq, k->ride_dir[i], occ);
+            n += bb_count(t & j.enemy);
         }
     }
     return n;
@@ -785,9 +792,10 @@ int chk__count_bb(const chk_pos *p)
         const chk_kind *k = &r->kinds[kind];
         for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
-            n += bb_count(k->leap_to[sq] & ~own);
+            chk_bb t = k->leap_to[sq];     /* a square reached two ways is one move */
             for (int i = 0; i < k->nride_dirs; i++)
-                n += bb_count(ride_targets(k, sq, k->ride_dir[i], ~empty) & ~own);
+                t |= ride_targets(k, sq, k->ride_dir[i], ~empty);
+            n += bb_count(t & ~own);
         }
     }
     return n;

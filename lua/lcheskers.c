@@ -1570,8 +1570,11 @@ static bool check_move(lua_State *L, int arg, chk_pos *p, Board *b, int bidx, ch
         const char *s = lua_tolstring(L, arg, &len);
         const char *text = move_text_arg(L, arg);
         int rc;
-        if (text == NULL)
-            luaL_error(L, "illegal move %s: %s", push_clipped(L, s, len), lua_tostring(L, -1));
+        if (text == NULL) {
+            /* the reason is on the top; read it before pushing anything */
+            const char *why = lua_tostring(L, -1);
+            luaL_error(L, "illegal move %s: %s", push_clipped(L, s, len), why);
+        }
         if (b)
             core_begin(L, bidx, b, &cc);
         rc = chk_parse_move(p, text, out, err, sizeof err);

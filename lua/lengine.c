@@ -290,8 +290,10 @@ static int eval_protected(lua_State *L)
     lua_call(L, 1, 1);
     int isnum;
     lua_Number v = lua_tonumberx(L, -1, &isnum);
-    if (!isnum || v != v)
+    if (!isnum)
         return luaL_error(L, "eval function must return a number (got %s)", luaL_typename(L, -1));
+    if (v != v)
+        return luaL_error(L, "eval function returned NaN");
     c->score = v;
     return 0;
 }

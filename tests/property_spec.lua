@@ -48,13 +48,11 @@ local RULESETS = {
     rules = { pieces = { C = { rides = { { 1, 3 } } },
                          B = { rides = { { 1, 1 } }, compulsory = true } } } },
   -- A kind whose vectors reach the same square two ways (a ride {1,1} and a
-  -- leap {3,3} or a ride {2,2}) must still list each move once. Known core
-  -- bug (issue 7, tests/fuzz/crashes/rules-dup-leap-ride-*): pending until
-  -- fixed; CHESKERS_KNOWN_BUGS=1 runs it.
+  -- leap {3,3} or a ride {2,2}) must still list each move once (a bug the
+  -- fuzzer found: tests/fuzz/crashes/rules-dup-leap-ride-*).
   { name = "pieces: overlapping vectors (bishop leaps {3,3}, camel rides {2,2} too)",
     rules = { pieces = { B = { rides = { { 1, 1 } }, leaps = { { 3, 3 } } },
-                         C = { leaps = { { 1, 3 } }, rides = { { 1, 1 }, { 2, 2 } } } } },
-    known_bug = "duplicate moves for overlapping piece vectors (core/movegen.c)" },
+                         C = { leaps = { { 1, 3 } }, rides = { { 1, 1 }, { 2, 2 } } } } } },
 }
 
 -- ---- the half turn ------------------------------------------------------------
@@ -205,10 +203,6 @@ describe("properties over random games", function()
 
   for i, set in ipairs(RULESETS) do
     it("hold under " .. set.name, function()
-      if set.known_bug and os.getenv("CHESKERS_KNOWN_BUGS") ~= "1" then
-        pending("known bug: " .. set.known_bug)
-        return
-      end
       math.randomseed(SEED + i)
       local positions = 0
       for game = 1, GAMES do

@@ -59,7 +59,8 @@ WRAP
     UBSAN_OPTIONS="log_path=$logdir/ubsan:print_stacktrace=1:halt_on_error=1"
     LSAN_OPTIONS="suppressions=$mirror/tests/lsan.supp"
     CHESKERS_TIME_SCALE=5
-    export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS CHESKERS_TIME_SCALE
+    CC="$cc $opt"   # test programs built against build/libcheskers.a are instrumented too
+    export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS CHESKERS_TIME_SCALE CC
     mirror_test
   ) | tee "$logdir/run.out" | sed "s/^/# $cc: /" | grep -v '^# [a-z]*: ok '
   summary=$(tail -n 1 "$logdir/run.out")

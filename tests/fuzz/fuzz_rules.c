@@ -14,28 +14,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#ifndef FUZZ_ALL_BUGS
-/* Known core bug 1 (see crashes/rules-dup-leap-ride-*): a kind whose ride
- * reaches a square another of its vectors also reaches (ride {1,1} with
- * leap {3,3} or ride {2,2}) lists that move twice. Such kinds are skipped
- * until it is fixed; build with -DFUZZ_ALL_BUGS to fuzz them again. */
-static bool overlapping_vectors(const int8_t (*leaps)[2], int nl, const int8_t (*rides)[2], int nr)
-{
-    for (int i = 0; i < nr; i++)
-        for (int j = 0; j < nl + nr; j++) {
-            const int8_t *u = j < nl ? leaps[j] : rides[j - nl];
-            int a = rides[i][0], b = rides[i][1];
-            int sym[8][2] = { { a, b }, { -a, b }, { a, -b }, { -a, -b },
-                              { b, a }, { -b, a }, { b, -a }, { -b, -a } };
-            for (int s = 0; s < 8; s++)
-                for (int t = 2; t <= 7; t++)
-                    if (u[0] == t * sym[s][0] && u[1] == t * sym[s][1])
-                        return true;
-        }
-    return false;
-}
-#endif
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static chk_rules rules, again;
@@ -73,10 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rides[i][0] = (int8_t)k[0];
             rides[i][1] = (int8_t)k[1];
         }
-#ifndef FUZZ_ALL_BUGS
-        if (overlapping_vectors((const int8_t (*)[2])leaps, nl, (const int8_t (*)[2])rides, nr))
-            continue;
-#endif
         err[0] = 0;
         if (chk_rules_set_kind(&rules, letter, style, compulsory, (const int8_t (*)[2])leaps, nl,
                                (const int8_t (*)[2])rides, nr, err, sizeof err))
