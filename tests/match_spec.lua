@@ -227,3 +227,58 @@ describe("cheskers match command", function()
     assert.matches("--games must be a positive integer", msgs, 1, true)
   end)
 end)
+
+describe("match --sandbox (cfg.sandbox)", function()
+  local function bot_file(body)
+    local path = tmpname() .. ".lua"
+    local f = assert(io.open(path, "w"))
+    f:write(body)
+    f:close()
+    return path
+  end
+
+  it("plays the shipped bots in the sandbox as without it", function()
+    for _, spec in ipairs({ "greedy", "alphabeta:depth=1", "mcts", "engine:level=1", "random" }) do
+      local r = match.run { a = spec, b = "random", games = 2, nodes = 500, max_plies = 30, sandbox = true }
+      assert.equal(2, r.played)
+      for _, g in ipairs(r.results) do
+        assert(g.reason ~= "error" and g.reason ~= "time", spec .. ": " .. tostring(g.detail))
+      end
+    end
+  end)
+
+  it("stops a loop at the instruction budget, with the reason, and restores the string methods", function()
+    local bot = bot_file("return { name = 'spin', choose = function() while true do end end }")
+    local saved = match.SANDBOX.max_instructions
+    match.SANDBOX.max_instructions = 1000000
+    local ok, r = pcall(match.run, { a = bot, b = "greedy", games = 2, sandbox = true })
+    match.SANDBOX.max_instructions = saved
+    os.remove(bot)
+    assert(ok, r)
+    assert.equal(2, r.losses)
+    for _, g in ipairs(r.results) do
+      assert.equal("error", g.reason)
+      assert.matches("^sandbox: instruction limit", g.detail)
+    end
+    assert.equal(string, getmetatable("").__index)
+    assert.equal("ab", ("a"):rep(2):gsub("aa", "ab"))
+  end)
+
+  it("refuses a bot file whose own code breaks the sandbox, and binary chunks", function()
+    local bot = bot_file("os.remove('x') return { choose = function() end }")
+    assert.has_error(function() match.load_bot(bot, { sandbox = true }) end,
+                     "bot " .. bot .. ": sandbox: 'os.remove' is not available")
+    os.remove(bot)
+    bot = bot_file(string.dump(function() return { choose = function() end } end))
+    assert.has_error(function() match.load_bot(bot, { sandbox = true }) end,
+                     "bot " .. bot .. ": a binary chunk; sandboxed bots must be text")
+    os.remove(bot)
+  end)
+
+  it("leaves bots alone without it", function()
+    local bot = bot_file("return { name = 'free', choose = function(b) assert(io and os.getenv) return b:moves()[1] end }")
+    local r = match.run { a = bot, b = "random", games = 1, max_plies = 6 }
+    os.remove(bot)
+    assert.equal("max plies", r.results[1].reason)
+  end)
+end)

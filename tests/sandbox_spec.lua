@@ -121,6 +121,38 @@ describe("the puzzle sandbox", function()
     assert.equal("xx", ("x"):rep(2))
   end)
 
+  -- ... and the bomb is refused before it is built: in a fresh process the
+  -- peak memory (VmHWM) grows by far less than the 100 MiB it asks for.
+  it("refuses a long concatenation before allocating it (peak memory)", function()
+    local f = io.open("/proc/self/status", "r")
+    if not f then pending("no /proc/self/status to measure peak memory") return end
+    f:close()
+    local path = os.tmpname()
+    local fh = assert(io.open(path, "wb"))
+    fh:write('local s = "xxxxxxxx" for i = 1, 18 do s = s .. s end return { ' ..
+             ("s .. "):rep(49) .. 's }')
+    fh:close()
+    local script = table.concat({
+      'package.path = "lua/?.lua;lua/?/init.lua;" .. package.path',
+      'package.cpath = "./?.so;" .. package.cpath',
+      'local function hwm() for l in io.lines("/proc/self/status") do',
+      '  local v = l:match("^VmHWM:%s+(%d+)") if v then return tonumber(v) end end end',
+      'local puzzle = require "cheskers.puzzle"',
+      'local h0 = hwm()',
+      'local list, err = puzzle.load_string(io.read("a"), "bomb")',
+      'print((hwm() - h0) // 1024, tostring(list == nil), err)',
+    }, " ")
+    local p = io.popen(("lua5.4 -e '%s' < %s 2>&1"):format(script, path))
+    local out = p:read("a")
+    p:close()
+    os.remove(path)
+    local grew, refused, msg = out:match("^(%d+)%s+(%a+)%s+(.-)%s*$")
+    assert(grew, "no measurement: " .. out)
+    assert.equal("true", refused, "the bomb was accepted")
+    assert(msg:match("memory"), "message: " .. msg)
+    assert(tonumber(grew) < 48, "peak memory grew by " .. grew .. " MiB")
+  end)
+
   it("bounds the time cheskers check spends on one puzzle", function()
     -- { fen = <start>, moves = 15 } is valid data; the solver would need hours
     local t0 = os.clock()
@@ -128,6 +160,100 @@ describe("the puzzle sandbox", function()
                              moves = 15, solution = { "b6-a5" } }, { max_nodes = 200000 })
     assert.is_false(r.ok)
     assert.equal("too hard", r.faults[1].kind)
-    assert(os.clock() - t0 < 10, "took too long")
+    assert(os.clock() - t0 < 10 * SCALE, "took too long")
   end)
+end)
+
+-- ---- bots in a match ---------------------------------------------------------
+-- A bot that hangs or misbehaves loses its game with a reason and the match
+-- goes on (docs/engine.md). With --sandbox a bot cannot touch files or
+-- programs, exhaust memory or escape the limits by catching their errors
+-- either: it loses with a detail saying why.
+
+local HOSTILE_BOTS = {
+  -- {name, choose body, needs --sandbox, what the detail must say (sandbox rows)}
+  { "an endless loop", "while true do end", false },
+  { "an endless C search", "while true do board:search({ depth = 60 }) end", false },
+  { "an error", "error('boom')", false },
+  { "no move", "return nil", false },
+  { "an illegal move", "return 'a1-h8'", false },
+  { "writing a file", ("io.open(%q, 'w'):write('x') return board:moves()[1]"):format(MARK), true,
+    "sandbox: 'io' is not available" },
+  { "running a program", ("os.execute('touch %s') return board:moves()[1]"):format(MARK), true,
+    "sandbox: 'os.execute' is not available" },
+  { "loading a C library", "package.loadlib('libc.so.6', 'system') return board:moves()[1]", true,
+    "sandbox: 'package' is not available" },
+  { "requiring a C module", "require('cheskers.sandbox') return board:moves()[1]", true,
+    "sandbox: require('cheskers.sandbox') is not available" },
+  { "a memory bomb", "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(1e6) .. i end", true,
+    "sandbox: memory limit" },
+  { "a memory bomb it catches", "pcall(function() local s = 'x' while true do s = s .. s end end) return board:moves()[1]",
+    true, "sandbox: memory limit" },
+  { "a violation it catches", ("pcall(function() return io.open(%q, 'w') end) return board:moves()[1]"):format(MARK), true,
+    "sandbox: 'io' is not available" },
+  { "the string metatable", "getmetatable('').__index.dump = 1 return board:moves()[1]", true,
+    "sandbox: 'getmetatable' of a string is not available" },
+  { "a finalizer", "setmetatable({}, { __gc = function() while true do end end }) return board:moves()[1]", true,
+    "sandbox: '__gc' is not available" },
+  { "a slow pattern", "return ('a'):rep(5000):find(('a*'):rep(20) .. 'b')", true,
+    "sandbox: string method 'find' is not available" },
+  { "an endless loop in the sandbox", "while true do end", true, nil },
+  { "loops that catch the hook", "while true do pcall(function() while true do end end) end", true, nil },
+}
+
+describe("hostile bots in a match", function()
+  local exe = os.getenv("CHESKERS") or "./cheskers"
+  local sandbox_flag
+  local function has_sandbox()
+    if sandbox_flag == nil then
+      local p = io.popen(exe .. " help match 2>&1")
+      sandbox_flag = p:read("a"):find("--sandbox", 1, true) ~= nil
+      p:close()
+    end
+    return sandbox_flag
+  end
+
+  for _, row in ipairs(HOSTILE_BOTS) do
+    it("makes a bot with " .. row[1] .. " lose its game, and the match end", function()
+      if not exists(exe) then pending(exe .. " is not built") return end
+      if row[3] and not has_sandbox() then
+        pending("cheskers match has no --sandbox yet")
+        return
+      end
+      local bot = os.tmpname() .. ".lua"
+      local out = os.tmpname()
+      local f = assert(io.open(bot, "wb"))
+      f:write("return { name = 'hostile', choose = function(board, limits) " .. row[2] .. " end }\n")
+      f:close()
+      local cmd = ("timeout %d %s match %s random --games 1 --quiet --move-timeout 2 --out %s%s 2>&1")
+        :format(math.floor(120 * SCALE), exe, bot, out, row[3] and " --sandbox" or "")
+      local t0 = os.time()
+      local p = io.popen(cmd)
+      local text = p:read("a")
+      local took = os.time() - t0
+      local ok, how, code = p:close()
+      local fh = io.open(out, "r")
+      local lines = fh and fh:read("a") or ""
+      if fh then fh:close() end
+      os.remove(bot)
+      os.remove(out)
+      assert(ok, row[1] .. ": the match did not end normally (" .. tostring(how) .. " " ..
+             tostring(code) .. "): " .. text)
+      local game = lines:match('\n(%b{})')
+      assert(game, row[1] .. ": no game recorded: " .. lines .. text)
+      local a_color = game:match('"a_color":"(%a+)"')
+      local winner = game:match('"winner":"(%a+)"')
+      local reason = game:match('"reason":"([%a ]+)"')
+      assert(winner and winner ~= a_color, row[1] .. ": the hostile bot did not lose: " .. game)
+      assert(reason == "error" or reason == "time" or reason == "no move" or reason == "illegal move",
+             row[1] .. ": reason " .. tostring(reason))
+      assert.is_false(exists(MARK), row[1] .. ": wrote " .. MARK)
+      if row[4] then
+        local detail = game:match('"detail":"([^"]*)"') or ""
+        assert(detail:find(row[4], 1, true), row[1] .. ": detail " .. detail)
+      end
+      -- quickly: the move timeout is 2 s; a memory bomb stops at the cap
+      assert(took <= 12 * SCALE, row[1] .. ": took " .. took .. " s")
+    end)
+  end
 end)

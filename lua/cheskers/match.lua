@@ -1,7 +1,8 @@
 -- cheskers.match: bot against bot, game after game (the library behind
 -- `cheskers match`).
 --
---   match.load_bot(spec) -> bot             "greedy", "engine:level=3", "my/bot.lua:depth=2"
+--   match.load_bot(spec, options) -> bot   "greedy", "engine:level=3", "my/bot.lua:depth=2"
+--                                          (options.sandbox: load the file in the sandbox)
 --   match.run(cfg) -> summary               plays the match (fields of cfg below)
 --   match.play_game(cfg, bots, game) -> result
 --   match.elo(w, d, l) -> elo, lo, hi       Elo difference with a 95% interval
@@ -27,11 +28,19 @@
 -- 0 off), out (JSON lines file: a header line, then one line per game,
 -- written as each game ends), records (game records file, appended),
 -- resume (continue the match in out), sprt = {elo0, elo1, alpha, beta},
--- progress (function(summary, result) after each game), log (function(msg)).
+-- progress (function(summary, result) after each game), log (function(msg)),
+-- sandbox (load the bot files in the sandbox: see "the bot sandbox" below).
 
 local cheskers = require "cheskers"
 
 local match = {}
+
+local call_bot        -- defined with the games below
+
+local function first_line(s)
+  return (tostring(s):match("^[^\n]*"))
+end
+
 
 local ok_rl, rl = pcall(require, "cheskers.readline")
 local clock = os.clock        -- CPU seconds: what a bot spends
@@ -82,9 +91,175 @@ function match.bot_names()
   return names
 end
 
+-- ---- the bot sandbox (--sandbox) ------------------------------------------------
+--
+-- A sandboxed bot file is compiled as text only into an environment of its
+-- own: no io, os (but os.clock, os.time, os.difftime), require (but
+-- require "cheskers"), package, load, loadfile, dofile, debug,
+-- collectgarbage, print, coroutine, getmetatable of strings or userdata,
+-- setmetatable with __gc, string patterns (find, match, gmatch, gsub: they
+-- can run for ages in C, out of reach of the hook). The cheskers module is
+-- there (a copy, without cheskers.engine.deadline and cheskers.interrupt).
+-- Each call into the bot (the file itself, configure, new_game, choose)
+-- runs under a count hook bounding its Lua instructions and under the
+-- allocator cap of cheskers.sandbox (lua/lsandbox.c, as puzzle files). A
+-- violation, even one the bot catches with pcall, loses the game: reason
+-- "error", detail "sandbox: ...".
+
+local has_sandbox, sandbox = pcall(require, "cheskers.sandbox")
+if not has_sandbox then sandbox = nil end
+
+match.SANDBOX = {
+  max_source = 1024 * 1024,        -- bytes of bot file
+  max_instructions = 1000000000,   -- Lua VM instructions per call (about 3-10 s)
+  max_memory_kb = 128 * 1024,      -- memory growth per call
+}
+
+local SAFE_GLOBALS = { "assert", "error", "ipairs", "next", "pairs", "rawequal", "rawget",
+                       "rawlen", "rawset", "select", "tonumber", "tostring", "type" }
+local SAFE_LIBS = {
+  math = { "abs", "ceil", "exp", "floor", "fmod", "huge", "log", "max", "maxinteger", "min",
+           "mininteger", "modf", "pi", "random", "randomseed", "sqrt", "tointeger", "type",
+           "ult", "sin", "cos", "tan", "asin", "acos", "atan" },
+  string = { "byte", "char", "format", "len", "lower", "rep", "reverse", "sub", "upper" },
+  table = { "concat", "insert", "move", "pack", "remove", "sort", "unpack" },
+  utf8 = { "char", "charpattern", "codepoint", "len", "offset" },
+  os = { "clock", "time", "difftime" },
+}
+
+local function copy_fields(src, names)
+  local t = {}
+  for _, k in ipairs(names) do t[k] = src[k] end
+  return t
+end
+
+-- the string methods while a sandboxed bot runs (no patterns)
+-- (runner code that runs meanwhile, the hook and the message handler, calls
+-- string functions directly)
+local active_box                 -- the box of the sandboxed call running
+local SAFE_STRING = copy_fields(string, SAFE_LIBS.string)
+setmetatable(SAFE_STRING, { __index = function(_, k)
+  local msg = "sandbox: string method '" .. tostring(k) .. "' is not available"
+  if active_box then active_box.why = active_box.why or msg end
+  error(msg, 2)
+end })
+
+-- Records the first violation of a bot (it loses even if it catches the
+-- error) and raises it.
+local function violation(box, msg, level)
+  box.why = box.why or msg
+  error(msg, level and level + 1 or 0)
+end
+
+local function guard(box, lib, t)
+  return setmetatable(t, { __metatable = false, __index = function(_, k)
+    violation(box, "sandbox: '" .. lib .. tostring(k) .. "' is not available", 2)
+  end })
+end
+
+-- The cheskers module as a bot sees it.
+local function safe_cheskers(box)
+  local c = {}
+  for k, v in pairs(cheskers) do c[k] = v end
+  c.interrupt = nil
+  local eng = {}
+  for k, v in pairs(cheskers.engine or {}) do eng[k] = v end
+  eng.deadline = nil
+  c.engine = eng
+  if type(cheskers.SQUARES) == "table" then
+    c.SQUARES = {}
+    for k, v in pairs(cheskers.SQUARES) do c.SQUARES[k] = v end
+  end
+  return c
+end
+
+local function new_env(box)
+  local env = {}
+  for _, k in ipairs(SAFE_GLOBALS) do env[k] = _G[k] end
+  for lib, names in pairs(SAFE_LIBS) do
+    env[lib] = guard(box, lib .. ".", copy_fields(_G[lib], names))
+  end
+  env.cheskers = safe_cheskers(box)
+  env.require = function(name)
+    if name == "cheskers" then return env.cheskers end
+    violation(box, "sandbox: require('" .. tostring(name) .. "') is not available", 2)
+  end
+  env.getmetatable = function(v)
+    if type(v) ~= "table" then
+      violation(box, "sandbox: 'getmetatable' of a " .. type(v) .. " is not available", 2)
+    end
+    return getmetatable(v)
+  end
+  env.setmetatable = function(t, mt)
+    if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+      violation(box, "sandbox: '__gc' is not available", 2)
+    end
+    return setmetatable(t, mt)
+  end
+  -- a caught violation (or the hook's limits) is not forgiven
+  local function rethrow(ok, ...)
+    if box.stop then error(box.stop, 0) end
+    if not ok and (...) == "not enough memory" then
+      box.why = box.why or box.memory_msg
+      error(box.why, 0)
+    end
+    return ok, ...
+  end
+  env.pcall = function(f, ...) return rethrow(pcall(f, ...)) end
+  env.xpcall = function(f, h, ...) return rethrow(xpcall(f, h, ...)) end
+  env._G = env
+  return guard(box, "", env)
+end
+
+local function new_box()
+  local S = match.SANDBOX
+  return {
+    max_instructions = S.max_instructions, max_memory_kb = S.max_memory_kb,
+    memory_msg = string.format("sandbox: memory limit (more than %d KiB)", S.max_memory_kb),
+  }
+end
+
+-- Loads a bot file in the sandbox (see above): the bot table, or raises.
+local function load_sandboxed(path, spec, name, opts)
+  local f, err = io.open(path, "rb")
+  if not f then error("bot " .. spec .. ": " .. tostring(err), 0) end
+  local text = f:read(match.SANDBOX.max_source + 1) or ""
+  f:close()
+  if #text > match.SANDBOX.max_source then
+    error(string.format("bot %s: file too large for --sandbox (more than %d bytes)", spec, match.SANDBOX.max_source), 0)
+  end
+  if text:byte(1) == 27 then error("bot " .. spec .. ": a binary chunk; sandboxed bots must be text", 0) end
+  local box = new_box()
+  local chunk, cerr = load(text, "@" .. path, "t", new_env(box))
+  if not chunk then error("bot " .. spec .. ": " .. tostring(cerr), 0) end
+  local r = call_bot(30, box, chunk)
+  if not r[1] then error("bot " .. spec .. ": " .. first_line(r[2]), 0) end
+  local t = r[2]
+  if type(t) ~= "table" or type(rawget(t, "choose")) ~= "function" then
+    error("bot " .. spec .. ": the file must return a table with a choose function", 0)
+  end
+  local fns = {}
+  for _, k in ipairs({ "choose", "new_game", "configure" }) do
+    local v = rawget(t, k)
+    if v ~= nil and type(v) ~= "function" then error("bot " .. spec .. ": " .. k .. " must be a function", 0) end
+    fns[k] = v
+  end
+  if next(opts) then
+    if not fns.configure then error("bot " .. spec .. ": takes no options", 0) end
+    local rc = call_bot(30, box, fns.configure, opts)
+    if not rc[1] then error("bot " .. spec .. ": " .. first_line(rc[2]), 0) end
+  end
+  -- the name may be set by configure; only a plain short string is taken
+  local bname = rawget(t, "name")
+  bname = type(bname) == "string" and bname ~= "" and bname:sub(1, 60) or name
+  return { name = bname, spec = spec, choose = fns.choose, new_game = fns.new_game,
+           configure = fns.configure, box = box }
+end
+
 -- Loads a fresh instance of a bot (each load runs the file again, so two
 -- instances never share state). Raises with a message when it cannot.
-function match.load_bot(spec)
+-- options.sandbox: load a bot file in the sandbox (a table is taken as it is).
+function match.load_bot(spec, options)
   if type(spec) == "table" then return spec end
   local name, opts = split_spec(spec)
   local path
@@ -100,6 +275,7 @@ function match.load_bot(spec)
         #known > 0 and (" (bots: " .. table.concat(known, ", ") .. ")") or ""), 0)
     end
   end
+  if options and options.sandbox then return load_sandboxed(path, spec, name, opts) end
   local chunk, err = loadfile(path)
   if not chunk then error("bot " .. spec .. ": " .. err, 0) end
   local ok, bot = pcall(chunk)
@@ -244,33 +420,71 @@ local TIMEOUT = setmetatable({}, { __tostring = function() return "time budget e
 local INTERRUPTED = {}
 
 local function is_interrupt(e)
-  return type(e) == "string" and e:match("interrupted!?$") ~= nil
+  return type(e) == "string" and string.match(e, "interrupted!?$") ~= nil
 end
 
 -- Calls fn(...) protected, raising TIMEOUT from a count hook once `cap`
 -- CPU seconds have passed (Lua code only; C work is measured afterwards).
 -- Ctrl-C (an "interrupted" error) is not the bot's fault: it stops the match.
-local function call_bot(cap, fn, ...)
+-- box: a sandboxed bot's limits (nil: none); then the call also runs under
+-- the instruction budget, the memory cap and the safe string methods, and a
+-- violation recorded in box.why makes it fail with that message.
+-- Returns { ok, results or message... }.
+function call_bot(cap, box, fn, ...)
   local deadline = clock() + cap
   -- C searches (b:search) cannot run the hook: they get a deadline instead
   local engine = cheskers.engine
   if engine and engine.deadline then engine.deadline(cap) end
+  local count, max = 0, box and box.max_instructions // 1000
+  if box then box.why, box.stop = nil, nil end
   debug.sethook(function()
-    if clock() > deadline then error(TIMEOUT, 0) end
+    if box then
+      count = count + 1
+      if count > max then
+        box.why = box.why or string.format("sandbox: instruction limit (more than %d)", box.max_instructions)
+        box.stop = box.why
+        error(box.stop, 0)
+      end
+      if clock() > deadline then box.stop = TIMEOUT error(TIMEOUT, 0) end
+    elseif clock() > deadline then error(TIMEOUT, 0) end
   end, "", 1000)
-  local res = table.pack(xpcall(fn, function(e)
+  local function handler(e)
     if e == TIMEOUT then return e end
     if is_interrupt(e) then return INTERRUPTED end
     return debug.traceback(tostring(e), 2)
-  end, ...))
+  end
+  local res
+  if box then
+    local strmeta = getmetatable("")
+    local saved = strmeta.__index
+    strmeta.__index = SAFE_STRING
+    active_box = box
+    if sandbox then
+      local r = table.pack(sandbox.run(box.max_memory_kb * 1024, xpcall, fn, handler, ...))
+      strmeta.__index, active_box = saved, nil
+      if r[1] then res = table.pack(table.unpack(r, 2, r.n)) else res = { false, r[2], n = 2 } end
+    else
+      res = table.pack(xpcall(fn, handler, ...))
+      strmeta.__index, active_box = saved, nil
+    end
+  else
+    res = table.pack(xpcall(fn, handler, ...))
+  end
   debug.sethook()
   if engine and engine.deadline then engine.deadline(nil) end
   if res[2] == INTERRUPTED then error("interrupted", 0) end
+  if box then
+    if not res[1] and type(res[2]) == "string" and res[2]:find("not enough memory", 1, true) then
+      box.why = box.why or box.memory_msg
+    end
+    if box.stop == TIMEOUT and not box.why then
+      res = { false, TIMEOUT, n = 2 }
+    elseif box.why then
+      res = { false, box.why, n = 2 }
+      collectgarbage()
+    end
+  end
   return res
-end
-
-local function first_line(s)
-  return (tostring(s):match("^[^\n]*"))
 end
 
 -- Plays game number `game` between bots[1] (a) and bots[2] (b). Returns a
@@ -300,7 +514,7 @@ function match.play_game(cfg, bots, game)
   for _, color in ipairs({ "white", "black" }) do
     local bot = by_color[color]
     if bot.new_game and not res.winner then
-      local r = call_bot(cfg.move_timeout or 30, bot.new_game, rules)
+      local r = call_bot(cfg.move_timeout or 30, bot.box, bot.new_game, rules)
       if not r[1] then forfeit(color, r[2] == TIMEOUT and "time" or "error", r[2]) end
     end
   end
@@ -329,7 +543,7 @@ function match.play_game(cfg, bots, game)
     local color = board:turn()
     local bot = by_color[color]
     local c0 = clock()
-    local r = call_bot(cap, bot.choose, board:copy(), { nodes = limits.nodes, time = limits.time })
+    local r = call_bot(cap, bot.box, bot.choose, board:copy(), { nodes = limits.nodes, time = limits.time })
     local spent = clock() - c0
     if not r[1] then
       forfeit(color, r[2] == TIMEOUT and "time" or "error", r[2])
@@ -421,7 +635,8 @@ end
 function match.run(cfg)
   local json = require "cjson"
   local log = cfg.log or function() end
-  local bots = { match.load_bot(cfg.a), match.load_bot(cfg.b) }
+  local bopts = { sandbox = cfg.sandbox }
+  local bots = { match.load_bot(cfg.a, bopts), match.load_bot(cfg.b, bopts) }
   if bots[1].name == bots[2].name then
     -- the same bot twice: tell them apart by their specs, else by number
     local s1, s2 = type(cfg.a) == "string" and cfg.a, type(cfg.b) == "string" and cfg.b

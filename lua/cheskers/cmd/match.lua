@@ -5,7 +5,8 @@ local usage = [[
 usage: cheskers match BOT_A BOT_B [--games N] [--rules SPEC] [--seed S]
                       [--nodes N | --time T] [--openings FILE | --opening-plies K]
                       [--max-plies N] [--repetition N] [--out FILE] [--records FILE]
-                      [--resume] [--sprt ELO0,ELO1] [--move-timeout T] [--quiet]
+                      [--resume] [--sprt ELO0,ELO1] [--move-timeout T] [--sandbox]
+                      [--quiet]
 
 Plays N games (default 10) between two bots, colours alternating, each pair
 of games from the same opening: K random plies (default 4, chosen from the
@@ -28,6 +29,11 @@ engine) or a Lua file, with options after a colon:
   --resume         continue the match recorded in --out (same bots, seed, rules)
   --sprt E0,E1     stop early when a sequential test decides between Elo
                    E0 and E1 (alpha = beta = 0.05)
+  --sandbox        load the bot files in a sandbox: no io, os (but os.clock,
+                   os.time), require (but "cheskers"), package, load, debug,
+                   string patterns; each call into a bot runs under an
+                   instruction budget and a memory cap. A bot that breaks
+                   these loses the game (reason error, detail "sandbox: ...")
   --quiet          no progress line
 
 Prints a progress line as games end and a final table: wins, draws, losses,
@@ -53,6 +59,7 @@ local function parser()
   p:option("--sprt", "elo0,elo1")
   p:option("--move-timeout", "seconds"):convert(tonumber)
   p:flag("--resume")
+  p:flag("--sandbox")
   p:flag("--quiet -q")
   p:flag("-h --help")
   return p
@@ -75,6 +82,7 @@ local function run(args)
     a = o.a, b = o.b, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
     opening_plies = o.opening_plies, max_plies = o.max_plies, repetition = o.repetition,
     out = o.out, records = o.records, resume = o.resume, move_timeout = o.move_timeout,
+    sandbox = o.sandbox,
   }
   if not cfg.games or cfg.games < 1 then return fail("--games must be a positive integer") end
   if o.nodes ~= nil and (not cfg.nodes or cfg.nodes < 1) then return fail("--nodes must be a positive integer") end
