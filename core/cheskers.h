@@ -156,6 +156,7 @@ typedef struct chk_undo {
     uint32_t moveno;
     uint64_t hash;          /* hash before the move */
     chk_move move;
+    uint8_t pad_[8];        /* 176 bytes: entries stay 16-byte aligned */
 } chk_undo;
 
 typedef struct chk_pos {
