@@ -56,7 +56,7 @@ function match.bot_dirs()
   local here = src:sub(1, 1) == "@" and src:sub(2):match("^(.*)/[^/]*$")
   if here then
     dirs[#dirs + 1] = here .. "/../../scripts/bots/"   -- lua/cheskers/ -> repo
-    dirs[#dirs + 1] = here .. "/../../../share/cheskers/bots/"
+    dirs[#dirs + 1] = here .. "/../../../cheskers/bots/"  -- share/lua/5.4/cheskers/ -> share/cheskers/bots
   end
   return dirs
 end
