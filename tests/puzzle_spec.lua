@@ -327,7 +327,7 @@ describe("hostile puzzle files", function()
   end
 
   it("makes cheskers check fail (exit status 1) and write nothing", function()
-    if not exists(EXE) then pending(EXE .. " is not built") return end
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
     local out, code = run_program("check tests/puzzles/hostile/io_open.lua tests/puzzles/hostile/loop.lua")
     assert.are.equal(1, code, out)
     assert.matches("rejected", out)
@@ -339,7 +339,7 @@ end)
 
 describe("cheskers check", function()
   it("exits 0 on sound puzzles and 1 on faulty ones", function()
-    if not exists(EXE) then pending(EXE .. " is not built") return end
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
     local out, code = run_program("check scripts/puzzles/win-in-2.lua")
     assert.are.equal(0, code, out)
     assert.matches("OK", out)
@@ -451,7 +451,7 @@ end)
 
 describe("the REPL's puzzle and svg commands", function()
   it("answers with the best defence, says when a move throws the win away and when it is solved", function()
-    if not exists(EXE) then pending(EXE .. " is not built") return end
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
     local out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua 1; b6-c7; undo 2; c5-d4; b6xd4'")
     assert.are.equal(0, code, out)
     assert.matches("black to play and win in 2", out)
@@ -461,7 +461,7 @@ describe("the REPL's puzzle and svg commands", function()
   end)
 
   it("goes on to the next puzzle and starts over", function()
-    if not exists(EXE) then pending(EXE .. " is not built") return end
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
     local out, code = run_program("-c 'puzzle scripts/puzzles/composed.lua; c5-d4; puzzle again; puzzle next; d4-c3'")
     assert.are.equal(0, code, out)
     assert.matches("The decoy %(1 of 2%).*The decoy %(1 of 2%).*The cage %(2 of 2%).*Solved", out)
@@ -474,7 +474,7 @@ describe("the REPL's puzzle and svg commands", function()
   end)
 
   it("refuses a hostile puzzle file and a bad index", function()
-    if not exists(EXE) then pending(EXE .. " is not built") return end
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
     local out, code = run_program("-c 'puzzle tests/puzzles/hostile/loop.lua'")
     assert.are.equal(1, code, out)
     assert.matches("rejected", out)
@@ -483,7 +483,7 @@ describe("the REPL's puzzle and svg commands", function()
   end)
 
   it("writes the board as SVG", function()
-    if not exists(EXE) then pending(EXE .. " is not built") return end
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
     local path = os.tmpname()
     local out, code = run_program(("-c 'b6-a5; svg %s'"):format(path))
     local f = io.open(path, "r")
