@@ -1879,17 +1879,8 @@ void lcheskers_checkmove(lua_State *L, int arg, chk_pos *p, chk_move *out)
     check_move(L, arg, p, NULL, 0, out, false);
 }
 
-/* Proposed for lcheskers.h (lsolve.c, lengine.c): a bracket around core work
- * on the board at arg that may run Lua code (rule hooks; eval, info or
- * progress callbacks). begin raises "board is busy" when it is; else it marks
- * the board busy (so callbacks cannot change it), lets its rules' hooks run,
- * and returns the stack index of the first of the values it pushes (1 or 4).
- * Between the two calls the stack above them must be as begin left it
- * whenever the core runs. end (after the core has returned and restored the
- * board) pops them, marks the board idle and raises the error of a failed
- * hook, if any. */
-int lcheskers_core_begin(lua_State *L, int arg);
-void lcheskers_core_end(lua_State *L, int arg, int slot);
+/* lcheskers_core_begin/end: the bracket of lcheskers.h for lsolve.c and
+ * lengine.c (core work that may run Lua code on the board at arg). */
 
 int lcheskers_core_begin(lua_State *L, int arg)
 {

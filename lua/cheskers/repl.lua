@@ -862,10 +862,18 @@ repl.command {
   run = function(S, args, rest)
     local path = trim(rest)
     if path == "" then S:fail("usage: save FILE") end
-    local f, err = io.open(path, "w")
+    -- written beside the target, then renamed: a failed write loses nothing
+    local tmp = path .. ".tmp"
+    local f, err = io.open(tmp, "w")
     if not f then S:fail("cannot save: " .. err) end
-    f:write(record.write(S.board, S.tags))
-    f:close()
+    local ok, werr = f:write(record.write(S.board, S.tags))
+    local closed, cerr = f:close()
+    if not ok or not closed then
+      os.remove(tmp)
+      S:fail("cannot save: " .. tostring(werr or cerr))
+    end
+    local renamed, rerr = os.rename(tmp, path)
+    if not renamed then os.remove(tmp) S:fail("cannot save: " .. rerr) end
     local n = #S.board:history()
     S:print(string.format("saved %d move%s to %s", n, n == 1 and "" or "s", path))
   end,
