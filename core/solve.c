@@ -238,6 +238,37 @@ static void sort_order(uint16_t *order, const int32_t *score, int n)
 
 /* ---- the search --------------------------------------------------------- */
 
+/* One ply ahead of the side to move's moves list[0..cnt): *win gets the
+ * index of the first move that wins at once, or -1; the moves that keep the
+ * game going are listed in order[0..*cand) with score[i] the defender's
+ * number of replies (moves that lose are left out; with a win, the list
+ * stops there). Returns 0, or CHK_SOLVE_ERROR / CHK_SOLVE_NOMEM. */
+static int look_ahead(chk_pos *p, chk_move *list, int cnt, int32_t *score, uint16_t *order,
+                      int *cand, int *win)
+{
+    int me = p->side;
+    *cand = 0;
+    *win = -1;
+    for (int i = 0; i < cnt; i++) {
+        int replies = 0;
+        if (!chk_make(p, &list[i]))
+            return CHK_SOLVE_NOMEM;
+        int st = status(p, me, &replies);
+        chk_unmake(p);
+        if (st == ST_ERROR)
+            return CHK_SOLVE_ERROR;
+        if (st == ST_WIN) {
+            *win = i;
+            return 0;
+        }
+        if (st == ST_ONGOING) {
+            score[i] = replies;
+            order[(*cand)++] = (uint16_t)i;
+        }
+    }
+    return 0;
+}
+
 static int defend(chk_solver *s, chk_pos *p, int n, int ply);
 
 /* Attacker (the side to move) node, the game going on: 1 when it wins
@@ -265,27 +296,21 @@ static int attack(chk_solver *s, chk_pos *p, int n, int ply)
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
         return CHK_SOLVE_ERROR;
-    int me = p->side, cand = 0;
     /* One ply ahead: a move that wins at once ends the search; the others
-     * are ordered by the defender's number of replies. */
-    for (int i = 0; i < cnt; i++) {
-        int replies = 0;
-        if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
-        int st = status(p, me, &replies);
-        chk_unmake(p);
-        if (st == ST_ERROR)
-            return CHK_SOLVE_ERROR;
-        if (st == ST_WIN) {
-            tt_store(s, key, 1, 0, i);
-            return 1;
-        }
-        if (st == ST_LOSS)
-            continue;
-        score[i] = replies * 4 - bb_count(list[i].captures);
+     * are ordered by the defender's number of replies (the hash move first). */
+    int cand, win;
+    int rc = look_ahead(p, list, cnt, score, order, &cand, &win);
+    if (rc < 0)
+        return rc;
+    if (win >= 0) {
+        tt_store(s, key, 1, 0, win);
+        return 1;
+    }
+    for (int j = 0; j < cand; j++) {
+        int i = order[j];
+        score[i] = score[i] * 4 - bb_count(list[i].captures);
         if (i == best)
             score[i] = -1000000;
-        order[cand++] = (uint16_t)i;
     }
     if (n == 1 || cand == 0) {
         tt_store(s, key, 0, cand ? 1 : 255, 0);
@@ -457,24 +482,14 @@ int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
         return CHK_SOLVE_ERROR;
-    int me = p->side, cand = 0;
-    for (int i = 0; i < cnt; i++) {
-        int replies = 0;
-        if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
-        int st = status(p, me, &replies);
-        chk_unmake(p);
-        if (st == ST_ERROR)
-            return CHK_SOLVE_ERROR;
-        if (st == ST_WIN) {
-            if (best)
-                *best = list[i];
-            return 1;
-        }
-        if (st == ST_ONGOING) {
-            score[i] = replies;
-            order[cand++] = (uint16_t)i;
-        }
+    int cand, win;
+    int rc = look_ahead(p, list, cnt, score, order, &cand, &win);
+    if (rc < 0)
+        return rc;
+    if (win >= 0) {
+        if (best)
+            *best = list[win];
+        return 1;
     }
     sort_order(order, score, cand);
     for (int k = 2; k <= n; k++) {
