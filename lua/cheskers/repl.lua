@@ -840,19 +840,8 @@ repl.command {
     end
     S.bot_player = { bot = bot, color = color, limits = { nodes = 20000 } }
     S:print(string.format("bot %s plays %s", bot.name, color))
-    if not S.bot_hooked then
-      -- answer after every line of this session (moves typed, play, redo ...)
-      S.bot_hooked = true
-      local after = S.after_line
-      S.after_line = function(self)
-        local ok, e = rl.run(bot_reply, self)     -- Ctrl-C armed while it thinks
-        if not ok then
-          self.bot_player = nil
-          self:error(((type(e) == "string" and e:match("interrupted!?$")) and "interrupted" or tostring(e)) .. "; bot off")
-        end
-        return after(self)
-      end
-    end
+    -- answer after every line of this session (moves typed, play, redo ...)
+    S:answer_after_lines("bot", bot_reply, function(self) self.bot_player = nil end)
   end,
 }
 
@@ -1028,19 +1017,7 @@ repl.command {
                  file = args[1], index = n, count = #list,
                  name = (p.title or args[1]) .. (#list > 1 and string.format(" (%d of %d)", n, #list) or "") }
     S:print(string.format("%s: %s to play and win in %d", S.puzzle.name, attacker, p.moves))
-    if not S.puzzle_hooked then
-      S.puzzle_hooked = true
-      local after = S.after_line
-      S.after_line = function(self)
-        local okr, e = rl.run(puzzle_reply, self)     -- Ctrl-C armed while it thinks
-        if not okr then
-          self.puzzle = nil
-          self:error(((type(e) == "string" and e:match("interrupted!?$")) and "interrupted" or tostring(e)) ..
-            "; puzzle off")
-        end
-        return after(self)
-      end
-    end
+    S:answer_after_lines("puzzle", puzzle_reply, function(self) self.puzzle = nil end)
   end,
 }
 
@@ -1201,10 +1178,30 @@ function Session:set_board(b)
   self:sync_key()
 end
 
--- After a line: picks up a board assigned to the global `board`, notices
--- changes made through it, redraws when something changed. Returns false
--- when `board` had to be put back.
+-- Registers reply(session) to run after every line, before the board is
+-- looked at: how a bot or a puzzle answers the moves typed. It runs with
+-- Ctrl-C armed; an error or Ctrl-C prints "...; NAME off" and calls
+-- off(session). Registering a name twice keeps the first.
+function Session:answer_after_lines(name, reply, off)
+  self.responders = self.responders or {}
+  for _, r in ipairs(self.responders) do
+    if r.name == name then return end
+  end
+  table.insert(self.responders, 1, { name = name, reply = reply, off = off })
+end
+
+-- After a line: runs the registered replies, picks up a board assigned to
+-- the global `board`, notices changes made through it, redraws when
+-- something changed. Returns false when `board` had to be put back.
 function Session:after_line()
+  for _, r in ipairs(self.responders or {}) do
+    local ok, e = rl.run(r.reply, self)
+    if not ok then
+      r.off(self)
+      local why = (type(e) == "string" and e:match("interrupted!?$")) and "interrupted" or tostring(e)
+      self:error(why .. "; " .. r.name .. " off")
+    end
+  end
   local good = true
   local g = rawget(_G, "board")
   if g ~= self.board then
