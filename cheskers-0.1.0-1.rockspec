@@ -31,7 +31,7 @@ build = {
    modules = {
       cheskers = {
          sources = {
-            "lua/lcheskers.c", "lua/lengine.c", "lua/lsandbox.c", "lua/lsolve.c",
+            "lua/lcheskers.c", "lua/lengine.c", "lua/lerror.c", "lua/lsandbox.c", "lua/lsolve.c",
             "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c",
             "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c",
          },

@@ -1754,7 +1754,7 @@ static int perft_progress(lua_State *L, Board *b, int depth, bool divide)
         if (failed || count < 0) {
             b->busy = false;
             if (count == -1 && !failed)
-                return luaL_error(L, "interrupted");
+                return lcheskers_error(L, "interrupted", "interrupted");
             return hook_error(L, &cc, failed);
         }
         lua_settop(L, top);
@@ -1778,7 +1778,7 @@ static int perft_progress(lua_State *L, Board *b, int depth, bool divide)
         }
         if (interrupt_flag) {
             b->busy = false;
-            return luaL_error(L, "interrupted");
+            return lcheskers_error(L, "interrupted", "interrupted");
         }
     }
     b->busy = false;
@@ -1813,7 +1813,7 @@ static int perft_or_divide(lua_State *L, bool divide)
         count = chk_perft(&b->pos, depth, true, &interrupt_flag);
         failed = core_end(b, &cc);
         if (count == -1 && !failed)
-            return luaL_error(L, "interrupted");
+            return lcheskers_error(L, "interrupted", "interrupted");
         if (failed || count < 0)
             return hook_error(L, &cc, failed);
         lua_pushinteger(L, count);
@@ -1827,7 +1827,7 @@ static int perft_or_divide(lua_State *L, bool divide)
         n = chk_divide(&b->pos, depth, moves, counts, &interrupt_flag);
         failed = core_end(b, &cc);
         if (n == -1 && !failed)
-            return luaL_error(L, "interrupted");
+            return lcheskers_error(L, "interrupted", "interrupted");
         if (failed || n < 0)
             return hook_error(L, &cc, failed);
         for (i = 0; i < n && i < CHK_MAX_MOVES; i++) {
@@ -1920,6 +1920,7 @@ static const luaL_Reg module_funcs[] = {
     {"new", l_new},
     {"rules", l_rules},
     {"interrupt", l_interrupt},
+    {"error_code", lcheskers_error_code},
     {NULL, NULL}
 };
 

@@ -17,6 +17,15 @@ int luaopen_cheskers(lua_State *L);
  * starts. */
 volatile sig_atomic_t *lcheskers_interrupt_flag(void);
 
+/* ---- lerror.c: error values (see there) -------------------------------- */
+
+/* Raises an error value with this code and a formatted message. */
+int lcheskers_error(lua_State *L, const char *code, const char *fmt, ...);
+/* [-0, +1] Pushes an error value without raising it. */
+void lcheskers_pusherror(lua_State *L, const char *code, const char *msg);
+/* cheskers.error_code(e) -> the code of an error value, or nil. */
+int lcheskers_error_code(lua_State *L);
+
 /* ---- for the other binding files (lsolve.c, lengine.c): in lcheskers.c ---- */
 
 #include "cheskers.h"

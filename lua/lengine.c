@@ -478,7 +478,7 @@ static int board_search(lua_State *L)
     case CHK_SEARCH_OK:
         break;
     case CHK_SEARCH_STOPPED:
-        return luaL_error(L, "interrupted");
+        return lcheskers_error(L, "interrupted", "interrupted");
     case CHK_SEARCH_EVAL_ERROR:
         if (lua_isnil(L, c.err))
             return luaL_error(L, "search: the eval function failed");

@@ -68,7 +68,7 @@ static int solver_gc(lua_State *L)
 static void check_rc(lua_State *L, int rc)
 {
     if (rc == CHK_SOLVE_STOPPED)
-        luaL_error(L, "interrupted");
+        lcheskers_error(L, "interrupted", "interrupted");
     else if (rc == CHK_SOLVE_ERROR)
         luaL_error(L, "solve: a rule hook failed");
     else if (rc == CHK_SOLVE_NOMEM)

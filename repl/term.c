@@ -78,7 +78,7 @@ static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     lua_sethook(L, NULL, 0, 0);
-    luaL_error(L, "interrupted!");
+    lcheskers_error(L, "interrupted", "interrupted!");
 }
 
 static void on_sigint(int sig)

@@ -43,12 +43,13 @@ local function texts(moves)
 end
 
 -- Runs f(...) and checks that it raised an error whose message contains text.
+-- Returns the message and the error value itself.
 local function raises(text, f, ...)
-  local ok, err = pcall(f, ...)
+  local ok, value = pcall(f, ...)
   assert.is_false(ok, "no error raised (expected '" .. text .. "')")
-  err = tostring(err)
+  local err = tostring(value)
   assert.is_truthy(err:find(text, 1, true), ("error %q does not contain %q"):format(err, text))
-  return err
+  return err, value
 end
 
 local function snapshot(b)
@@ -510,7 +511,8 @@ describe("perft and divide", function()
 
   it("stop with 'interrupted' and leave the board as it was", function()
     local b = cheskers.new()
-    raises("interrupted", b.perft, b, 3, function() cheskers.interrupt() end)
+    local _, err = raises("interrupted", b.perft, b, 3, function() cheskers.interrupt() end)
+    assert.equal("interrupted", cheskers.error_code(err))
     raises("interrupted", b.divide, b, 3, function() cheskers.interrupt() end)
     assert.equal(START, b:fen())
     assert.equal(0, #b:history())

@@ -141,15 +141,14 @@ end
 -- source position (error(msg, 0), errors from C), else with the traceback.
 -- Returns the exit status for it (130 after Ctrl-C, else 1).
 function cli.report_error(err, traceback, who)
-  local msg = type(err) == "table" and err.message or tostring(err)
-  if type(msg) == "string" and msg:match("interrupted!?$") then
+  if require("cheskers").error_code(err) == "interrupted" then
     cli.report("interrupted", who)
     return 130
   end
   if type(err) == "string" and err:match("^[^\n]-:%d+: ") and traceback then
     cli.report(cli.trim_traceback(traceback), who)
   else
-    cli.report(tostring(msg), who)
+    cli.report(tostring(err), who)
   end
   return 1
 end

@@ -678,7 +678,7 @@ function M.run(e, dir, shard, nshards, opts)
       if opts.stop and opts.stop() then break end
       local okg, rec = pcall(M.play_game, e, item.variant, item.game, seed, opts.moves)
       if not okg then
-        if tostring(rec):match("interrupted") then error(rec, 0) end
+        if cheskers.error_code(rec) == "interrupted" then error(rec, 0) end
         errorf("variant %s, game %d: %s", item.variant.name, item.game, tostring(rec))
       end
       -- one write of the whole line, then flush: a crash leaves at most one

@@ -420,7 +420,7 @@ local TIMEOUT = setmetatable({}, { __tostring = function() return "time budget e
 local INTERRUPTED = {}
 
 local function is_interrupt(e)
-  return type(e) == "string" and string.match(e, "interrupted!?$") ~= nil
+  return cheskers.error_code(e) == "interrupted"
 end
 
 -- Calls fn(...) protected, raising TIMEOUT from a count hook once `cap`

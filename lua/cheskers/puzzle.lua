@@ -590,7 +590,7 @@ function puzzle.check(p, opts)
   budget, deadline = saved, saved_deadline
   if not ok then
     local msg = tostring(err)
-    if msg:match("interrupted") then error(err, 0) end
+    if cheskers.error_code(err) == "interrupted" then error(err, 0) end
     if msg:match("node limit reached") then
       fault(r, "too hard", string.format("the solver gave up (more than %d nodes in one search)", used))
     elseif msg == "check time limit" then

@@ -794,7 +794,7 @@ local function bot_reply(S)
   local b = S.board
   if not p or b:result() or b:turn() ~= p.color then return end
   local ok, mv = pcall(p.bot.choose, b:copy(), p.limits)
-  if not ok and type(mv) == "string" and mv:match("interrupted!?$") then error(mv, 0) end
+  if not ok and cheskers.error_code(mv) == "interrupted" then error(mv, 0) end
   local m, err
   if ok and mv ~= nil then m, err = b:parse(tostring(mv)) end
   if not m then
@@ -1198,7 +1198,7 @@ function Session:after_line()
     local ok, e = rl.run(r.reply, self)
     if not ok then
       r.off(self)
-      local why = (type(e) == "string" and e:match("interrupted!?$")) and "interrupted" or tostring(e)
+      local why = cheskers.error_code(e) == "interrupted" and "interrupted" or tostring(e)
       self:error(why .. "; " .. r.name .. " off")
     end
   end
@@ -1259,7 +1259,7 @@ local function user_traceback(tb)
 end
 
 local function is_interrupt(e)
-  return type(e) == "string" and (e:match("interrupted!?$") ~= nil)
+  return cheskers.error_code(e) == "interrupted"
 end
 
 -- Prints results of Lua code: boards drawn, other values pretty.

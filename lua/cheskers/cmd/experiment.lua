@@ -68,7 +68,7 @@ local function run(args)
     progress = progress and function(...) shown = true; progress(...) end })
   if not ok then
     if shown then io.stderr:write("\n") end
-    if tostring(s):match("interrupted") then
+    if require("cheskers").error_code(s) == "interrupted" then
       io.stderr:write("cheskers experiment: the finished games are recorded; "
                       .. "run the same command again to resume\n")
     end

@@ -72,7 +72,7 @@ local function choose(b, moves, depth, rng)
   if b.search then
     local ok, res = pcall(b.search, b, { depth = depth })
     if ok and res and res.move then return res.move end
-    if not ok and tostring(res):match("interrupted") then error(res, 0) end
+    if not ok and require("cheskers").error_code(res) == "interrupted" then error(res, 0) end
   end
   local best, bestn = {}, -1
   for _, m in ipairs(moves) do

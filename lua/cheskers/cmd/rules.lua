@@ -215,7 +215,7 @@ local function run(args)
     local fen = #specs > 2 and table.concat(specs, " ", 3) or nil
     local okd, rc = pcall(diff, specs[1], specs[2], fen, opts.depth, opts.all)
     if not okd then
-      if tostring(rc):match("interrupted") then error(rc, 0) end
+      if require("cheskers").error_code(rc) == "interrupted" then error(rc, 0) end
       return fail(tostring(rc))       -- a hook that raised, for example
     end
     return rc

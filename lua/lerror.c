@@ -1,0 +1,84 @@
+/*
+ * lerror.c - the binding's error values: what callers test without
+ * matching message text.
+ *
+ * An error value is a table { code = "interrupted", message = "..." } whose
+ * metatable (registry "cheskers.error") gives it __tostring (the message) and
+ * __concat, so code that prints or concatenates errors keeps working. Lua
+ * code asks cheskers.error_code(e): the code of an error value, nil for
+ * anything else (a plain string error, a table of its own).
+ *
+ * Codes: "interrupted" (cheskers.interrupt() or Ctrl-C stopped the call).
+ */
+#include <stdarg.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "lcheskers.h"
+
+#define ERROR_MT "cheskers.error"
+
+static int error_tostring(lua_State *L)
+{
+    lua_getfield(L, 1, "message");
+    if (!lua_isstring(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "error");
+    }
+    return 1;
+}
+
+static int error_concat(lua_State *L)
+{
+    luaL_tolstring(L, 1, NULL);
+    luaL_tolstring(L, 2, NULL);
+    lua_concat(L, 2);
+    return 1;
+}
+
+/* [-0, +1] The metatable of error values, made on first use. */
+static void push_error_mt(lua_State *L)
+{
+    if (luaL_newmetatable(L, ERROR_MT)) {
+        lua_pushcfunction(L, error_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushcfunction(L, error_concat);
+        lua_setfield(L, -2, "__concat");
+    }
+}
+
+void lcheskers_pusherror(lua_State *L, const char *code, const char *msg)
+{
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, code);
+    lua_setfield(L, -2, "code");
+    lua_pushstring(L, msg);
+    lua_setfield(L, -2, "message");
+    push_error_mt(L);
+    lua_setmetatable(L, -2);
+}
+
+int lcheskers_error(lua_State *L, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lcheskers_pusherror(L, code, lua_tostring(L, -1));
+    return lua_error(L);
+}
+
+/* cheskers.error_code(e) -> the code of an error value, or nil */
+int lcheskers_error_code(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TTABLE && lua_getmetatable(L, 1)) {
+        luaL_getmetatable(L, ERROR_MT);
+        if (lua_rawequal(L, -1, -2)) {
+            lua_getfield(L, 1, "code");
+            return 1;
+        }
+    }
+    lua_pushnil(L);
+    return 1;
+}
