@@ -371,7 +371,7 @@ end)
 describe("REPL engine commands (batch)", function()
   -- Runs the cheskers program on the given input lines; returns its output.
   local function repl(lines)
-    local path = os.tmpname()
+    local path = H.tmpname()
     local f = assert(io.open(path, "w"))
     f:write(table.concat(lines, "\n"), "\n")
     f:close()

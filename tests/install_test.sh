@@ -23,7 +23,8 @@ check() { # description, command...: ok when the command succeeds
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
 }
 
-echo "1..15"
+# the luarocks check runs only under make install-test (CHESKERS_INSTALL_STRICT=1)
+if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..15"; else echo "1..14"; fi
 if [ ! -x ./cheskers ] || [ ! -f ./cheskers.so ]; then
   echo "Bail out! ./cheskers and ./cheskers.so are not built (run make)"
   exit 1
@@ -31,10 +32,16 @@ fi
 
 dest=$tmp/dest
 prefix=/opt/cheskers-test
-multiarch=$(gcc -print-multiarch 2>/dev/null)
 root=$dest$prefix
-cmod=$root/lib/${multiarch:+$multiarch/}lua/5.4
-lmod=$root/share/lua/5.4
+# the folders come from the Makefile (one owner): BINDIR CMODDIR LUADIR MANDIR
+dirs=$(make -s print-dirs PREFIX="$prefix") || { echo "Bail out! make print-dirs failed"; exit 1; }
+eval "$dirs"
+cmod=$dest$CMODDIR
+lmod=$dest$LUADIR
+case $CMODDIR in
+  "$prefix"/lib/*lua/5.4) ;;
+  *) echo "Bail out! CMODDIR=$CMODDIR is not under PREFIX/lib"; exit 1 ;;
+esac
 # make's own output (and any rebuild) goes to a log, not into TAP
 if make -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.out" 2>&1; then
   ok "make install DESTDIR=... PREFIX=$prefix"
