@@ -100,7 +100,8 @@ LUA_ALTERNATIVES = lua-interpreter:/usr/bin/lua5.4 lua-compiler:/usr/bin/luac5.4
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	  dpkg-query -W -f '$${Status}' $$p 2>/dev/null | grep -q ' installed$$' || \
+	    missing="$$missing $$p"; done; \
 	[ -n "$$missing" ] || exit 0; \
 	echo "make deps: installing$$missing"; \
 	SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
