@@ -88,7 +88,8 @@ check "the installed program finds the stock bots (match random greedy)" \
   sh -c "cd '$tmp' && '$root/bin/cheskers' match random greedy --games 2 --quiet >/dev/null"
 
 # the rockspec names every source file of the tree, and (make install-test,
-# luarocks installed) builds a module the stock lua5.4 loads
+# luarocks installed) builds a module the stock lua5.4 loads (its Lua
+# dependencies come from Debian's packages: --deps-mode=none, no download)
 spec=$(ls cheskers-*.rockspec 2>/dev/null | head -n 1)
 drift=$(lua5.4 - "$spec" <<'LUA' 2>&1
 local spec = assert(arg[1], "no rockspec")
@@ -125,7 +126,7 @@ else
   mkdir -p "$tmp/rock/src" "$tmp/rock/home"
   tar cf - --exclude=./.git --exclude=./build --exclude=./tests/fuzz --exclude='*.o' \
     --exclude=./cheskers.so . | (cd "$tmp/rock/src" && tar xf -)
-  if (cd "$tmp/rock/src" && HOME="$tmp/rock/home" luarocks --lua-version 5.4 make --local "$spec") \
+  if (cd "$tmp/rock/src" && HOME="$tmp/rock/home" luarocks --lua-version 5.4 make --local --deps-mode=none "$spec") \
        >"$tmp/rock.out" 2>&1 &&
      (cd "$tmp" && LUA_CPATH="$tmp/rock/home/.luarocks/lib/lua/5.4/?.so" \
        LUA_PATH="$tmp/rock/home/.luarocks/share/lua/5.4/?.lua;;" lua5.4 -e '
