@@ -62,6 +62,11 @@ DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
 
 all: cheskers cheskers.so
 
+# written at parse time above; this rule recreates it after a make clean in
+# the same run (make clean all)
+build/flags:
+	@$(shell mkdir -p build)$(file >$@,$(FLAGS_NOW))
+
 build/core/%.o: core/%.c $(CORE_HDR) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
