@@ -1,23 +1,48 @@
 # Makefile - builds the rules core, the Lua module cheskers.so and the
 # cheskers program; runs the tests and benchmarks; installs.
 #   make            build ./cheskers and ./cheskers.so
-#   make deps       install the missing Debian packages (prints what it installs)
+#   make deps       install the missing Debian packages (prints what it installs;
+#                   leaves the lua/luac alternatives as they were)
 #   make test       every test (summary line "N passed, N failed")
-#   make bench      benchmarks (see README for the figures)
+#   make lint       luacheck over the Lua files (.luacheckrc)
+#   make bench      benchmarks, built for this CPU (NATIVE=1; see README)
 #   make install    honours PREFIX and DESTDIR
+#   make NATIVE=1   build for this machine's CPU (-march=native); the default
+#                   build is portable, and is what make install installs
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man/man1
 CC      ?= cc
-OPT     ?= -O3 -march=native
+OPT     ?= -O3
+NATIVE  ?= 0
+ARCH_FLAGS = $(if $(filter 1,$(NATIVE)),-march=native)
 WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes \
           -Wstrict-prototypes -Wwrite-strings
 CFLAGS  ?=
+LDFLAGS ?=
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
-LUADIR  = $(PREFIX)/share/lua/5.4
-CMODDIR = $(PREFIX)/lib/$(shell gcc -print-multiarch 2>/dev/null)/lua/5.4
-ALL_CFLAGS = $(WARN) $(OPT) -fPIC -D_POSIX_C_SOURCE=200809L $(CFLAGS)
+# Debian's layout: C modules under lib/<multiarch>/lua/5.4 (the multiarch
+# name from the compiler, else from lua5.4's pkg-config file)
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+ifeq ($(MULTIARCH),)
+MULTIARCH := $(shell pkg-config --variable=deb_host_multiarch lua5.4 2>/dev/null)
+endif
+LUADIR  ?= $(PREFIX)/share/lua/5.4
+CMODDIR ?= $(PREFIX)/lib/$(if $(MULTIARCH),$(MULTIARCH)/)lua/5.4
+ALL_CFLAGS = $(WARN) $(OPT) $(ARCH_FLAGS) -fPIC -D_POSIX_C_SOURCE=200809L $(CFLAGS)
+LINK_FLAGS = $(OPT) $(ARCH_FLAGS) $(LDFLAGS)
+
+# Every object depends on build/flags, rewritten only when the compiler or
+# the flags change: switching NATIVE, OPT, CFLAGS or LDFLAGS rebuilds all
+# (so make install after make bench installs a portable build again).
+FLAGS_NOW := $(strip $(CC) | $(ALL_CFLAGS) | $(LUA_CFLAGS) | $(LINK_FLAGS))
+ifneq ($(FLAGS_NOW),$(strip $(file <build/flags)))
+$(shell mkdir -p build)
+$(file >build/flags,$(FLAGS_NOW))
+endif
 
 CORE_SRC = $(wildcard core/*.c)
 CORE_HDR = $(wildcard core/*.h)
@@ -27,22 +52,30 @@ LUA_OBJ  = $(LUA_SRC:%.c=build/%.o)
 REPL_SRC = $(wildcard repl/*.c)
 REPL_OBJ = $(REPL_SRC:%.c=build/%.o)
 
+# lua-check is luacheck (make lint); lua-dkjson and lua-filesystem are used
+# by the Lua library
 DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
-                  lua-cjson lua-argparse parallel tmux
+                  lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
+                  parallel tmux
 
-.PHONY: all deps deps-check test bench install uninstall clean run
+.PHONY: all deps deps-check test lint bench install uninstall clean run print-dirs
 
 all: cheskers cheskers.so
 
-build/core/%.o: core/%.c $(CORE_HDR)
+# written at parse time above; this rule recreates it after a make clean in
+# the same run (make clean all)
+build/flags:
+	@$(shell mkdir -p build)$(file >$@,$(FLAGS_NOW))
+
+build/core/%.o: core/%.c $(CORE_HDR) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-build/lua/%.o: lua/%.c $(CORE_HDR) lua/lcheskers.h
+build/lua/%.o: lua/%.c $(CORE_HDR) lua/lcheskers.h build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -c $< -o $@
 
-build/repl/%.o: repl/%.c $(CORE_HDR) $(wildcard repl/*.h)
+build/repl/%.o: repl/%.c $(CORE_HDR) $(wildcard repl/*.h) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -Ilua -DCHESKERS_LUADIR='"$(LUADIR)"' -c $< -o $@
 
@@ -50,10 +83,10 @@ build/libcheskers.a: $(CORE_OBJ)
 	ar rcs $@ $^
 
 cheskers.so: $(LUA_OBJ) build/libcheskers.a
-	$(CC) -shared $(OPT) -o $@ $(LUA_OBJ) build/libcheskers.a
+	$(CC) -shared $(LINK_FLAGS) -o $@ $(LUA_OBJ) build/libcheskers.a
 
 cheskers: $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a
-	$(CC) $(OPT) -o $@ $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a $(LUA_LIBS) -lreadline -lm -Wl,-E
+	$(CC) $(LINK_FLAGS) -o $@ $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a $(LUA_LIBS) -lreadline -lm -Wl,-E
 
 # the release gate's tools too: fuzzing, sanitizers, valgrind, LuaRocks
 CHECK_PACKAGES = $(DEBIAN_PACKAGES) clang libclang-rt-dev valgrind luarocks
@@ -61,15 +94,33 @@ CHECK_PACKAGES = $(DEBIAN_PACKAGES) clang libclang-rt-dev valgrind luarocks
 deps-check:
 	@$(MAKE) -s deps DEBIAN_PACKAGES="$(CHECK_PACKAGES)"
 
+# Installing must not change which lua (and luac) the machine runs: Debian's
+# lua-check and luarocks pull in lua5.1, whose higher alternative priority
+# would take /usr/bin/lua over. Each alternative below (NAME:the project's
+# choice) is read before apt-get and put back afterwards: an automatic
+# choice that moved is set back by hand (update-alternatives --set, which
+# leaves it in manual mode), a manual one is kept, and one that did not
+# exist before points at Lua 5.4.
+LUA_ALTERNATIVES = lua-interpreter:/usr/bin/lua5.4 lua-compiler:/usr/bin/luac5.4
+
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	  dpkg-query -W -f '$${Status}' $$p 2>/dev/null | grep -q ' installed$$' || \
+	    missing="$$missing $$p"; done; \
+	[ -n "$$missing" ] || exit 0; \
+	echo "make deps: installing$$missing"; \
+	SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	alt_value() { update-alternatives --query "$$1" 2>/dev/null | sed -n 's/^Value: //p'; }; \
+	before=""; for a in $(LUA_ALTERNATIVES); do \
+	  v=$$(alt_value "$${a%%:*}"); before="$$before $${a%%:*}:$${v:-$${a#*:}}"; done; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing || exit 1; \
+	for a in $$before; do \
+	  name=$${a%%:*}; want=$${a#*:}; now=$$(alt_value "$$name"); \
+	  if [ -n "$$now" ] && [ "$$now" != "$$want" ] && [ -e "$$want" ]; then \
+	    echo "make deps: $$name back to $$want (the install moved it to $$now)"; \
+	    $$SUDO update-alternatives --quiet --set "$$name" "$$want" || exit 1; \
+	  fi; done
 
 # deps first, in its own make, so that pkg-config answers once lua5.4 is there
 test:
@@ -77,25 +128,37 @@ test:
 	@$(MAKE) -s all
 	@sh tests/run.sh
 
+# luacheck over every Lua file of the repository (.luacheckrc); make test runs
+# it over the files listed in tests/run.sh
+LINT_DIRS = lua repl scripts tests bench
+lint:
+	@$(MAKE) -s deps
+	@luacheck -q $(LINT_DIRS)
+
+# the figures in README are from this build: NATIVE=1 (-march=native)
 bench:
 	@$(MAKE) -s deps
-	@$(MAKE) -s all build/perft_bench build/search_bench
+	@$(MAKE) -s NATIVE=1 all build/perft_bench build/search_bench
 	@sh bench/run.sh
 
 build/perft_bench: bench/perft_bench.c build/libcheskers.a
-	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a -o $@
+	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -o $@
 
 build/search_bench: bench/search_bench.c build/libcheskers.a
-	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a -o $@
+	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -o $@
 
 run:
 	@$(MAKE) -s deps
 	@$(MAKE) -s all
 	./cheskers
 
+# the folders make install uses, as shell assignments (tests/install_test.sh)
+print-dirs:
+	@echo "BINDIR='$(BINDIR)' CMODDIR='$(CMODDIR)' LUADIR='$(LUADIR)' MANDIR='$(MANDIR)'"
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(CMODDIR) $(DESTDIR)$(LUADIR)/cheskers
-	install -m 755 cheskers $(DESTDIR)$(PREFIX)/bin/cheskers
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(CMODDIR) $(DESTDIR)$(LUADIR)/cheskers
+	install -m 755 cheskers $(DESTDIR)$(BINDIR)/cheskers
 	install -m 644 cheskers.so $(DESTDIR)$(CMODDIR)/cheskers.so
 	install -m 644 lua/cheskers/*.lua $(DESTDIR)$(LUADIR)/cheskers/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/cmd
@@ -106,7 +169,7 @@ install: all
 	install -m 644 docs/cheskers.1 $(DESTDIR)$(MANDIR)/cheskers.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/cheskers $(DESTDIR)$(CMODDIR)/cheskers.so
+	rm -f $(DESTDIR)$(BINDIR)/cheskers $(DESTDIR)$(CMODDIR)/cheskers.so
 	rm -rf $(DESTDIR)$(LUADIR)/cheskers $(DESTDIR)$(PREFIX)/share/cheskers
 	rm -f $(DESTDIR)$(MANDIR)/cheskers.1
 
@@ -122,9 +185,6 @@ clean:
 #   make check-all     all of the above (fuzz-short) and make test
 # Targets and corpora: tests/fuzz/ (see tests/fuzz/run.sh).
 
-# the man page (installed by install above)
-MANDIR        = $(PREFIX)/share/man/man1
-
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=all
@@ -137,12 +197,12 @@ FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_SRC) -lm -o $@
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_SRC) $(LDFLAGS) -lm -o $@
 
 build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_SRC) lua/lcheskers.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) -Icore -Ilua \
-	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LUA_LIBS) -lm -o $@
+	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LDFLAGS) $(LUA_LIBS) -lm -o $@
 
 fuzz-build:
 	@$(MAKE) -s deps-check

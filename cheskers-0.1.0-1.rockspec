@@ -4,7 +4,8 @@
 --   luarocks make --local          (from the repository root)
 -- tests/install_test.sh checks that the lists below name every source file
 -- of the tree (core/*.c, lua/*.c, lua/cheskers/**/*.lua) and, when luarocks
--- is installed, that `luarocks make` builds a module lua5.4 can load.
+-- is installed, that `luarocks make` builds a module lua5.4 can load. The
+-- build is portable: LuaRocks' own CFLAGS, no -march=native.
 rockspec_format = "3.0"
 package = "cheskers"
 version = "0.1.0-1"
@@ -23,8 +24,14 @@ helpers for game records, puzzles, matches and rule experiments.]],
    license = "MIT",
    labels = { "game", "chess", "checkers" },
 }
+-- every Lua module the code requires (Debian: lua-argparse, lua-cjson,
+-- lua-dkjson, lua-filesystem; make deps installs them)
 dependencies = {
    "lua >= 5.4, < 5.5",
+   "argparse",
+   "lua-cjson",
+   "dkjson",
+   "luafilesystem",
 }
 build = {
    type = "builtin",

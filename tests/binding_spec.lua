@@ -2,7 +2,7 @@
 -- argument checking and error messages, move objects, copies, position
 -- editing, rule tables read and written back, Lua hooks (errors, re-entrant
 -- calls, busy boards), perft/divide with progress and interruption, closed
--- boards. Expected values come from ../shared/RULES.md and docs/lua_api.md.
+-- boards. Expected values come from docs/rules.md and docs/lua_api.md.
 local cheskers = require "cheskers"
 
 -- RULES.md "Board and pieces": the start position, Black to move.

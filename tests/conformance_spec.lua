@@ -1,5 +1,5 @@
 -- tests/conformance_spec.lua - the legal move sets of every position of
--- ../shared/conformance/dagaz_nomajority.tsv (an independent implementation,
+-- tests/data/dagaz_nomajority.tsv (an independent implementation, Dagaz,
 -- rules {majority = false}) compared with ours by (from, to, captured set,
 -- promotion).
 local cheskers = require "cheskers"

@@ -1,6 +1,6 @@
 -- tests/engine_spec.lua - the engine (b:search, b:eval, cheskers.engine) and
 -- the bots of scripts/bots/. The forced wins below are worked out by hand
--- from ../shared/RULES.md; each position says why its answer is right.
+-- from docs/rules.md; each position says why its answer is right.
 local cheskers = require "cheskers"
 local H = require "helpers"
 
@@ -371,7 +371,7 @@ end)
 describe("REPL engine commands (batch)", function()
   -- Runs the cheskers program on the given input lines; returns its output.
   local function repl(lines)
-    local path = os.tmpname()
+    local path = H.tmpname()
     local f = assert(io.open(path, "w"))
     f:write(table.concat(lines, "\n"), "\n")
     f:close()

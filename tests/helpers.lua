@@ -1,7 +1,8 @@
 -- tests/helpers.lua - shared code for the rules test suite.
--- Everything here is written from ../shared/RULES.md, never from the program:
+-- Everything here is written from docs/rules.md, never from the program:
 -- a FEN reader (to check the test data itself), move keys for comparing move
--- sets, the conformance file loader.
+-- sets, the conformance file loader (tests/data/), and scratch files and
+-- folders that are removed after the test that made them.
 local H = {}
 
 -- ---- where things are ------------------------------------------------------
@@ -16,18 +17,58 @@ local function repo_root()
   return root
 end
 H.ROOT = repo_root()
-H.SHARED = H.ROOT .. "/../shared"
+H.DATA = H.ROOT .. "/tests/data"
 
--- Opens a file of ../shared or raises (a missing file must fail loudly).
-function H.shared_file(rel)
-  local path = H.SHARED .. "/" .. rel
+-- Opens a file of tests/data or raises (a missing file must fail loudly).
+function H.data_file(rel)
+  local path = H.DATA .. "/" .. rel
   local f, err = io.open(path, "r")
   if not f then
-    error("missing shared file " .. path .. " (" .. tostring(err) ..
-          "): the suite expects shared/ beside the repository", 2)
+    error("missing test data file " .. path .. " (" .. tostring(err) .. ")", 2)
   end
   return f, path
 end
+
+-- ---- scratch files and folders -------------------------------------------
+
+-- Tests leave nothing behind. H.tmpdir() makes a fresh folder (mktemp -d:
+-- under $TMPDIR, else /tmp); H.tmpname(suffix) names a fresh path inside this
+-- state's own scratch folder without creating it. H.cleanup() removes every
+-- folder made here; it also runs by itself when the Lua state is closed or
+-- this module is dropped (busted ends with os.exit(code, true) and reloads
+-- helpers for each spec file). tests/run.sh points TMPDIR at a folder it
+-- removes, for a run that is killed before it can clean up.
+local made = {}
+local scratch, scratch_count = nil, 0
+
+local function shell_quote(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+function H.tmpdir()
+  local p = assert(io.popen("mktemp -d 2>/dev/null"))
+  local dir = p:read("l")
+  p:close()
+  if not dir or dir == "" then error("mktemp -d failed", 2) end
+  made[#made + 1] = dir
+  return dir
+end
+
+function H.tmpname(suffix)
+  scratch = scratch or H.tmpdir()
+  scratch_count = scratch_count + 1
+  return ("%s/t%d%s"):format(scratch, scratch_count, suffix or "")
+end
+
+function H.cleanup()
+  for i = #made, 1, -1 do
+    os.execute("rm -rf -- " .. shell_quote(made[i]))
+    made[i] = nil
+  end
+  scratch, scratch_count = nil, 0
+end
+
+H.cleanup_guard = setmetatable({}, { __gc = function() H.cleanup() end })
 
 -- ---- squares ---------------------------------------------------------------
 
@@ -44,7 +85,7 @@ function H.dark(sq)
   local f, r = H.coords(sq)
   return (f + r) % 2 == 0
 end
--- The 32 dark squares, a1 c1 e1 g1 b2 ... h8 (RULES.md order).
+-- The 32 dark squares, a1 c1 e1 g1 b2 ... h8 (docs/rules.md order).
 H.SQUARES = {}
 for r = 0, 7 do
   for f = 0, 7 do
@@ -54,7 +95,7 @@ end
 
 -- ---- positions -------------------------------------------------------------
 
--- Our own reading of the RULES.md position format, strict. Returns
+-- Our own reading of the position format of docs/rules.md, strict. Returns
 -- {board = {square = letter}, side = "w"/"b", quiet = n, moveno = n}
 -- or nil, message.
 function H.parse_fen(fen)
@@ -183,9 +224,9 @@ end
 -- ---- the conformance file --------------------------------------------------
 
 -- Rows {line = n, fen = "... w", moves = {"a1-b2:", ...}} of
--- shared/conformance/dagaz_nomajority.tsv.
+-- tests/data/dagaz_nomajority.tsv (see tests/data/README.md).
 function H.load_conformance()
-  local f, path = H.shared_file("conformance/dagaz_nomajority.tsv")
+  local f, path = H.data_file("dagaz_nomajority.tsv")
   local rows, n = {}, 0
   for line in f:lines() do
     n = n + 1
@@ -204,8 +245,8 @@ end
 
 -- ---- a reference reading of the move rules -------------------------------------
 
--- Our own legal move generator, written from RULES.md only and kept simple
--- (slow, obvious code). p: a parse_fen table; rules: a table of RULES.md
+-- Our own legal move generator, written from docs/rules.md only and kept simple
+-- (slow, obvious code). p: a parse_fen table; rules: a table of rule
 -- options (majority, capture, promote, flying_kings, pawns_capture_backward).
 -- Returns the list of legal moves as keys (H.key). Ambiguous combinations
 -- (capture = "all" or "optional" with the majority rule, when jumps of
@@ -347,7 +388,7 @@ function H.reference_moves(p, rules)
   return out
 end
 
--- A random legal-looking position (RULES.md: pieces on dark squares, no pawn
+-- A random legal-looking position (docs/rules.md: pieces on dark squares, no pawn
 -- on its promotion rank, at least one king a side), as FEN. `density` is the
 -- chance that a square holds a piece.
 function H.random_position(density)

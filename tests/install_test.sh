@@ -23,7 +23,8 @@ check() { # description, command...: ok when the command succeeds
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
 }
 
-echo "1..15"
+# the luarocks check runs only under make install-test (CHESKERS_INSTALL_STRICT=1)
+if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..15"; else echo "1..14"; fi
 if [ ! -x ./cheskers ] || [ ! -f ./cheskers.so ]; then
   echo "Bail out! ./cheskers and ./cheskers.so are not built (run make)"
   exit 1
@@ -31,10 +32,16 @@ fi
 
 dest=$tmp/dest
 prefix=/opt/cheskers-test
-multiarch=$(gcc -print-multiarch 2>/dev/null)
 root=$dest$prefix
-cmod=$root/lib/${multiarch:+$multiarch/}lua/5.4
-lmod=$root/share/lua/5.4
+# the folders come from the Makefile (one owner): BINDIR CMODDIR LUADIR MANDIR
+dirs=$(make -s print-dirs PREFIX="$prefix") || { echo "Bail out! make print-dirs failed"; exit 1; }
+eval "$dirs"
+cmod=$dest$CMODDIR
+lmod=$dest$LUADIR
+case $CMODDIR in
+  "$prefix"/lib/*lua/5.4) ;;
+  *) echo "Bail out! CMODDIR=$CMODDIR is not under PREFIX/lib"; exit 1 ;;
+esac
 # make's own output (and any rebuild) goes to a log, not into TAP
 if make -s install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.out" 2>&1; then
   ok "make install DESTDIR=... PREFIX=$prefix"
@@ -81,7 +88,8 @@ check "the installed program finds the stock bots (match random greedy)" \
   sh -c "cd '$tmp' && '$root/bin/cheskers' match random greedy --games 2 --quiet >/dev/null"
 
 # the rockspec names every source file of the tree, and (make install-test,
-# luarocks installed) builds a module the stock lua5.4 loads
+# luarocks installed) builds a module the stock lua5.4 loads (its Lua
+# dependencies come from Debian's packages: --deps-mode=none, no download)
 spec=$(ls cheskers-*.rockspec 2>/dev/null | head -n 1)
 drift=$(lua5.4 - "$spec" <<'LUA' 2>&1
 local spec = assert(arg[1], "no rockspec")
@@ -118,7 +126,7 @@ else
   mkdir -p "$tmp/rock/src" "$tmp/rock/home"
   tar cf - --exclude=./.git --exclude=./build --exclude=./tests/fuzz --exclude='*.o' \
     --exclude=./cheskers.so . | (cd "$tmp/rock/src" && tar xf -)
-  if (cd "$tmp/rock/src" && HOME="$tmp/rock/home" luarocks --lua-version 5.4 make --local "$spec") \
+  if (cd "$tmp/rock/src" && HOME="$tmp/rock/home" luarocks --lua-version 5.4 make --local --deps-mode=none "$spec") \
        >"$tmp/rock.out" 2>&1 &&
      (cd "$tmp" && LUA_CPATH="$tmp/rock/home/.luarocks/lib/lua/5.4/?.so" \
        LUA_PATH="$tmp/rock/home/.luarocks/share/lua/5.4/?.lua;;" lua5.4 -e '

@@ -5,12 +5,9 @@ local cheskers = require "cheskers"
 local match = require "cheskers.match"
 local record = require "cheskers.record"
 local json = require "cjson"
+local H = require "helpers"
 
-local function tmpname()
-  local p = os.tmpname()
-  os.remove(p)
-  return p
-end
+local tmpname = H.tmpname   -- a fresh path in a scratch folder removed afterwards
 
 local function read_lines(path)
   local t = {}

@@ -4,8 +4,7 @@
 # working tree's build/, ./cheskers or ./cheskers.so. Sets:
 #   $repo    the repository root
 #   $tmp     the temporary folder (removed on exit unless KEEP=1)
-#   $mirror  the copy ($tmp/main; $tmp/shared links to ../shared, which the
-#            test helpers read)
+#   $mirror  the copy ($tmp/main; the suite needs nothing outside it)
 #   $logdir  where the runs write their reports ($tmp/logs)
 #   $bin     a folder put first in PATH for wrapper scripts ($mirror/.bin)
 # and defines mirror_make (make in the copy) and mirror_test (tests/run.sh in
@@ -25,7 +24,6 @@ mkdir -p "$mirror" "$logdir" "$bin" || exit 2
 (cd "$repo" && tar cf - --exclude=./.git --exclude=./build --exclude=./cheskers \
    --exclude=./cheskers.so --exclude=./tests/fuzz/out --exclude='*.o' .) |
   (cd "$mirror" && tar xf -) || exit 2
-if [ -d "$repo/../shared" ]; then ln -s "$(cd "$repo/../shared" && pwd)" "$tmp/shared"; fi
 
 mirror_make() { # make arguments...
   make -s -C "$mirror" "$@" >"$logdir/make.out" 2>&1

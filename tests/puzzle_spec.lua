@@ -6,6 +6,7 @@
 local cheskers = require "cheskers"
 local puzzle = require "cheskers.puzzle"
 local svg = require "cheskers.svg"
+local H = require "helpers"
 
 local EXE = os.getenv("CHESKERS") or "./cheskers"
 -- time bounds are multiplied by CHESKERS_TIME_SCALE (the sanitizer and
@@ -484,7 +485,7 @@ describe("the REPL's puzzle and svg commands", function()
 
   it("writes the board as SVG", function()
     if not exists(EXE) then error(EXE .. " is not built (make)") end
-    local path = os.tmpname()
+    local path = H.tmpname()
     local out, code = run_program(("-c 'b6-a5; svg %s'"):format(path))
     local f = io.open(path, "r")
     local text = f and f:read("a") or ""

@@ -4,7 +4,7 @@
 -- The C terminal module exists only inside the cheskers program; under
 -- busted (stock lua5.4) a small stand-in is preloaded. The whole program is
 -- driven through a terminal by tests/repl_test.sh.
--- Expected values are worked out by hand from ../shared/RULES.md.
+-- Expected values are worked out by hand from docs/rules.md.
 
 package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or function()
   return {

@@ -3,7 +3,7 @@
 # subcommands and batch sessions through pipes; the interactive REPL through
 # a pseudo-terminal (a tmux server of its own): the board, completion,
 # history, colours, Ctrl-C, a newcomer's first session.
-# Prints TAP. Expected values come from RULES.md (perft from the start: 9, 81,
+# Prints TAP. Expected values come from docs/rules.md (perft from the start: 9, 81,
 # 652, ...; the start position text) or are worked out by hand from the rules
 # in the comments, never copied from the program's output.
 # Leaves no files behind: everything goes to a mktemp folder.
@@ -34,7 +34,7 @@ export HOME="$TMP/home" CHESKERS_HISTORY="$TMP/history"
 unset CHESKERS_RC NO_COLOR
 mkdir -p "$HOME"
 
-START='1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1'   # RULES.md
+START='1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1'   # docs/rules.md
 ESC=$(printf '\033')
 
 n=0
@@ -111,7 +111,7 @@ has "-c still ran the other commands" "perft 3: 652 nodes" "$OUT"
 
 # ---- batch sessions ---------------------------------------------------------
 
-# after d6-e5 (RULES.md start, Black first): d6 empties, a black pawn on e5,
+# after d6-e5 (docs/rules.md start, Black first): d6 empties, a black pawn on e5,
 # White to move, no capture (quiet 0), still move 1
 run 'd6-e5
 fen
@@ -128,7 +128,7 @@ perft 2
 perft 3
 perft 4
 '
-check "batch: perft 1..4 from the start (RULES.md)" \
+check "batch: perft 1..4 from the start (docs/rules.md)" \
   "$START
 9 81 652 4395" "$(printf '%s\n' "$OUT" | sed -n 1p)
 $(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes in .* s (.*nodes\/s)$/\1/p' | tr '\n' ' ' | sed 's/ $//')"
@@ -217,7 +217,7 @@ perft 4
 rules golomb
 perft 6
 '
-# RULES.md: majority=false gives 1474381 at 7 and 209816 at 6;
+# docs/rules.md: majority=false gives 1474381 at 7 and 209816 at 6;
 # capture=jumps (with majority=false) 4335 at 4; the defaults 209035 at 6
 check "batch: rules changes start new games under the new rules" "209816 4335 209035" \
   "$(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
@@ -390,7 +390,7 @@ check "first session: undo takes the move back" 2 "$(screen | grep -c 'White to 
 cmd "undo"
 check "first session: undo again, back at the start" 2 "$(screen | grep -c '^Black to move, move 1$')"
 cmd "perft 3"
-has "first session: perft 3 from the start (RULES.md)" "perft 3: 652 nodes in" "$(screen)"
+has "first session: perft 3 from the start (docs/rules.md)" "perft 3: 652 nodes in" "$(screen)"
 has "first session: with nodes per second" "nodes/s)" "$(screen)"
 if leave; then ok "first session: quit leaves with status 0"; else notok "first session: quit leaves with status 0" "$(screen)"; fi
 

@@ -2,7 +2,7 @@
 -- cannot show: the majority rule and the capture options, promotion, chains
 -- that stop on promotion or come back to their start, flying kings, backward
 -- pawn captures, the end of the game, draws, move text, FEN, make/undo, hash,
--- copy, rule options. Every expected value comes from ../shared/RULES.md.
+-- copy, rule options. Every expected value comes from docs/rules.md.
 --
 -- Positions are written as FEN by hand; each one carries a comment with its
 -- pieces, and the first test checks every FEN with our own reader (only dark

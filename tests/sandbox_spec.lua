@@ -6,12 +6,12 @@
 -- string metatable restored), both through the module and through the
 -- program.
 local puzzle = require "cheskers.puzzle"
+local H = require "helpers"
 
 -- Time bounds are multiplied by CHESKERS_TIME_SCALE (the sanitizer and
 -- valgrind runs set it).
 local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
-local MARK = os.tmpname()       -- a file no sandboxed code may create or change
-os.remove(MARK)
+local MARK = H.tmpname()        -- a file no sandboxed code may create or change
 
 -- {name, source, what the message must say}
 local HOSTILE = {
@@ -91,7 +91,7 @@ describe("the puzzle sandbox", function()
   it("rejects hostile files through the program (cheskers check)", function()
     local exe = os.getenv("CHESKERS") or "./cheskers"
     if not exists(exe) then error(exe .. " is not built (make)") end
-    local dir = os.tmpname()
+    local dir = H.tmpname()
     for i, row in ipairs({ HOSTILE[1], HOSTILE[4], HOSTILE[22], HOSTILE[26] }) do
       local path = dir .. "." .. i .. ".lua"
       local f = assert(io.open(path, "wb"))
@@ -127,7 +127,7 @@ describe("the puzzle sandbox", function()
     local f = io.open("/proc/self/status", "r")
     if not f then error("no /proc/self/status to measure peak memory") end
     f:close()
-    local path = os.tmpname()
+    local path = H.tmpname()
     local fh = assert(io.open(path, "wb"))
     fh:write('local s = "xxxxxxxx" for i = 1, 18 do s = s .. s end return { ' ..
              ("s .. "):rep(49) .. 's }')
@@ -217,8 +217,8 @@ describe("hostile bots in a match", function()
     it("makes a bot with " .. row[1] .. " lose its game, and the match end", function()
       if not exists(exe) then error(exe .. " is not built (make)") end
       if row[3] then assert(has_sandbox(), "cheskers help match does not mention --sandbox") end
-      local bot = os.tmpname() .. ".lua"
-      local out = os.tmpname()
+      local bot = H.tmpname(".lua")
+      local out = H.tmpname()
       local f = assert(io.open(bot, "wb"))
       f:write("return { name = 'hostile', choose = function(board, limits) " .. row[2] .. " end }\n")
       f:close()
