@@ -31,7 +31,7 @@ package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or f
 end
 
 local cheskers = require "cheskers"
-local repl = require "cheskers.repl"
+local repl = require "repl.session"
 
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 -- W: Ka1 Pg7; B: ka7. White: a1-b2, and g7 promotes on f8 or h8 to B, C or K.

@@ -1,0 +1,203 @@
+-- repl.draw: how the REPL shows things. Boards as text (ASCII, Unicode
+-- glyphs, ANSI colours), the status line under a board, and any Lua value
+-- printed readably (repl.draw.pretty).
+
+local cheskers = require "cheskers"
+local record = require "cheskers.record"
+local movetext = require "cheskers.movetext"
+local registry = require "repl.registry"
+
+local draw = {}
+
+local board_mt, move_mt
+local function metatables()
+  if not board_mt then
+    local b = cheskers.new()
+    board_mt = getmetatable(b)
+    local ms = b:moves()
+    move_mt = ms[1] and getmetatable(ms[1])
+  end
+end
+
+function draw.is_board(v)
+  metatables()
+  return type(v) == "userdata" and getmetatable(v) == board_mt
+end
+
+function draw.is_move(v)
+  metatables()
+  return type(v) == "userdata" and move_mt ~= nil and getmetatable(v) == move_mt
+end
+
+-- ---- drawing --------------------------------------------------------------
+
+local GLYPHS = {
+  P = "⛀", K = "♔", B = "♗", C = "♘",
+  p = "⛂", k = "♚", b = "♝", c = "♞",
+}
+local FILES = "abcdefgh"
+local COLOR = {   -- ANSI escapes (the session's errors are red too)
+  light = "\27[48;5;223m", dark = "\27[48;5;137m", mark = "\27[48;5;179m",
+  white = "\27[1;38;5;231m", black = "\27[38;5;232m",
+  reset = "\27[0m", dim = "\27[2m", red = "\27[31m", bold = "\27[1m",
+}
+
+draw.COLOR = COLOR
+
+-- "white" -> "White"
+local function side_name(s) return s:sub(1, 1):upper() .. s:sub(2) end
+draw.side_name = side_name
+
+draw.result_text = movetext.result_text
+
+-- The status line of a board: side to move and move number, or the result;
+-- the last move.
+function draw.status(board)
+  local parts = {}
+  local winner, reason = board:result()
+  if winner then
+    parts[1] = "Game over. " .. draw.result_text(winner, reason)
+  else
+    parts[1] = string.format("%s to move, move %d", side_name(board:turn()), board:moveno())
+  end
+  local hist = board:history()
+  if #hist > 0 then parts[#parts + 1] = "last move " .. tostring(hist[#hist]) end
+  local rules = record.rules_text(board:rules())
+  if rules ~= "golomb" then parts[#parts + 1] = "rules " .. rules end
+  return table.concat(parts, "; ")
+end
+
+-- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
+-- flip (Black's side at the bottom), last (a move to highlight; default the
+-- last move of the history; false for none), status (false: no status line).
+function draw.board(board, opts)
+  opts = opts or {}
+  local last = opts.last
+  if last == nil then
+    local hist = board:history()
+    last = hist[#hist]
+  end
+  local marked = {}
+  if last then
+    marked[last.from] = true
+    for _, sq in ipairs(last.path or { last.to }) do marked[sq] = true end
+  end
+  local ranks, files = {}, {}
+  for r = 8, 1, -1 do ranks[#ranks + 1] = r end
+  for f = 1, 8 do files[#files + 1] = f end
+  if opts.flip then
+    local rr, ff = {}, {}
+    for i = 8, 1, -1 do rr[#rr + 1] = ranks[i]; ff[#ff + 1] = files[i] end
+    ranks, files = rr, ff
+  end
+  local out = {}
+  if opts.unicode or opts.color then
+    local header = "   "
+    for _, f in ipairs(files) do header = header .. " " .. FILES:sub(f, f) .. " " end
+    out[#out + 1] = header
+    for _, r in ipairs(ranks) do
+      local row = { " " .. r .. " " }
+      for _, f in ipairs(files) do
+        local sq = FILES:sub(f, f) .. r
+        local darksq = (f - 1 + r - 1) % 2 == 0
+        local piece = darksq and board:get(sq) or nil
+        local glyph = piece and (opts.unicode and GLYPHS[piece] or piece) or " "
+        if opts.color then
+          local bg = not darksq and COLOR.light or marked[sq] and COLOR.mark or COLOR.dark
+          local fg = piece and (piece:match("%u") and COLOR.white or COLOR.black) or ""
+          row[#row + 1] = bg .. fg .. " " .. glyph .. " " .. COLOR.reset
+        else
+          local l, rgt = " ", " "
+          if marked[sq] then l, rgt = "[", "]" end
+          if not darksq then glyph = " " elseif not piece then glyph = opts.unicode and "·" or "." end
+          row[#row + 1] = l .. glyph .. rgt
+        end
+      end
+      row[#row + 1] = " " .. r
+      out[#out + 1] = table.concat(row)
+    end
+    out[#out + 1] = header
+  else
+    local header = "    "
+    for _, f in ipairs(files) do header = header .. FILES:sub(f, f) .. " " end
+    out[#out + 1] = header
+    out[#out + 1] = "  +-----------------+"
+    for _, r in ipairs(ranks) do
+      local row = { r .. " |" }
+      local prev_marked = false
+      for _, f in ipairs(files) do
+        local sq = FILES:sub(f, f) .. r
+        local darksq = (f - 1 + r - 1) % 2 == 0
+        local piece = darksq and board:get(sq) or nil
+        local sep = marked[sq] and darksq and "[" or prev_marked and "]" or " "
+        row[#row + 1] = sep .. (piece or (darksq and "." or " "))
+        prev_marked = marked[sq] and darksq
+      end
+      row[#row + 1] = (prev_marked and "]" or " ") .. "| " .. r
+      out[#out + 1] = table.concat(row)
+    end
+    out[#out + 1] = "  +-----------------+"
+    out[#out + 1] = header
+  end
+  if opts.status ~= false then
+    local status = draw.status(board)
+    if opts.color then status = COLOR.bold .. status .. COLOR.reset end
+    out[#out + 1] = status
+  end
+  return table.concat(out, "\n")
+end
+
+-- ---- printing values ------------------------------------------------------
+
+local function is_identifier(k)
+  return type(k) == "string" and k:match("^[%a_][%w_]*$") and not registry.IS_KEYWORD[k]
+end
+
+local function key_order(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+
+-- A readable one-value text: strings quoted inside tables, tables as
+-- constructors (sorted keys, nested up to depth 3, at most 200 items), moves
+-- and boards by their text.
+function draw.pretty(v, indent, seen, depth)
+  indent, seen, depth = indent or "", seen or {}, depth or 0
+  local t = type(v)
+  if t == "string" then return (string.format("%q", v):gsub("\\\n", "\\n")) end
+  if t ~= "table" then
+    if draw.is_board(v) then return "<board " .. v:fen() .. ">" end
+    return tostring(v)
+  end
+  local mt = getmetatable(v)
+  if mt and mt.__tostring then return tostring(v) end
+  if seen[v] then return "<cycle>" end
+  if depth >= 3 then return "{...}" end
+  seen[v] = true
+  local items, n = {}, #v
+  for i = 1, n do items[#items + 1] = draw.pretty(v[i], indent .. "  ", seen, depth + 1) end
+  local keys = {}
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, key_order)
+  for _, k in ipairs(keys) do
+    local ks = is_identifier(k) and k or "[" .. draw.pretty(k, indent, seen, depth + 1) .. "]"
+    items[#items + 1] = ks .. " = " .. draw.pretty(v[k], indent .. "  ", seen, depth + 1)
+  end
+  seen[v] = nil
+  local more = ""
+  if #items > 200 then
+    more = string.format(", ... (%d more)", #items - 200)
+    for i = #items, 201, -1 do items[i] = nil end
+  end
+  if #items == 0 then return "{}" end
+  local one = "{" .. table.concat(items, ", ") .. more .. "}"
+  if #one + #indent <= 78 and not one:find("\n") then return one end
+  return "{\n" .. indent .. "  " .. table.concat(items, ",\n" .. indent .. "  ")
+    .. (more ~= "" and ",\n" .. indent .. "  " .. more:sub(3) or "") .. "\n" .. indent .. "}"
+end
+
+return draw
