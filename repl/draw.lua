@@ -31,9 +31,12 @@ end
 
 -- ---- drawing --------------------------------------------------------------
 
+-- Pawns are draughts men, kings and bishops the chess glyphs; the camel is
+-- the fairy-chess camel, a knight turned ninety degrees (U+1FA0D, U+1FA13:
+-- one column wide, coloured like the other pieces), not the chess knight.
 local GLYPHS = {
-  P = "⛀", K = "♔", B = "♗", C = "♘",
-  p = "⛂", k = "♚", b = "♝", c = "♞",
+  P = "⛀", K = "♔", B = "♗", C = "\u{1FA0D}",
+  p = "⛂", k = "♚", b = "♝", c = "\u{1FA13}",
 }
 local FILES = "abcdefgh"
 local COLOR = {   -- ANSI escapes (the session's errors are red too)
@@ -54,9 +57,9 @@ draw.result_text = movetext.result_text
 -- the last move.
 function draw.status(board)
   local parts = {}
-  local winner, reason = board:result()
-  if winner then
-    parts[1] = "Game over. " .. draw.result_text(winner, reason)
+  local over = movetext.game_over(board)
+  if over then
+    parts[1] = over
   else
     parts[1] = string.format("%s to move, move %d", side_name(board:turn()), board:moveno())
   end

@@ -375,6 +375,32 @@ function Session:run_command(cmd, rest)
   return false
 end
 
+-- The move texts of a line of moves (and move numbers), or nil when the
+-- line is not one; a first word shaped like a move makes it one.
+local function move_words(text, word)
+  local moves, other = {}, nil
+  for w in text:gmatch("%S+") do
+    if movetext.looks_like_move(w) or is_move_token(w) then moves[#moves + 1] = w
+    elseif not is_number_token(w) then other = other or w end
+  end
+  if #moves == 0 or (other and not movetext.looks_like_move(word)) then return nil end
+  return moves, other
+end
+
+-- A line that is no command: a square (its moves), moves, or Lua.
+function Session:words_line(text, word)
+  if text:match("^[a-h][1-8]$") and rawget(_G, text) == nil then
+    return self:run_command(registry.commands.moves, text)
+  end
+  local moves, other = move_words(text, word)
+  if not moves then return self:lua(text) end
+  if other then
+    self:error(string.format("'%s' is not a move (a line of moves holds only moves and move numbers)", other))
+    return false
+  end
+  return self:run_command(registry.commands.play, table.concat(moves, " "))
+end
+
 -- Handles one input line. Returns true, false (it failed) or "more".
 function Session:feed(line)
   local result
@@ -388,21 +414,7 @@ function Session:feed(line)
     if cmd and not lua_after_name(rest) then
       result = self:run_command(cmd, rest)
     else
-      local moves = movetext.moves_of_line(text)
-      if text:match("^[a-h][1-8]$") and rawget(_G, text) == nil then
-        result = self:run_command(registry.commands.moves, text)
-      elseif not moves and is_move_token(word) then
-        local bad
-        for w in text:gmatch("%S+") do
-          if not bad and not is_move_token(w) and not is_number_token(w) then bad = w end
-        end
-        self:error(string.format("'%s' is not a move (a line of moves holds only moves and move numbers)", bad))
-        result = false
-      elseif moves then
-        result = self:run_command(registry.commands.play, table.concat(moves, " "))
-      else
-        result = self:lua(text)
-      end
+      result = self:words_line(text, word)
     end
   end
   if result ~= "more" and not self:after_line() then result = false end

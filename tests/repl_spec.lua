@@ -112,7 +112,11 @@ describe("repl.draw", function()
   it("draws Unicode pieces and colours when asked", function()
     local text = repl.draw(cheskers.new(), { unicode = true, color = true })
     assert.truthy(text:find("♚", 1, true))   -- black king
-    assert.truthy(text:find("♘", 1, true))   -- white camel
+    -- the camel: a knight turned ninety degrees (U+1FA0D white, U+1FA13 black),
+    -- never the chess knight
+    assert.truthy(text:find("\u{1FA0D}", 1, true))
+    assert.truthy(text:find("\u{1FA13}", 1, true))
+    assert.falsy(text:find("♘", 1, true) or text:find("♞", 1, true))
     assert.truthy(text:find("\27[", 1, true))
   end)
 
@@ -260,15 +264,18 @@ describe("a session", function()
     assert.equal(3, select(2, err.text:gsub("\n", "")))
   end)
 
-  it("starts a new game under changed rules", function()
+  it("keeps the game under changed rules; new starts over", function()
     local S = session()
     feed(S, "d6-e5")
     assert.is_true(feed(S, "rules majority=false capture=jumps"))
     local r = S.board:rules()
     assert.is_false(r.majority)
     assert.equal("jumps", r.capture)
-    assert.equal(START, S.board:fen())
+    -- d6-e5 (a quiet pawn step) is legal under these rules too: it stays
+    assert.equal("1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1", S.board:fen())
+    assert.equal(1, #S.board:history())
     assert.is_true(feed(S, "new"))
+    assert.equal(START, S.board:fen())
     assert.is_false(S.board:rules().majority)
     assert.is_true(feed(S, "rules golomb"))
     assert.is_true(S.board:rules().majority)

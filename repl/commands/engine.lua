@@ -3,6 +3,7 @@
 -- the counts kept on Ctrl-C).
 
 local cheskers = require "cheskers"
+local movetext = require "cheskers.movetext"
 local registry = require "repl.registry"
 
 local command, count_arg = registry.command, registry.count_arg
@@ -224,8 +225,9 @@ local function bot_reply(S)
   end
   b:play(m)
   S:print(string.format("%s (%s) plays %s", p.bot.name, p.color, tostring(m)))
-  local winner, reason = b:result()
-  if winner then S:print(string.format("game over: %s (%s)", winner, reason)) end
+  -- the board's status line says it when the board is drawn
+  local over = movetext.game_over(b)
+  if over and not S:autoshow() then S:print(over) end
 end
 
 command {

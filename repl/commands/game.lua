@@ -15,13 +15,15 @@ local game = {}
 -- could have been meant.
 function game.play_moves(S, texts)
   local b = S.board:copy()
-  for i, text in ipairs(texts) do
+  for i, typed in ipairs(texts) do
+    local text = movetext.normalize(typed) or typed
     local m, err = b:parse(text)
     if not m then
       local prefix = #texts > 1 and string.format("move %d of %d: ", i, #texts) or ""
-      S:fail(prefix .. movetext.illegal_message(b, text, err))
+      S:fail(prefix .. movetext.illegal_message(b, typed, err))
     end
     b:play(m)
+    texts[i] = tostring(m)
   end
   for _, text in ipairs(texts) do
     local played = S.board:play(text)
@@ -91,8 +93,7 @@ command {
       if not sq or m.from == sq then list[#list + 1] = tostring(m) end
     end
     if #list == 0 then
-      local winner = S.board:result()
-      S:print(winner and "no moves: the game is over" or
+      S:print(movetext.game_over(S.board) or
         ("no legal move" .. (sq and (" from " .. sq) or "")))
       return
     end
@@ -119,20 +120,28 @@ command {
   end,
 }
 
+-- Takes back one move onto the redo list; false when there is none.
+local function undo_one(S)
+  local m = S.board:undo()
+  if not m then return false end
+  S.redo[#S.redo + 1] = tostring(m)
+  return true
+end
+
 command {
   name = "undo", args = "[N]",
-  help = "Takes back the last move (or N moves).\nredo plays them again.",
+  help = "Takes back the last move (or N moves).\nredo plays them again. Against a bot (see bot), undo\n" ..
+    "goes back to your turn: it takes back the bot's reply and your move.",
   run = function(S, args)
     local n = count_arg(S, args[1], "N", 1)
     if #S.board:history() == 0 then S:fail("nothing to undo") end
     local done = 0
-    for _ = 1, n do
-      local m = S.board:undo()
-      if not m then break end
-      S.redo[#S.redo + 1] = tostring(m)
-      done = done + 1
-    end
+    while done < n and undo_one(S) do done = done + 1 end
     if done < n then S:print(string.format("took back %d move%s (no more to undo)", done, done == 1 and "" or "s")) end
+    local bot = S.bot_player
+    if bot and S.board:turn() == bot.color and undo_one(S) then
+      S:print(string.format("took back %d moves (back to your turn; %s plays %s)", done + 1, bot.bot.name, bot.color))
+    end
     S:sync_key()
   end,
 }
@@ -143,11 +152,12 @@ command {
   run = function(S, args)
     local n = count_arg(S, args[1], "N", 1)
     if #S.redo == 0 then S:fail("nothing to redo") end
-    for _ = 1, n do
-      local text = table.remove(S.redo)
-      if not text then break end
-      S.board:play(text)
+    local done = 0
+    while done < n and #S.redo > 0 do
+      S.board:play(table.remove(S.redo))
+      done = done + 1
     end
+    if done < n then S:print(string.format("redid %d move%s (no more to redo)", done, done == 1 and "" or "s")) end
     S:sync_key()
   end,
 }
@@ -163,23 +173,74 @@ command {
   end,
 }
 
+-- A likely typo in a rules spec: "unknown rules option 'majorty'; did you
+-- mean 'majority'?", an option name written alone as a preset, or nil.
+-- (The rules-text module will say this itself; until then the REPL does.)
+local function rules_typo(spec)
+  local closest = require("cheskers.cli").closest
+  local known = {}
+  for name in pairs(cheskers.rules()) do known[#known + 1] = name end
+  table.sort(known)
+  if type(spec) == "string" then
+    if cheskers.rules()[spec] ~= nil then
+      return string.format("'%s' is a rules option, not a preset: write %s=VALUE", spec, spec)
+    end
+    local hint = closest(spec, { "golomb" }) or closest(spec, known)
+    if hint == "golomb" then return string.format("unknown rules preset '%s'; did you mean 'golomb'?", spec) end
+    if hint then return string.format("unknown rules preset '%s'; did you mean %s=VALUE?", spec, hint) end
+    return nil
+  end
+  local extra = { start = true, pieces = true, filter = true, result = true }
+  for name in pairs(spec) do
+    local hint = cheskers.rules()[name] == nil and not extra[name] and closest(name, known)
+    if hint then return string.format("unknown rules option '%s'; did you mean '%s'?", name, hint) end
+  end
+end
+
+-- The current game under the rules spec: its start position and moves
+-- replayed, or (when a move is not legal under them) the current position
+-- with no history. Returns the board and a note for the user.
+local function game_under(S, spec)
+  local start = record.initial(S.board)
+  local ok, b = pcall(cheskers.new, start:fen(), spec)
+  local bad
+  if ok then
+    for i, m in ipairs(S.board:history()) do
+      local mv = b:parse(tostring(m))
+      if not mv then bad = string.format("move %d (%s)", i, tostring(m)) break end
+      b:play(mv)
+    end
+    local n = #b:history()
+    if not bad then return b, n > 0 and string.format("position and %d move%s kept", n, n == 1 and "" or "s")
+      or "position kept" end
+  end
+  local okc, cur = pcall(cheskers.new, S.board:fen(), spec)
+  if not okc then S:fail(tostring(cur)) end
+  return cur, bad and string.format("position kept; history cleared: %s is not legal under these rules", bad)
+    or "position kept; history cleared: its start is not legal under these rules"
+end
+
+-- `rules` alone: the rule set, option by option, with the defaults changed.
+local function print_rules(S)
+  local r = S.board:rules()
+  local default = cheskers.rules()
+  S:print("rules: " .. record.rules_text(r))
+  for _, name in ipairs(record.RULE_OPTIONS) do
+    S:print(string.format("  %-24s %s%s", name, tostring(r[name]),
+      r[name] ~= default[name] and "   (golomb: " .. tostring(default[name]) .. ")" or ""))
+  end
+end
+
 command {
   name = "rules", args = "[OPTION=VALUE ... | golomb]", complete = complete_rules,
-  help = "Shows the rules, or starts a new game under changed rules.\n"
+  help = "Shows the rules, or changes them for the current game.\n"
     .. "Options (RULES.md): majority, capture, promote, first, flying_kings,\n"
     .. "pawns_capture_backward, draw_repetition, draw_quiet_plies.\n"
-    .. "Example: rules majority=false capture=jumps. `rules golomb` goes back to the defaults.",
+    .. "Example: rules majority=false capture=jumps. `rules golomb` goes back to the defaults.\n"
+    .. "The position stays; its moves too when they are legal under the new rules\n"
+    .. "(else the history is cleared, and rules says so). `new` starts over.",
   run = function(S, args, rest)
-    if #args == 0 then
-      local r = S.board:rules()
-      local default = cheskers.rules()
-      S:print("rules: " .. record.rules_text(r))
-      for _, name in ipairs(record.RULE_OPTIONS) do
-        S:print(string.format("  %-24s %s%s", name, tostring(r[name]),
-          r[name] ~= default[name] and "   (golomb: " .. tostring(default[name]) .. ")" or ""))
-      end
-      return
-    end
+    if #args == 0 then return print_rules(S) end
     local spec, err = record.parse_rules(rest)
     if not spec then S:fail(err) end
     if type(spec) == "table" then
@@ -187,10 +248,11 @@ command {
       for k, v in pairs(spec) do merged[k] = v end
       spec = merged
     end
-    local ok, b = pcall(cheskers.new, nil, spec)
-    if not ok then S:fail(tostring(b)) end
+    local okr, rerr = pcall(cheskers.rules, spec)
+    if not okr then S:fail(rules_typo(spec) or tostring(rerr)) end
+    local b, note = game_under(S, spec)
     S:set_board(b)
-    S:print("new game, rules: " .. record.rules_text(b:rules()))
+    S:print("rules: " .. record.rules_text(b:rules()) .. " (" .. note .. ")")
   end,
 }
 

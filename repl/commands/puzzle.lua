@@ -2,6 +2,7 @@
 -- and diagrams (cheskers.svg): the puzzle and svg commands.
 
 local cheskers = require "cheskers"
+local movetext = require "cheskers.movetext"
 local registry = require "repl.registry"
 
 local command, trim = registry.command, registry.trim
@@ -33,7 +34,7 @@ local function puzzle_reply(S)
     if winner == P.attacker then
       S:print(string.format("Solved: %s wins in %d. Well played!", P.attacker, (plies + 1) // 2))
     else
-      S:print(string.format("Game over: %s wins; the puzzle is not solved (undo to try again)", winner))
+      S:print(movetext.game_over(b) .. "; the puzzle is not solved (undo to try again)")
     end
     return
   end
