@@ -150,6 +150,27 @@ function draw.board(board, opts)
   return table.concat(out, "\n")
 end
 
+-- Text of words after first, as lines of at most width columns (79 by
+-- default), broken between words only; lines after the first start with
+-- indent blanks (default 1). Words are joined by one blank (after first
+-- too, unless it is empty); a word is never split.
+function draw.wrap(first, words, indent, width)
+  width = width or 79
+  local pad = string.rep(" ", indent or 1)
+  local lines, line = {}, first
+  for _, w in ipairs(words) do
+    local sep = (line == "" or line == pad) and "" or " "
+    if utf8.len(line) + #sep + utf8.len(w) > width and line:match("%S") then
+      lines[#lines + 1] = line
+      line = pad .. w
+    else
+      line = line .. sep .. w
+    end
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
 -- ---- printing values ------------------------------------------------------
 
 local function is_identifier(k)

@@ -5,6 +5,7 @@
 local cheskers = require "cheskers"
 local movetext = require "cheskers.movetext"
 local registry = require "repl.registry"
+local draw = require "repl.draw"
 
 local command, count_arg = registry.command, registry.count_arg
 
@@ -18,17 +19,20 @@ end
 
 -- perft with the plies above the last LEAF_DEPTH walked in Lua, so that
 -- report(i, n, nodes) hears about progress often (i of n root moves, nodes
--- counted so far). Returns the total and the counts per root move.
+-- counted so far) and st keeps what is done when Ctrl-C stops it: st.per
+-- (root move text -> count, for the root moves done), st.total (their sum),
+-- st.done and st.n (root moves done, in all). (The binding's perft with a
+-- progress callback will replace this.)
 local LEAF_DEPTH = 6
-local function split_perft(b, depth, report)
-  local per, total, done = {}, 0, 0
-  if depth == 0 then return 1, per end
-  local i, n = 0, 0
+local function split_perft(b, depth, st, report)
+  st.per, st.total, st.done, st.n = {}, 0, 0, 0
+  if depth == 0 then st.total = 1 return end
+  local i, nodes = 0, 0
   local function count(d)
     if d <= LEAF_DEPTH then
       local c = b:perft(d)
-      done = done + c
-      report(i, n, done)
+      nodes = nodes + c
+      report(i, st.n, nodes)
       return c
     end
     local sum = 0
@@ -40,16 +44,58 @@ local function split_perft(b, depth, report)
     return sum
   end
   local moves = b:moves()
-  n = #moves
+  st.n = #moves
   for k, m in ipairs(moves) do
     i = k
     b:play(m)
     local c = count(depth - 1)
     b:undo()
-    per[tostring(m)] = c
-    total = total + c
+    st.per[tostring(m)] = c
+    st.total = st.total + c
+    st.done = k
   end
-  return total, per
+end
+
+-- The progress line of perft/divide on a terminal (after progress_after s).
+local function progress_reporter(S, name, depth, t0)
+  if not (S.tty_out and S.interactive) then return function() end end
+  local after = registry.settings.progress_after
+  local shown = 0
+  return function(i, n, nodes)
+    local now = rl.now()
+    if now - t0 >= after and now - shown >= 0.1 then
+      shown = now
+      S.progress_shown = true
+      S.out:write(string.format("\r%s %d: root move %d of %d, %d nodes, %.1f s\27[K",
+        name, depth, i, n, nodes, now - t0))
+      S.out:flush()
+    end
+  end
+end
+
+local function rate_of(total, dt)
+  local rate = dt > 0 and total / dt or 0
+  return rate >= 1e6 and string.format("%.1f M", rate / 1e6)
+    or rate >= 1e3 and string.format("%.1f k", rate / 1e3) or string.format("%.0f ", rate)
+end
+
+-- Prints the counts per root move (divide) and the total line; after
+-- Ctrl-C (interrupted) the counts of the root moves completed.
+local function print_counts(S, name, depth, st, dt, divide, interrupted)
+  if divide then
+    local keys = {}
+    for k in pairs(st.per) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do S:print(string.format("%-14s %d", k, st.per[k])) end
+    if not interrupted then S:print(string.format("%d moves", #keys)) end
+  end
+  if interrupted then
+    S:print(string.format("%s %d interrupted after %.3f s: %d of %d root moves done, %d nodes under them",
+      name, depth, dt, st.done, st.n, st.total))
+  else
+    S:print(string.format("%s %d: %d nodes in %.3f s (%snodes/s)", name, depth, st.total, dt,
+      rate_of(st.total, dt)))
+  end
 end
 
 local function count_command(S, args, divide)
@@ -59,39 +105,12 @@ local function count_command(S, args, divide)
   if divide and depth < 1 then S:fail("divide needs a depth of 1 or more") end
   local b = S.board:copy()   -- the board stays as it was, even after Ctrl-C
   local t0 = rl.now()
-  local total, per
-  if S.tty_out and S.interactive then
-    local after = registry.settings.progress_after
-    local shown = 0
-    total, per = split_perft(b, depth, function(i, n, nodes)
-      local now = rl.now()
-      if now - t0 >= after and now - shown >= 0.1 then
-        shown = now
-        S.progress_shown = true
-        S.out:write(string.format("\r%s %d: root move %d of %d, %d nodes, %.1f s\27[K",
-          name, depth, i, n, nodes, now - t0))
-        S.out:flush()
-      end
-    end)
-  elseif divide then
-    per = b:divide(depth)
-  else
-    total = b:perft(depth)
-  end
-  local dt = rl.now() - t0
+  local st = {}
+  local ok, e = pcall(split_perft, b, depth, st, progress_reporter(S, name, depth, t0))
   S:clear_progress()
-  if divide then
-    local keys = {}
-    total = 0
-    for k, v in pairs(per) do keys[#keys + 1] = k; total = total + v end
-    table.sort(keys)
-    for _, k in ipairs(keys) do S:print(string.format("%-14s %d", k, per[k])) end
-    S:print(string.format("%d moves", #keys))
-  end
-  local rate = dt > 0 and total / dt or 0
-  local rtext = rate >= 1e6 and string.format("%.1f M", rate / 1e6)
-    or rate >= 1e3 and string.format("%.1f k", rate / 1e3) or string.format("%.0f ", rate)
-  S:print(string.format("%s %d: %d nodes in %.3f s (%snodes/s)", name, depth, total, dt, rtext))
+  if not ok and cheskers.error_code(e) ~= "interrupted" then error(e, 0) end
+  print_counts(S, name, depth, st, rl.now() - t0, divide, not ok)
+  if not ok then error(e, 0) end
 end
 
 
@@ -147,13 +166,22 @@ local function rate_text(n)
   return tostring(math.floor(n))
 end
 
-local function line_text(pv, max)
+-- The texts of the moves of a line (at most max, then "...").
+local function line_words(pv, max)
   local t = {}
   for i, m in ipairs(pv) do
     if i > max then t[#t + 1] = "..." break end
     t[#t + 1] = tostring(m)
   end
-  return table.concat(t, " ")
+  return t
+end
+
+-- One analysis line: depth, score, nodes, speed, time and the line of
+-- play, wrapped between moves (79 columns, the next lines indented).
+local function info_text(t)
+  local head = string.format("depth %2d/%-2d  score %-11s nodes %-9d %6s nps  %6.2f s",
+    t.depth, t.seldepth, score_text(t.score), t.nodes, rate_text(t.nps), t.time)
+  return draw.wrap(head, line_words(t.pv, 16), 8)
 end
 
 -- The limits of `go`: "go" (2 seconds), "go 8" (depth 8), "go depth 8",
@@ -195,11 +223,19 @@ command {
     if not f then S:fail("the engine is not built into this cheskers module") end
     local o = go_limits(S, args)
     if S.board:result() then S:fail("the game is over: nothing to analyse") end
+    local last   -- the last depth completed: what Ctrl-C keeps
     o.info = function(t)
-      S:print(string.format("depth %2d/%-2d  score %-11s nodes %-9d %6s nps  %6.2f s  %s",
-        t.depth, t.seldepth, score_text(t.score), t.nodes, rate_text(t.nps), t.time, line_text(t.pv, 16)))
+      last = t
+      S:print(info_text(t))
     end
-    local r = f(S.board, o)
+    local ok, r = pcall(f, S.board, o)
+    if not ok then
+      if cheskers.error_code(r) == "interrupted" and last and last.pv[1] then
+        S:print(string.format("interrupted: best so far %s (score %s, depth %d), line %s",
+          tostring(last.pv[1]), score_text(last.score), last.depth, table.concat(line_words(last.pv, 16), " ")))
+      end
+      error(r, 0)
+    end
     if r.move then
       S:print(string.format("best move %s (score %s, depth %d, %d nodes, %s nps)",
         tostring(r.move), score_text(r.score), r.depth, r.nodes, rate_text(r.nps)))

@@ -6,6 +6,7 @@ local cheskers = require "cheskers"
 local record = require "cheskers.record"
 local movetext = require "cheskers.movetext"
 local registry = require "repl.registry"
+local draw = require "repl.draw"
 
 local command, trim, count_arg = registry.command, registry.trim, registry.count_arg
 
@@ -97,13 +98,7 @@ command {
         ("no legal move" .. (sq and (" from " .. sq) or "")))
       return
     end
-    local lines, line = {}, string.format("%d legal move%s:", #list, #list == 1 and "" or "s")
-    for _, m in ipairs(list) do
-      if #line + #m + 1 > 78 then lines[#lines + 1] = line; line = " " end
-      line = line .. " " .. m
-    end
-    lines[#lines + 1] = line
-    S:print(table.concat(lines, "\n"))
+    S:print(draw.wrap(string.format("%d legal move%s:", #list, #list == 1 and "" or "s"), list, 2, 78))
   end,
 }
 

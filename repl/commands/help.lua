@@ -1,6 +1,7 @@
 -- repl.commands.help: the commands about the REPL itself: help, quit.
 
 local registry = require "repl.registry"
+local draw = require "repl.draw"
 
 local command = registry.command
 
@@ -21,13 +22,7 @@ command {
       -- c.summary, or the first sentence of the help, wrapped
       local text = c.summary or c.help:gsub("%s*\n%s*", " ")
       local summary = c.summary or text:match("^(.-%.)%s") or text
-      local line, lines = string.format("  %-9s", c.name), {}
-      for w in summary:gmatch("%S+") do
-        if #line + 1 + #w > 79 then lines[#lines + 1] = line; line = string.rep(" ", 12) .. w
-        else line = line .. " " .. w end
-      end
-      lines[#lines + 1] = line
-      S:print(table.concat(lines, "\n"))
+      S:print(draw.wrap(string.format("  %-9s", c.name), registry.words_of(summary), 12))
     end
     S:print([[
 A line of moves plays them: d6-e5, or 1. d6-e5 c3-d4. Any other line is Lua,
