@@ -59,73 +59,100 @@ local function puzzle_reply(S)
   end
 end
 
+-- The header of a puzzle: its title (and place in the file), and the goal
+-- unless the title already says who plays and wins.
+local function header(P)
+  local goal = string.format("%s to play and win in %d", P.attacker, P.moves)
+  if P.title and P.title:lower():find("to play", 1, true) then return P.name end
+  return P.name .. ": " .. goal
+end
+
+-- What `puzzle check` says about p, when it is not sound: one warning line
+-- per fault (none when the check was cut short by its time budget).
+local function soundness_warnings(puzzle, p)
+  local ok, r = pcall(puzzle.check, p, { max_seconds = 2 })
+  if not ok then
+    if cheskers.error_code(r) == "interrupted" then error(r, 0) end
+    return {}
+  end
+  local out = {}
+  for _, f in ipairs(r.ok and {} or r.faults) do
+    if f.kind ~= "too hard" then
+      out[#out + 1] = string.format("warning: this puzzle is unsound (%s): %s", f.kind, f.message)
+    end
+  end
+  return out
+end
+
+-- Sets up puzzle n of file (n as typed, default 1).
+local function set_puzzle(S, file, ntext)
+  local puzzle = require "cheskers.puzzle"
+  local list, err = puzzle.load(file)
+  if not list then S:fail(err) end
+  local n = math.tointeger(tonumber(ntext or "1"))
+  if not n or n < 1 or n > #list then
+    S:fail(string.format("puzzle: N must be 1 to %d, not '%s'", #list, ntext))
+  end
+  local p = list[n]
+  local ok, b = pcall(cheskers.new, p.fen, p.rules)
+  if not ok then S:fail("puzzle " .. n .. ": bad position: " .. tostring(b)) end
+  if b:result() then S:fail("puzzle " .. n .. ": the game is already over") end
+  local warnings = soundness_warnings(puzzle, p)
+  S:set_board(b)
+  local attacker = b:turn()
+  S.puzzle = { board = b, start = #b:history(), seen = 0, moves = p.moves, solution = p.solution or {},
+               attacker = attacker, defender = attacker == "white" and "black" or "white",
+               file = file, index = n, count = #list, title = p.title,
+               name = (p.title or file) .. (#list > 1 and string.format(" (%d of %d)", n, #list) or "") }
+  S:print(header(S.puzzle))
+  for _, w in ipairs(warnings) do S:print(w) end
+  S:answer_after_lines("puzzle", puzzle_reply, function(self) self.puzzle = nil end)
+end
+
+-- puzzle hint: the piece to move for a win in the moves left.
+local function hint(S, P)
+  local b = S.board
+  if b:result() or b:turn() ~= P.attacker then S:fail("hint: it is not your move") end
+  local left = P.moves - (#b:history() - P.start) // 2
+  local s = left >= 1 and b:solve { moves = left, all = false }
+  if not s or not s.win then
+    S:print(string.format("no win left in %d move%s: undo and try again", left, left == 1 and "" or "s"))
+  else
+    S:print(string.format("hint: move the piece on %s (a win in %d)", s.moves[1].from, s.shortest))
+  end
+end
+
+local NEEDS_PUZZLE = { next = true, again = true, hint = true, solution = true }
+
 command {
   name = "puzzle", args = "FILE [N] | next | again | hint | solution | off", complete = "files",
   help = "Sets up puzzle N (default 1) of the puzzle file FILE to solve: you play\n" ..
     "the side to move, the program answers each move with the best defence\n" ..
     "and says when you have solved it or when a move throws the win away.\n" ..
+    "A warning says when the puzzle is unsound (see cheskers check).\n" ..
     "`puzzle` tells the goal again, `puzzle next` goes on to the file's next\n" ..
     "puzzle, `puzzle again` starts this one over, `puzzle hint` names the piece\n" ..
     "to move, `puzzle solution` shows the main line, `puzzle off` stops. Puzzle\n" ..
     "files are loaded as data (see cheskers check).",
   run = function(S, args)
-    local P = S.puzzle
-    if args[1] == "next" or args[1] == "again" then
-      if not P then S:fail("no puzzle set (puzzle FILE [N])") end
-      local n = P.index + (args[1] == "next" and 1 or 0)
+    local P, word = S.puzzle, args[1]
+    if NEEDS_PUZZLE[word] and not P then S:fail("no puzzle set (puzzle FILE [N])") end
+    if word == "next" or word == "again" then
+      local n = P.index + (word == "next" and 1 or 0)
       if n > P.count then S:fail(string.format("that was the last puzzle of %s (%d)", P.file, P.count)) end
-      args = { P.file, tostring(n) }
-    end
-    if not args[1] then
-      if not P then S:print("no puzzle (puzzle FILE [N])") return end
-      S:print(string.format("%s: %s to play and win in %d", P.name, P.attacker, P.moves))
-      return
-    end
-    if args[1] == "off" then
+      return set_puzzle(S, P.file, tostring(n))
+    elseif not word then
+      S:print(P and header(P) or "no puzzle (puzzle FILE [N])")
+    elseif word == "off" then
       S.puzzle = nil
       S:print("puzzle off")
-      return
-    end
-    if args[1] == "hint" then
-      if not P then S:fail("no puzzle set (puzzle FILE [N])") end
-      local b = S.board
-      if b:result() or b:turn() ~= P.attacker then S:fail("hint: it is not your move") end
-      local left = P.moves - (#b:history() - P.start) // 2
-      local s = left >= 1 and b:solve { moves = left, all = false }
-      if not s or not s.win then
-        S:print(string.format("no win left in %d move%s: undo and try again", left, left == 1 and "" or "s"))
-      else
-        S:print(string.format("hint: move the piece on %s (a win in %d)", s.moves[1].from, s.shortest))
-      end
-      return
-    end
-    if args[1] == "solution" then
-      if not P then S:fail("no puzzle set (puzzle FILE [N])") end
+    elseif word == "hint" then
+      hint(S, P)
+    elseif word == "solution" then
       S:print(#P.solution > 0 and table.concat(P.solution, " ") or "(the file gives no solution)")
-      return
+    else
+      set_puzzle(S, word, args[2])
     end
-    local puzzle = require "cheskers.puzzle"
-    local list, err = puzzle.load(args[1])
-    if not list then S:fail(err) end
-    local n = 1
-    if args[2] then
-      n = math.tointeger(tonumber(args[2]))
-      if not n or n < 1 or n > #list then
-        S:fail(string.format("puzzle: N must be 1 to %d, not '%s'", #list, args[2]))
-      end
-    end
-    local p = list[n]
-    local ok, b = pcall(cheskers.new, p.fen, p.rules)
-    if not ok then S:fail("puzzle " .. n .. ": bad position: " .. tostring(b)) end
-    if b:result() then S:fail("puzzle " .. n .. ": the game is already over") end
-    S:set_board(b)
-    local attacker = b:turn()
-    S.puzzle = { board = b, start = #b:history(), seen = 0, moves = p.moves, solution = p.solution or {},
-                 attacker = attacker, defender = attacker == "white" and "black" or "white",
-                 file = args[1], index = n, count = #list,
-                 name = (p.title or args[1]) .. (#list > 1 and string.format(" (%d of %d)", n, #list) or "") }
-    S:print(string.format("%s: %s to play and win in %d", S.puzzle.name, attacker, p.moves))
-    S:answer_after_lines("puzzle", puzzle_reply, function(self) self.puzzle = nil end)
   end,
 }
 
