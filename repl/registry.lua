@@ -83,6 +83,21 @@ function registry.is_user_error(e)
   return getmetatable(e) == UserError
 end
 
+-- Calls f(...) so that a command can report what it found before Ctrl-C
+-- stopped it. Returns "done" and f's results, "interrupted", or raises
+-- f's other errors. (After Ctrl-C the terminal module also raises
+-- "interrupted" at the next Lua instruction: that one is absorbed here.)
+function registry.catch_interrupt(f, ...)
+  local code = require("cheskers").error_code
+  local inner
+  local ok, e = pcall(function(...) inner = table.pack(pcall(f, ...)) end, ...)
+  if inner and inner[1] then return "done", table.unpack(inner, 2, inner.n) end
+  local err = inner and inner[2] or e
+  if inner == nil and ok then err = e end
+  if code(err) == "interrupted" or (not ok and code(e) == "interrupted") then return "interrupted" end
+  error(err, 0)
+end
+
 -- A count argument of a command: a whole number >= 0 (default when absent).
 function registry.count_arg(S, s, what, default)
   if s == nil then return default end

@@ -180,7 +180,7 @@ local function reason_and_hint(b, text)
     return from .. " is empty", "legal moves: " .. texts(all, 12)
   end
   if color_of(piece) ~= b:turn() then
-    return string.format("the piece on %s is %s and %s is to move", from,
+    return string.format("the piece on %s is %s's and %s is to move", from,
       side_name(color_of(piece)), side_name(b:turn())), "legal moves: " .. texts(all, 12)
   end
   local letter = text:match("^([KBCP])%l")

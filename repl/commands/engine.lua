@@ -90,7 +90,7 @@ local function print_counts(S, name, depth, st, dt, divide, interrupted)
     if not interrupted then S:print(string.format("%d moves", #keys)) end
   end
   if interrupted then
-    S:print(string.format("%s %d interrupted after %.3f s: %d of %d root moves done, %d nodes under them",
+    S:print(string.format("%s %d stopped after %.3f s: %d of %d root moves done, %d nodes under them",
       name, depth, dt, st.done, st.n, st.total))
   else
     S:print(string.format("%s %d: %d nodes in %.3f s (%snodes/s)", name, depth, st.total, dt,
@@ -106,11 +106,10 @@ local function count_command(S, args, divide)
   local b = S.board:copy()   -- the board stays as it was, even after Ctrl-C
   local t0 = rl.now()
   local st = {}
-  local ok, e = pcall(split_perft, b, depth, st, progress_reporter(S, name, depth, t0))
+  local how = registry.catch_interrupt(split_perft, b, depth, st, progress_reporter(S, name, depth, t0))
   S:clear_progress()
-  if not ok and cheskers.error_code(e) ~= "interrupted" then error(e, 0) end
-  print_counts(S, name, depth, st, rl.now() - t0, divide, not ok)
-  if not ok then error(e, 0) end
+  print_counts(S, name, depth, st, rl.now() - t0, divide, how == "interrupted")
+  if how == "interrupted" then S:interrupted() end
 end
 
 
@@ -228,13 +227,13 @@ command {
       last = t
       S:print(info_text(t))
     end
-    local ok, r = pcall(f, S.board, o)
-    if not ok then
-      if cheskers.error_code(r) == "interrupted" and last and last.pv[1] then
-        S:print(string.format("interrupted: best so far %s (score %s, depth %d), line %s",
-          tostring(last.pv[1]), score_text(last.score), last.depth, table.concat(line_words(last.pv, 16), " ")))
+    local how, r = registry.catch_interrupt(f, S.board, o)
+    if how == "interrupted" then
+      if last and last.pv[1] then
+        S:print(draw.wrap(string.format("stopped: best so far %s (score %s, depth %d), line",
+          tostring(last.pv[1]), score_text(last.score), last.depth), line_words(last.pv, 16), 8))
       end
-      error(r, 0)
+      return S:interrupted()
     end
     if r.move then
       S:print(string.format("best move %s (score %s, depth %d, %d nodes, %s nps)",
