@@ -70,11 +70,9 @@ function draw.status(board)
   return table.concat(parts, "; ")
 end
 
--- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
--- flip (Black's side at the bottom), last (a move to highlight; default the
--- last move of the history; false for none), status (false: no status line).
-function draw.board(board, opts)
-  opts = opts or {}
+-- The squares of the move to highlight: opts.last, by default the last
+-- move of the history (false: none).
+local function marked_squares(board, opts)
   local last = opts.last
   if last == nil then
     local hist = board:history()
@@ -85,63 +83,84 @@ function draw.board(board, opts)
     marked[last.from] = true
     for _, sq in ipairs(last.path or { last.to }) do marked[sq] = true end
   end
+  return marked
+end
+
+-- The ranks (top to bottom) and files (left to right) as drawn.
+local function orientation(flip)
   local ranks, files = {}, {}
-  for r = 8, 1, -1 do ranks[#ranks + 1] = r end
-  for f = 1, 8 do files[#files + 1] = f end
-  if opts.flip then
-    local rr, ff = {}, {}
-    for i = 8, 1, -1 do rr[#rr + 1] = ranks[i]; ff[#ff + 1] = files[i] end
-    ranks, files = rr, ff
+  for i = 1, 8 do
+    ranks[i] = flip and i or 9 - i
+    files[i] = flip and 9 - i or i
   end
-  local out = {}
-  if opts.unicode or opts.color then
-    local header = "   "
-    for _, f in ipairs(files) do header = header .. " " .. FILES:sub(f, f) .. " " end
-    out[#out + 1] = header
-    for _, r in ipairs(ranks) do
-      local row = { " " .. r .. " " }
-      for _, f in ipairs(files) do
-        local sq = FILES:sub(f, f) .. r
-        local darksq = (f - 1 + r - 1) % 2 == 0
-        local piece = darksq and board:get(sq) or nil
-        local glyph = piece and (opts.unicode and GLYPHS[piece] or piece) or " "
-        if opts.color then
-          local bg = not darksq and COLOR.light or marked[sq] and COLOR.mark or COLOR.dark
-          local fg = piece and (piece:match("%u") and COLOR.white or COLOR.black) or ""
-          row[#row + 1] = bg .. fg .. " " .. glyph .. " " .. COLOR.reset
-        else
-          local l, rgt = " ", " "
-          if marked[sq] then l, rgt = "[", "]" end
-          if not darksq then glyph = " " elseif not piece then glyph = opts.unicode and "·" or "." end
-          row[#row + 1] = l .. glyph .. rgt
-        end
-      end
-      row[#row + 1] = " " .. r
-      out[#out + 1] = table.concat(row)
-    end
-    out[#out + 1] = header
-  else
-    local header = "    "
-    for _, f in ipairs(files) do header = header .. FILES:sub(f, f) .. " " end
-    out[#out + 1] = header
-    out[#out + 1] = "  +-----------------+"
-    for _, r in ipairs(ranks) do
-      local row = { r .. " |" }
-      local prev_marked = false
-      for _, f in ipairs(files) do
-        local sq = FILES:sub(f, f) .. r
-        local darksq = (f - 1 + r - 1) % 2 == 0
-        local piece = darksq and board:get(sq) or nil
-        local sep = marked[sq] and darksq and "[" or prev_marked and "]" or " "
-        row[#row + 1] = sep .. (piece or (darksq and "." or " "))
-        prev_marked = marked[sq] and darksq
-      end
-      row[#row + 1] = (prev_marked and "]" or " ") .. "| " .. r
-      out[#out + 1] = table.concat(row)
-    end
-    out[#out + 1] = "  +-----------------+"
-    out[#out + 1] = header
+  return ranks, files
+end
+
+-- One square of the Unicode / colour board: three columns.
+local function fancy_square(board, sq, darksq, marked, opts)
+  local piece = darksq and board:get(sq) or nil
+  local glyph = piece and (opts.unicode and GLYPHS[piece] or piece) or " "
+  if opts.color then
+    local bg = not darksq and COLOR.light or marked[sq] and COLOR.mark or COLOR.dark
+    local fg = piece and (piece:match("%u") and COLOR.white or COLOR.black) or ""
+    return bg .. fg .. " " .. glyph .. " " .. COLOR.reset
   end
+  local l, rgt = " ", " "
+  if marked[sq] then l, rgt = "[", "]" end
+  if not darksq then glyph = " " elseif not piece then glyph = opts.unicode and "·" or "." end
+  return l .. glyph .. rgt
+end
+
+-- The lines of the Unicode / colour board.
+local function fancy_lines(board, opts, marked)
+  local ranks, files = orientation(opts.flip)
+  local header = "   "
+  for _, f in ipairs(files) do header = header .. " " .. FILES:sub(f, f) .. " " end
+  local out = { header }
+  for _, r in ipairs(ranks) do
+    local row = { " " .. r .. " " }
+    for _, f in ipairs(files) do
+      row[#row + 1] = fancy_square(board, FILES:sub(f, f) .. r, (f + r) % 2 == 0, marked, opts)
+    end
+    row[#row + 1] = " " .. r
+    out[#out + 1] = table.concat(row)
+  end
+  out[#out + 1] = header
+  return out
+end
+
+-- The lines of the plain ASCII board (the last move in brackets).
+local function ascii_lines(board, opts, marked)
+  local ranks, files = orientation(opts.flip)
+  local header = "    "
+  for _, f in ipairs(files) do header = header .. FILES:sub(f, f) .. " " end
+  local out = { header, "  +-----------------+" }
+  for _, r in ipairs(ranks) do
+    local row = { r .. " |" }
+    local prev_marked = false
+    for _, f in ipairs(files) do
+      local sq = FILES:sub(f, f) .. r
+      local darksq = (f + r) % 2 == 0
+      local piece = darksq and board:get(sq) or nil
+      local sep = marked[sq] and darksq and "[" or prev_marked and "]" or " "
+      row[#row + 1] = sep .. (piece or (darksq and "." or " "))
+      prev_marked = marked[sq] and darksq
+    end
+    row[#row + 1] = (prev_marked and "]" or " ") .. "| " .. r
+    out[#out + 1] = table.concat(row)
+  end
+  out[#out + 1] = "  +-----------------+"
+  out[#out + 1] = header
+  return out
+end
+
+-- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
+-- flip (Black's side at the bottom), last (a move to highlight; default the
+-- last move of the history; false for none), status (false: no status line).
+function draw.board(board, opts)
+  opts = opts or {}
+  local marked = marked_squares(board, opts)
+  local out = (opts.unicode or opts.color) and fancy_lines(board, opts, marked) or ascii_lines(board, opts, marked)
   if opts.status ~= false then
     local status = draw.status(board)
     if opts.color then status = COLOR.bold .. status .. COLOR.reset end

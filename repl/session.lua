@@ -306,50 +306,63 @@ function Session:unknown_command_message(word)
   return string.format("unknown command '%s' (help lists the commands; other lines are Lua)", word)
 end
 
--- Runs code as Lua: first as `return code` (so expressions print), else as
--- a statement. Returns true, false (failed) or "more" (unfinished).
-function Session:lua(code, continued)
+-- Reports an error caught by rl.run: Ctrl-C, a command's one-line error,
+-- else the message, with the traceback (cut to the user's frames) for Lua
+-- code, or for a command whose message has a source position (a bug).
+function Session:report_failure(e, tb, lua_code)
+  self:clear_progress()
+  if is_interrupt(e) then
+    self:interrupted()
+  elseif registry.is_user_error(e) then
+    self:error(e.message)
+  elseif tb and (lua_code or type(e) == "string" and e:match("^[^\n]-:%d+: ")) then
+    self:error(user_traceback(tb))
+  else
+    self:error(tostring(e))
+  end
+end
+
+-- A name that is more likely a mistyped command than Lua: "perf 3",
+-- "plya d6-e5", a lone unknown name.
+local function mistyped_command(code, continued)
+  local word = code:match("^%s*([%a_][%w_%-]*)%s+[%w_%-]") or code:match("^%s*([%a_][%w_]*%-[%w_%-]*)%s*$")
+    or trim(code):match("^[%a_][%w_]*$")
+  if word and not continued and rawget(_G, word) == nil and not IS_KEYWORD[word] then return word end
+end
+
+-- Compiles code: first as `return code` (so expressions print), else as a
+-- statement. Returns the function, or "more" (unfinished), or false after
+-- reporting the error.
+function Session:compile(code, continued)
   local f, err
   if not continued then
     local expr = code:match("^=(.*)$")
     f = load("return " .. (expr or code), "=stdin", "t")
   end
-  if not f then
-    f, err = load(code, "=stdin", "t")
-    if not f then
-      if err:match("<eof>$") then
-        self.pending = code
-        return "more"
-      end
-      self.pending = nil
-      -- "perf 3", "plya d6-e5": a mistyped command rather than bad Lua
-      local word = code:match("^%s*([%a_][%w_%-]*)%s+[%w_%-]") or code:match("^%s*([%a_][%w_]*%-[%w_%-]*)%s*$")
-      if word and not continued and rawget(_G, word) == nil and not IS_KEYWORD[word] then
-        self:error(self:unknown_command_message(word))
-      else
-        self:error(err)
-      end
-      return false
-    end
-  end
-  self.pending = nil
+  if f then return f end
+  f, err = load(code, "=stdin", "t")
+  if f then return f end
+  if err:match("<eof>$") then return "more" end
+  local word = mistyped_command(code, continued)
+  self:error(word and self:unknown_command_message(word) or err)
+  return false
+end
+
+-- Runs code as Lua and prints its values. Returns true, false (failed)
+-- or "more" (unfinished).
+function Session:lua(code, continued)
+  local f = self:compile(code, continued)
+  self.pending = f == "more" and code or nil
+  if type(f) ~= "function" then return f end
   -- a lone unknown name is more likely a mistyped command than a nil variable
-  local word = trim(code):match("^[%a_][%w_]*$")
-  if word and not continued and rawget(_G, word) == nil and not IS_KEYWORD[word] then
+  local word = trim(code):match("^[%a_][%w_]*$") and mistyped_command(code, continued)
+  if word then
     self:error(self:unknown_command_message(word))
     return false
   end
   local res = table.pack(rl.run(f))
   if not res[1] then
-    self:clear_progress()
-    local e, tb = res[2], res[3]
-    if is_interrupt(e) then
-      self:interrupted()
-    elseif registry.is_user_error(e) then
-      self:error(e.message)
-    else
-      self:error(tb and user_traceback(tb) or tostring(e))
-    end
+    self:report_failure(res[2], res[3], true)
     return false
   end
   table.remove(res, 1)
@@ -359,19 +372,9 @@ function Session:lua(code, continued)
 end
 
 function Session:run_command(cmd, rest)
-  local args = words_of(rest)
-  local ok, e, tb = rl.run(cmd.run, self, args, rest)
+  local ok, e, tb = rl.run(cmd.run, self, words_of(rest), rest)
   if ok then return true end
-  self:clear_progress()
-  if is_interrupt(e) then
-    self:interrupted()
-  elseif registry.is_user_error(e) then
-    self:error(e.message)
-  elseif type(e) == "string" and e:match("^[^\n]-:%d+: ") and tb then
-    self:error(user_traceback(tb))   -- a bug in a command: show where
-  else
-    self:error(tostring(e))
-  end
+  self:report_failure(e, tb, false)
   return false
 end
 
@@ -463,50 +466,61 @@ function Session:prompt()
   return p
 end
 
+-- Start of an interactive loop: history read, completion on, greeting
+-- and board.
+function Session:begin_interactive()
+  self.hist = self:history_path()
+  if self.hist then rl.read_history(self.hist, registry.settings.history_size) end
+  rl.set_completer(function(line, start, stop) return self:complete(line, start, stop) end)
+  self:print(string.format("Cheskers %s. Type help for the commands, a move to play it, or Lua.",
+    cheskers.VERSION or ""))
+  self:show()
+end
+
+-- Adds a line typed at the terminal to the history (not blank lines, not
+-- the same line twice in a row).
+function Session:remember(line)
+  if line:match("%S") and line ~= self.last_line then
+    rl.add_history(line)
+    if self.hist then rl.append_history(self.hist) end
+    self.last_line = line
+  end
+end
+
+-- Handles what readline returned: a line, nil (end of input) or false
+-- (Ctrl-C at the prompt). Returns false when the loop ends.
+function Session:take(line, interactive)
+  if line == nil then
+    if interactive then self.out:write("\n") end
+    if self.pending and not interactive then self:error("unfinished Lua statement at the end of the input") end
+    self.pending = nil
+    return false
+  elseif line == false then
+    self.pending = nil
+    if interactive then return true end
+    self:error("interrupted")
+    self.exit_status = 130
+    return false
+  end
+  self.lineno = self.lineno + 1
+  line = line:gsub("\r$", "")
+  if interactive then self:remember(line) end
+  self:feed(line)
+  return true
+end
+
 -- Reads and handles lines until the end of input or quit. Interactive when
 -- standard input is a terminal. Returns the exit status.
 function Session:loop()
   local interactive = rl.isatty(0)
   self:set_interactive(interactive)
-  local hist = interactive and self:history_path()
-  local last_line
-  if interactive then
-    if hist then rl.read_history(hist, registry.settings.history_size) end
-    rl.set_completer(function(line, start, stop) return self:complete(line, start, stop) end)
-    self:print(string.format("Cheskers %s. Type help for the commands, a move to play it, or Lua.",
-      cheskers.VERSION or ""))
-    self:show()
-  end
+  if interactive then self:begin_interactive() end
   while not self.done do
-    local line = rl.readline(interactive and self:prompt() or "")
-    if line == nil then
-      if interactive then self.out:write("\n") end
-      if self.pending then
-        self.pending = nil
-        if not interactive then self:error("unfinished Lua statement at the end of the input") end
-      end
-      break
-    elseif line == false then
-      self.pending = nil
-      if not interactive then
-        self:error("interrupted")
-        self.exit_status = 130
-        break
-      end
-    else
-      self.lineno = self.lineno + 1
-      line = line:gsub("\r$", "")
-      if interactive and line:match("%S") and line ~= last_line then
-        rl.add_history(line)
-        if hist then rl.append_history(hist) end
-        last_line = line
-      end
-      self:feed(line)
-    end
+    if not self:take(rl.readline(interactive and self:prompt() or ""), interactive) then break end
   end
   if interactive then
     rl.set_completer(nil)
-    if hist then rl.truncate_history(hist, registry.settings.history_size) end
+    if self.hist then rl.truncate_history(self.hist, registry.settings.history_size) end
     return 0
   end
   return self.exit_status or (self.failed and 1 or 0)
