@@ -25,8 +25,9 @@ command {
       S:print(draw.wrap(string.format("  %-9s", c.name), registry.words_of(summary), 12))
     end
     S:print([[
-A line of moves plays them: d6-e5, or 1. d6-e5 c3-d4. Any other line is Lua,
-with `board` the current board and `cheskers` the module (board:moves(), ...).
+A line of moves plays them: d6-e5 (or D6-E5), or 1. d6-e5 c3-d4; text shaped
+like a move is always a move. Any other line is Lua, with `board` the current
+board and `cheskers` the module (board:moves(), ...).
 Tab completes commands, moves, squares, file names and Lua names;
 Ctrl-C interrupts; Ctrl-D or quit leaves.]])
   end,
