@@ -392,8 +392,8 @@ end
 
 -- A line that is no command: a square (its moves), moves, or Lua.
 function Session:words_line(text, word)
-  if text:match("^[a-h][1-8]$") and rawget(_G, text) == nil then
-    return self:run_command(registry.commands.moves, text)
+  if text:match("^[a-hA-H][1-8]$") and rawget(_G, text) == nil then
+    return self:run_command(registry.commands.moves, text:lower())
   end
   local moves, other = move_words(text, word)
   if not moves then return self:lua(text) end

@@ -313,6 +313,11 @@ fen
 '
 check "square names are case-insensitive: D6-E5 plays d6-e5" \
   "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+run 'D6
+moves F6
+'
+check "a square alone, in either case, lists its moves" "2 legal moves: d6-c5 d6-e5
+2 legal moves: f6-e5 f6-g5" "$OUT"
 run 'd6--e5
 '
 check "a doubled separator: says how to write it" "cheskers: line 1: d6--e5 is not move text: write d6-e5" "$ERR"

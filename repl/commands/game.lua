@@ -87,7 +87,7 @@ command {
   name = "moves", args = "[SQUARE]", complete = "squares",
   help = "Lists the legal moves (those from SQUARE only, when given).",
   run = function(S, args)
-    local sq = args[1]
+    local sq = args[1] and args[1]:lower()
     if sq and not sq:match("^[a-h][1-8]$") then S:fail("not a square: " .. sq) end
     local list = {}
     for _, m in ipairs(S.board:moves()) do
