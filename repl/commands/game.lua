@@ -88,7 +88,7 @@ command {
   help = "Lists the legal moves (those from SQUARE only, when given).",
   run = function(S, args)
     local sq = args[1] and args[1]:lower()
-    if sq and not sq:match("^[a-h][1-8]$") then S:fail("not a square: " .. sq) end
+    if sq and not sq:match("^[a-h][1-8]$") then S:fail(args[1] .. " is not a square") end
     local list = {}
     for _, m in ipairs(S.board:moves()) do
       if not sq or m.from == sq then list[#list + 1] = tostring(m) end
