@@ -441,3 +441,25 @@ describe("cheskers.movetext", function()
       movetext.illegal_message(b, "a1-b2"))
   end)
 end)
+
+describe("cheskers.cli under stock lua5.4", function()
+  it("lists the subcommands and reads --help without the program's terminal module", function()
+    local saved_preload, saved_loaded = package.preload["cheskers.readline"], package.loaded["cheskers.readline"]
+    local saved_cli = package.loaded["cheskers.cli"]
+    package.preload["cheskers.readline"], package.loaded["cheskers.readline"] = nil, nil
+    package.loaded["cheskers.cli"] = nil
+    local ok, err = pcall(function()
+      local cli = require "cheskers.cli"
+      local names = table.concat(cli.subcommands(), " ")
+      -- lua/cheskers/cmd/ holds help.lua and match.lua (among others)
+      assert.truthy((" " .. names .. " "):find(" help ", 1, true), names)
+      assert.truthy((" " .. names .. " "):find(" match ", 1, true), names)
+      assert.is_true(cli.wants_help { "x", "--help" })
+      assert.is_false(cli.wants_help { "--", "-h" })
+      assert.is_nil(package.loaded["cheskers.readline"])
+    end)
+    package.preload["cheskers.readline"], package.loaded["cheskers.readline"] = saved_preload, saved_loaded
+    package.loaded["cheskers.cli"] = saved_cli
+    assert(ok, err)
+  end)
+end)
