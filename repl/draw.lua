@@ -47,8 +47,7 @@ local COLOR = {   -- ANSI escapes (the session's errors are red too)
 
 draw.COLOR = COLOR
 
--- "white" -> "White"
-local function side_name(s) return s:sub(1, 1):upper() .. s:sub(2) end
+local side_name = movetext.side_name
 draw.side_name = side_name
 
 draw.result_text = movetext.result_text

@@ -7,7 +7,9 @@
 
 local movetext = {}
 
+-- "white" -> "White"
 local function side_name(s) return s:sub(1, 1):upper() .. s:sub(2) end
+movetext.side_name = side_name
 
 -- A move token as the REPL plays it: optional piece letter, a square, a
 -- separator, a square...
