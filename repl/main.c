@@ -45,7 +45,10 @@ static void preload(lua_State *L, const char *name, lua_CFunction open)
 /* Prepends to package.path, in this order: the source tree's lua/ (beside
  * the executable), the installed tree relative to the executable
  * (<bin>/../share/lua/5.4, so a relocated or DESTDIR install works) and
- * CHESKERS_LUADIR (where `make install` put it). */
+ * CHESKERS_LUADIR (where `make install` put it). The REPL's own modules
+ * (repl.session, repl.commands.game, ...) are found as <exe dir>/?.lua in
+ * the source tree (repl/ beside the executable) and, installed, under
+ * cheskers/repl/ of those Lua directories (<dir>/cheskers/?.lua). */
 static void set_path(lua_State *L)
 {
     char exe[PATH_MAX];
@@ -64,10 +67,15 @@ static void set_path(lua_State *L)
             luaL_addstring(&b, exe);
             luaL_addstring(&b, "/lua/?/init.lua;");
             luaL_addstring(&b, exe);
+            luaL_addstring(&b, "/?.lua;");
+            luaL_addstring(&b, exe);
             luaL_addstring(&b, "/../share/lua/5.4/?.lua;");
+            luaL_addstring(&b, exe);
+            luaL_addstring(&b, "/../share/lua/5.4/cheskers/?.lua;");
         }
     }
     luaL_addstring(&b, CHESKERS_LUADIR "/?.lua;" CHESKERS_LUADIR "/?/init.lua;");
+    luaL_addstring(&b, CHESKERS_LUADIR "/cheskers/?.lua;");
     lua_getfield(L, -2, "path");
     luaL_addvalue(&b);
     luaL_pushresult(&b);

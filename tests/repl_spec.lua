@@ -1,4 +1,4 @@
--- tests/repl_spec.lua - the REPL's Lua side (cheskers.repl) without a
+-- tests/repl_spec.lua - the REPL's Lua side (repl/*.lua, cheskers.movetext) without a
 -- terminal: drawing, printing values, lines as commands / moves / Lua,
 -- undo and redo, errors with suggestions, completion, user commands.
 -- The C terminal module exists only inside the cheskers program; under
@@ -31,7 +31,7 @@ package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or f
 end
 
 local cheskers = require "cheskers"
-local repl = require "cheskers.repl"
+local repl = require "repl.session"
 
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 -- W: Ka1 Pg7; B: ka7. White: a1-b2, and g7 promotes on f8 or h8 to B, C or K.
@@ -112,7 +112,11 @@ describe("repl.draw", function()
   it("draws Unicode pieces and colours when asked", function()
     local text = repl.draw(cheskers.new(), { unicode = true, color = true })
     assert.truthy(text:find("♚", 1, true))   -- black king
-    assert.truthy(text:find("♘", 1, true))   -- white camel
+    -- the camel: a knight turned ninety degrees (U+1FA0D white, U+1FA13 black),
+    -- never the chess knight
+    assert.truthy(text:find("\u{1FA0D}", 1, true))
+    assert.truthy(text:find("\u{1FA13}", 1, true))
+    assert.falsy(text:find("♘", 1, true) or text:find("♞", 1, true))
     assert.truthy(text:find("\27[", 1, true))
   end)
 
@@ -260,15 +264,18 @@ describe("a session", function()
     assert.equal(3, select(2, err.text:gsub("\n", "")))
   end)
 
-  it("starts a new game under changed rules", function()
+  it("keeps the game under changed rules; new starts over", function()
     local S = session()
     feed(S, "d6-e5")
     assert.is_true(feed(S, "rules majority=false capture=jumps"))
     local r = S.board:rules()
     assert.is_false(r.majority)
     assert.equal("jumps", r.capture)
-    assert.equal(START, S.board:fen())
+    -- d6-e5 (a quiet pawn step) is legal under these rules too: it stays
+    assert.equal("1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1", S.board:fen())
+    assert.equal(1, #S.board:history())
     assert.is_true(feed(S, "new"))
+    assert.equal(START, S.board:fen())
     assert.is_false(S.board:rules().majority)
     assert.is_true(feed(S, "rules golomb"))
     assert.is_true(S.board:rules().majority)
@@ -362,5 +369,97 @@ describe("completion", function()
   it("offers squares and moves inside a string", function()
     local S = session()
     assert.same({ "h2", "h4", "h6", "h6-g5", "h8" }, (complete(S, 'board:play("h')))
+  end)
+end)
+
+describe("cheskers.movetext", function()
+  local movetext = require "cheskers.movetext"
+
+  -- word typed -> the text the board reads, or the error (worked out from
+  -- the squares a1..h8, the separators - x : and the promotions K, B, C)
+  local NORMALIZE = {
+    { "d6-e5", "d6-e5" },
+    { "D6-E5", "d6-e5" },
+    { "Pd6xE5", "Pd6xe5" },
+    { "g7-h8=c", "g7-h8=C" },
+    { "c3xe5xg7", "c3xe5xg7" },
+    { "d6-e9", nil, "e9 is not a square" },
+    { "d6-e10", nil, "e10 is not a square" },
+    { "d6--e5", nil, "d6--e5 is not move text: write d6-e5" },
+    { "c3xxe5", nil, "c3xxe5 is not move text: write c3xe5" },
+    { "c7-d8=Q", nil, "promotion is to K, B or C, not Q" },
+    { "e5=Q", nil, "promotion is to K, B or C, not Q" },
+    { "e5=K", nil, "e5=K is not move text: a move needs a start and an end square" },
+  }
+  it("reads move-shaped words, case-insensitive, with one error each", function()
+    for _, row in ipairs(NORMALIZE) do
+      local text, err = movetext.normalize(row[1])
+      assert.equal(row[2], text, row[1])
+      assert.equal(row[3], err, row[1])
+    end
+  end)
+
+  it("tells move-shaped words from Lua", function()
+    for _, w in ipairs { "d6-e5", "D6-E5", "d6-e9", "d6--e5", "c7-d8=Q", "e5=Q", "d6xe5", "d6:e5" } do
+      assert.is_true(movetext.looks_like_move(w), w)
+    end
+    for _, w in ipairs { "x=3", "a1=5", "print(1)", "board:moves()", "i9-a1", "d6", "e5 = Q", "c1=c2" } do
+      assert.is_false(movetext.looks_like_move(w), w)
+    end
+  end)
+
+  -- position, move, the whole message (legal moves worked out by hand)
+  local REFUSED = {
+    -- W: Ka1 Pa3 Bf2; B: kh8 pb4 pc5 pd4: a3 blocked, the bishop's take optional
+    { "7k/8/8/2p5/1p1p4/P7/5B2/K7 w 0 1", "a3-b4",
+      "illegal move a3-b4: the piece on a3 is blocked; legal moves: a1-b2 f2-e1 f2-e3 f2-g1 f2-g3 f2-h4 f2xd4" },
+    -- W: Ka1 Pa3 Pc3; B: kh8 pb4 pc5 pd4: c3 must jump
+    { "7k/8/8/2p5/1p1p4/P1P5/8/K7 w 0 1", "a1-b2",
+      "illegal move a1-b2: a capture elsewhere is compulsory; legal moves: c3xa5 c3xe5" },
+    { "7k/8/8/8/8/2p5/1P6/K7 w 0 1", "b2-a3",
+      "illegal move b2-a3: a capture is compulsory; legal moves from b2: b2xd4" },
+    { START, "D4-E5",
+      "illegal move d4-e5: d4 is empty; legal moves: b6-a5 b6-c5 b8-a5 b8-c5 d6-c5 d6-e5 f6-e5 f6-g5 h6-g5" },
+    { START, "b8-c6", "illegal move b8-c6: c6 is a light square; legal moves from b8: b8-a5 b8-c5" },
+    { "8/8/8/8/3k4/8/8/K7 b 0 1", "a1-b2",
+      "illegal move a1-b2: the piece on a1 is White's and Black is to move; legal moves: d4-c3 d4-c5 d4-e3 d4-e5" },
+  }
+  it("gives the true reason and the legal moves once", function()
+    for _, row in ipairs(REFUSED) do
+      local b = cheskers.new(row[1])
+      local _, err = b:parse(row[2])
+      assert.equal(row[3], movetext.illegal_message(b, row[2], err))
+    end
+  end)
+
+  it("says a finished game is over in one wording", function()
+    -- W: Ka1 Pc3; B: kd4 alone. c3xe5 takes Black's last king.
+    local b = cheskers.new("8/8/8/8/3k4/2P5/8/K7 w 0 1")
+    b:play("c3xe5")
+    assert.equal("Game over. White wins: Black has no king left", movetext.game_over(b))
+    assert.equal("Game over. White wins: Black has no king left; no more moves (undo or new)",
+      movetext.illegal_message(b, "a1-b2"))
+  end)
+end)
+
+describe("cheskers.cli under stock lua5.4", function()
+  it("lists the subcommands and reads --help without the program's terminal module", function()
+    local saved_preload, saved_loaded = package.preload["cheskers.readline"], package.loaded["cheskers.readline"]
+    local saved_cli = package.loaded["cheskers.cli"]
+    package.preload["cheskers.readline"], package.loaded["cheskers.readline"] = nil, nil
+    package.loaded["cheskers.cli"] = nil
+    local ok, err = pcall(function()
+      local cli = require "cheskers.cli"
+      local names = table.concat(cli.subcommands(), " ")
+      -- lua/cheskers/cmd/ holds help.lua and match.lua (among others)
+      assert.truthy((" " .. names .. " "):find(" help ", 1, true), names)
+      assert.truthy((" " .. names .. " "):find(" match ", 1, true), names)
+      assert.is_true(cli.wants_help { "x", "--help" })
+      assert.is_false(cli.wants_help { "--", "-h" })
+      assert.is_nil(package.loaded["cheskers.readline"])
+    end)
+    package.preload["cheskers.readline"], package.loaded["cheskers.readline"] = saved_preload, saved_loaded
+    package.loaded["cheskers.cli"] = saved_cli
+    assert(ok, err)
   end)
 end)

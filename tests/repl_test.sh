@@ -219,7 +219,7 @@ perft 6
 '
 # docs/rules.md: majority=false gives 1474381 at 7 and 209816 at 6;
 # capture=jumps (with majority=false) 4335 at 4; the defaults 209035 at 6
-check "batch: rules changes start new games under the new rules" "209816 4335 209035" \
+check "batch: rules changes apply to the game (from the start here)" "209816 4335 209035" \
   "$(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 
 run 'rules majority=maybe
@@ -295,6 +295,155 @@ run 'hello
 ' --norc
 check "batch: --norc skips it" 1 "$RC"
 rm -f "$HOME/.cheskersrc.lua"
+
+# ---- exploring positions (issue 12) -------------------------------------------
+# Expected texts are worked out by hand from RULES.md: the squares, the legal
+# moves of each position (listed in the comments) and the wording the REPL
+# promises (docs/cheskers.1).
+
+# the 9 moves of the start (see divide 1 above), in board order
+START_MOVES="b6-a5 b6-c5 b8-a5 b8-c5 d6-c5 d6-e5 f6-e5 f6-g5 h6-g5"
+
+# text shaped like a move is a move, never Lua
+run 'd6-e9
+'
+check "a move to a square off the board: a move error" "cheskers: line 1: e9 is not a square" "$ERR"
+run 'D6-E5
+fen
+'
+check "square names are case-insensitive: D6-E5 plays d6-e5" \
+  "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+run 'D6
+moves F6
+'
+check "a square alone, in either case, lists its moves" "2 legal moves: d6-c5 d6-e5
+2 legal moves: f6-e5 f6-g5" "$OUT"
+run 'd6--e5
+'
+check "a doubled separator: says how to write it" "cheskers: line 1: d6--e5 is not move text: write d6-e5" "$ERR"
+run 'c7-d8=Q
+e5=Q
+print(e5)
+'
+check "promotion to Q (no queens in Cheskers): a move error, twice" "cheskers: line 1: promotion is to K, B or C, not Q
+cheskers: line 2: promotion is to K, B or C, not Q" "$ERR"
+check "e5=Q sets no Lua global" "nil" "$OUT"
+
+# the true reason a move is refused, and the legal moves said once
+run 'c3-d4
+d4-e5
+d6-d4
+'
+check "wrong side, empty square, not a legal path" \
+"cheskers: line 1: illegal move c3-d4: the piece on c3 is White's and Black is to move; legal moves: $START_MOVES
+cheskers: line 2: illegal move d4-e5: d4 is empty; legal moves: $START_MOVES
+cheskers: line 3: illegal move d6-d4: not a legal path for the piece on d6; legal moves from d6: d6-c5 d6-e5" "$ERR"
+# W: Ka1 Pa3 Bf2; B: kh8 pb4 pc5 pd4. The pawn a3 is blocked (b4 taken, c5
+# behind it taken); the bishop may take d4 (a take is optional), so the
+# legal moves are a1-b2 and the bishop's f2-e1 f2-e3 f2-g1 f2-g3 f2-h4 f2xd4.
+run 'fen 7k/8/8/2p5/1p1p4/P7/5B2/K7 w 0 1
+a3-b4
+'
+check "a blocked pawn is blocked, not held by a capture rule" \
+  "cheskers: line 2: illegal move a3-b4: the piece on a3 is blocked; legal moves: a1-b2 f2-e1 f2-e3 f2-g1 f2-g3 f2-h4 f2xd4" "$ERR"
+# W: Ka1 Pa3 Pc3; B: kh8 pb4 pc5 pd4. c3 must jump (c3xa5 or c3xe5), so the
+# king's free step a1-b2 is not legal; a3 is still blocked.
+run 'fen 7k/8/8/2p5/1p1p4/P1P5/8/K7 w 0 1
+a1-b2
+a3-b4
+'
+check "a piece held by the capture rule, and a blocked one" \
+"cheskers: line 2: illegal move a1-b2: a capture elsewhere is compulsory; legal moves: c3xa5 c3xe5
+cheskers: line 3: illegal move a3-b4: the piece on a3 is blocked; legal moves: c3xa5 c3xe5" "$ERR"
+# W: Ka1 Pb2; B: kh8 pc3: b2 must jump c3 (b2xd4), its step b2-a3 is refused
+run 'fen 7k/8/8/8/8/2p5/1P6/K7 w 0 1
+b2-a3
+'
+check "a piece that must capture" \
+  "cheskers: line 2: illegal move b2-a3: a capture is compulsory; legal moves from b2: b2xd4" "$ERR"
+# W: Ka1 Pc3; B: kd4 alone. c3xe5 takes Black's last king: White wins.
+run 'fen 8/8/8/8/3k4/2P5/8/K7 w 0 1
+c3xe5
+moves
+a1-b2
+'
+check "game over: one wording" "Game over. White wins: Black has no king left" "$OUT"
+check "a move after the end: the same wording" \
+  "cheskers: line 4: Game over. White wins: Black has no king left; no more moves (undo or new)" "$ERR"
+
+# rules changes keep the game; new starts over; typos get "did you mean"
+run 'd6-e5
+rules majority=false
+fen
+history
+new
+fen
+'
+check "rules keep the position and its moves; new starts over" \
+"rules: majority=false (position and 1 move kept)
+1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1
+1. d6-e5
+$START" "$OUT"
+# W: Ka1 Pg7; B: ka7. g7-f8=C promotes to a camel (move 1, White), then
+# promote=K forbids that promotion: the position (camel on f8, Black to move,
+# move 2) stays, the history goes.
+run 'fen 8/k5P1/8/8/8/8/8/K7 w 0 1
+g7-f8=C
+rules promote=K
+fen
+'
+check "a history not legal under the new rules is cleared, and the REPL says so" \
+"rules: promote=K (position kept; history cleared: move 1 (g7-f8=C) is not legal under these rules)
+5C2/k7/8/8/8/8/8/K7 b 0 2" "$OUT"
+run 'rules majorty=false
+rules flying_kings
+'
+check "rule typos: did you mean" \
+"cheskers: line 1: unknown rules option 'majorty'; did you mean 'majority'?
+cheskers: line 2: 'flying_kings' is a rules option, not a preset: write flying_kings=VALUE" "$ERR"
+
+# undo against a bot goes back to your turn
+run 'bot greedy
+d6-e5
+undo
+fen
+history
+'
+check "undo takes back the bot's reply and your move" \
+  "took back 2 moves (back to your turn; greedy plays white)
+$START
+no moves yet" "$(printf '%s\n' "$OUT" | sed -n '3,$p')"
+
+# redo past the end; save into a missing folder
+run 'd6-e5
+undo
+redo 3
+'
+check "redo N past the end says so" "redid 1 move (no more to redo)" "$OUT"
+run "save $TMP/no-such-folder/game.pgn
+"
+check "a failed save names the file given" \
+  "cheskers: line 1: cannot save: $TMP/no-such-folder/game.pgn: No such file or directory" "$ERR"
+
+# analysis lines wrap between moves: at most 79 columns, and every word of a
+# continuation line is a move
+run 'go depth 9
+'
+check "go: no line longer than 79 columns" "" "$(printf '%s\n' "$OUT" | awk 'length > 79')"
+check "go: continuation lines hold whole moves only" "" \
+  "$(printf '%s\n' "$OUT" | grep '^        ' | tr ' ' '\n' | grep -v '^$' | grep -Ev '^[a-h][1-8]([-x][a-h][1-8])+(=[KBC])?$')"
+
+# puzzles: an unsound one is flagged; a title that states the goal is not repeated
+run "puzzle $ROOT/tests/puzzles/faulty/unsound.lua
+"
+# the file's own comment: 1. e1-c3 is refuted by 1... f6-g5
+check "puzzle warns when the puzzle is unsound" \
+"Unsound: the king slips out: white to play and win in 2
+warning: this puzzle is unsound (not forced): the side to move (white) has no forced win within 2 moves; e1-c3 is refuted by f6-g5" "$OUT"
+run "puzzle $ROOT/scripts/puzzles/stalemate.lua
+"
+has "a puzzle titled with its goal shows the title" "Black to play stalemates in 4 (1 of " "$OUT"
+hasnot "and does not repeat the goal" "to play and win" "$OUT"
 
 # ---- the interactive REPL, through tmux ---------------------------------------
 
@@ -475,6 +624,15 @@ if wait_for "perft 20: root move"; then ok "a long perft shows a progress line";
 tm send-keys C-c
 if wait_prompts $((p + 1)); then ok "Ctrl-C stops perft and returns to the prompt"; else notok "Ctrl-C stops perft and returns to the prompt" "$(recent 3)"; fi
 has "it says so" "interrupted" "$(recent 4)"
+has "and keeps the counts done so far" "perft 20 stopped after" "$(recent 4)"
+has "by root move" "root moves done" "$(recent 4)"
+p=$(prompts)
+tm send-keys -l "go depth 60"; tm send-keys Enter
+wait_for "depth  5/"
+sleep 0.5
+tm send-keys C-c
+if wait_prompts $((p + 1)); then ok "Ctrl-C stops go"; else notok "Ctrl-C stops go" "$(recent 3)"; fi
+has "go keeps the best move, score and line found so far" "stopped: best so far " "$(recent 5)"
 cmd "fen"
 has "the board is unchanged" "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$(recent 3)"
 p=$(prompts)

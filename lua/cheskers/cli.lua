@@ -16,7 +16,9 @@
 -- with error(msg, 0) is printed as one line; any other error is printed
 -- with its traceback.
 
-local rl = require "cheskers.readline"
+-- The program's terminal module (repl/term.c), loaded when something runs:
+-- the helpers above cli.main (closest, wants_help, ...) work under stock lua5.4.
+local function term() return require "cheskers.readline" end
 
 local cli = {}
 
@@ -83,14 +85,20 @@ function cli.closest(word, names)
   if best and bestd <= math.max(1, math.min(2, #word // 3)) then return best end
 end
 
+-- The names in folder dir (none when it cannot be read).
+local function cmd_files(dir)
+  local lfs = require "lfs"
+  if lfs.attributes(dir, "mode") ~= "directory" then return function() end end
+  return lfs.dir(dir)
+end
+
 -- The subcommands found on package.path: sorted array of names.
 function cli.subcommands()
   local seen, names = {}, {}
   for template in package.path:gmatch("[^;]+") do
     local dir = template:match("^(.-)%?%.lua$")
     if dir then
-      local files = rl.listdir((dir == "" and "./" or dir) .. "cheskers/cmd/")
-      for _, f in ipairs(files or {}) do
+      for f in cmd_files((dir == "" and "./" or dir) .. "cheskers/cmd/") do
         local name = f:match("^([%w_][%w_%-]*)%.lua$")
         if name and not seen[name] then
           seen[name] = true
@@ -165,7 +173,7 @@ end
 
 -- Runs a loaded chunk with Ctrl-C armed; returns the exit status.
 local function run_chunk(chunk, ...)
-  local res = table.pack(rl.run(chunk, ...))
+  local res = table.pack(term().run(chunk, ...))
   if res[1] then return 0 end
   return cli.report_error(res[2], res[3])
 end
@@ -185,7 +193,7 @@ local function run_subcommand(name, args)
     cli.report(err)
     return 1
   end
-  local res = table.pack(rl.run(mod.run, args, cli))
+  local res = table.pack(term().run(mod.run, args, cli))
   if not res[1] then return cli.report_error(res[2], res[3], name) end
   return status_of(true, table.unpack(res, 2, res.n))
 end
@@ -209,24 +217,19 @@ local function is_file(path)
   return err == nil
 end
 
--- cli.main(progname, argv) -> exit status.
-function cli.main(progname, argv)
-  cli.progname = (progname or "cheskers"):match("[^/]*$")
-  local actions, opts = {}, { rc = true }
+-- The options before FILE: { actions = {{"e"|"l"|"c", value}...}, script =
+-- index of FILE in argv or nil, interactive, version, ascii, rc }, or nil
+-- and the exit status when the options end the program (--help, a mistake).
+local function parse_options(argv)
+  local o = { actions = {}, rc = true }
   local i, n = 1, #argv
-  local script
-  -- a first argument that is a plain word and no file: a subcommand
-  if n >= 1 and argv[1]:match("^%a[%w_%-]*$") and not is_file(argv[1]) then
-    return run_subcommand(argv[1], table.move(argv, 2, n, 1, {}))
-  end
   while i <= n do
     local a = argv[i]
     if a == "--" then
-      i = i + 1
-      if i <= n then script = i end
+      if i + 1 <= n then o.script = i + 1 end
       break
     elseif a == "-" or a:sub(1, 1) ~= "-" then
-      script = i
+      o.script = i
       break
     elseif a:match("^%-[elc]") then
       local value = a:sub(3)
@@ -235,83 +238,112 @@ function cli.main(progname, argv)
         value = argv[i]
         if not value then
           cli.report(string.format("'%s' needs an argument (see %s --help)", a, cli.progname))
-          return 1
+          return nil, 1
         end
       end
-      actions[#actions + 1] = { a:sub(2, 2), value }
-    elseif a == "-i" then
-      opts.interactive = true
-    elseif a == "-v" or a == "--version" then
-      opts.version = true
+      o.actions[#o.actions + 1] = { a:sub(2, 2), value }
     elseif a == "-h" or a == "--help" then
       io.stdout:write(cli.help(), "\n")
-      return 0
-    elseif a == "--ascii" then
-      opts.ascii = true
-    elseif a == "--norc" then
-      opts.rc = false
+      return nil, 0
     else
-      cli.report(string.format("unrecognized option '%s' (see %s --help)", a, cli.progname))
-      return 1
+      local flag = ({ ["-i"] = "interactive", ["-v"] = "version", ["--version"] = "version",
+                      ["--ascii"] = "ascii" })[a]
+      if flag then o[flag] = true
+      elseif a == "--norc" then o.rc = false
+      else
+        cli.report(string.format("unrecognized option '%s' (see %s --help)", a, cli.progname))
+        return nil, 1
+      end
     end
     i = i + 1
   end
+  return o
+end
 
-  -- the global arg, as lua.c makes it
+-- The global arg, as lua.c makes it: arg[0] the script, arg[1..] its arguments.
+local function set_arg(progname, argv, script)
   local full = { [0] = progname }
-  for k = 1, n do full[k] = argv[k] end
+  for k = 1, #argv do full[k] = argv[k] end
   local s = script or 0
   local argt = {}
-  for k = 0, n do argt[k - s] = full[k] end
+  for k = 0, #argv do argt[k - s] = full[k] end
   _G.arg = argt
+end
 
-  if opts.version then
-    io.stdout:write(cli.version(), "\n")
-    if #actions == 0 and not script and not opts.interactive then return 0 end
+-- The REPL session of this run (made once, for -c and for the REPL).
+local function session_of(o, interactive)
+  if not o.session then
+    o.session = require("repl.session").session { ascii = o.ascii, rc = o.rc, interactive = interactive }
   end
+  return o.session
+end
 
+-- Runs -e, -l and -c in order. Returns the exit status and whether to stop.
+local function run_actions(o)
   local status = 0
-  local session
-  for _, act in ipairs(actions) do
+  for _, act in ipairs(o.actions) do
     local kind, value = act[1], act[2]
     if kind == "e" then
       local chunk, err = load(value, "=(command line)")
-      if not chunk then cli.report(err) return 1 end
+      if not chunk then cli.report(err) return 1, true end
       status = run_chunk(chunk)
-      if status ~= 0 then return status end
+      if status ~= 0 then return status, true end
     elseif kind == "l" then
       local glob, mod = value:match("^([^=]+)=(.+)$")
       glob, mod = glob or value, mod or value
-      local ok, res, tb = rl.run(require, mod)
-      if not ok then return cli.report_error(res, tb) end
+      local ok, res, tb = term().run(require, mod)
+      if not ok then return cli.report_error(res, tb), true end
       _G[glob] = res
     else -- "c": REPL commands separated by ';'
-      local repl = require "cheskers.repl"
-      session = session or repl.session { ascii = opts.ascii, rc = opts.rc, interactive = false }
-      local ok = session:run_commands(value)
-      if not ok then status = session.exit_status or 1 end
-      if session.exit_status then return status end
+      local session = session_of(o, false)
+      if not session:run_commands(value) then status = session.exit_status or 1 end
+      if session.exit_status then return status, true end
     end
   end
+  return status, false
+end
 
-  if script then
-    local fname = argv[script]
-    if fname == "-" and argv[script - 1] ~= "--" then fname = nil end
-    local chunk, err = loadfile(fname)
-    if not chunk then cli.report(err) return 1 end
-    status = run_chunk(chunk, table.unpack(argv, script + 1, n))
+-- Runs FILE (argv[o.script]) with its arguments; returns the exit status.
+local function run_script(o, argv)
+  local fname = argv[o.script]
+  if fname == "-" and argv[o.script - 1] ~= "--" then fname = nil end
+  local chunk, err = loadfile(fname)
+  if not chunk then cli.report(err) return 1 end
+  return run_chunk(chunk, table.unpack(argv, o.script + 1, #argv))
+end
+
+-- Whether the REPL runs after the rest: -i, or nothing but -l given.
+local function wants_repl(o)
+  if o.interactive then return true end
+  if o.script then return false end
+  for _, act in ipairs(o.actions) do
+    if act[1] ~= "l" then return false end
+  end
+  return true
+end
+
+-- cli.main(progname, argv) -> exit status.
+function cli.main(progname, argv)
+  cli.progname = (progname or "cheskers"):match("[^/]*$")
+  -- a first argument that is a plain word and no file: a subcommand
+  if #argv >= 1 and argv[1]:match("^%a[%w_%-]*$") and not is_file(argv[1]) then
+    return run_subcommand(argv[1], table.move(argv, 2, #argv, 1, {}))
+  end
+  local o, exit = parse_options(argv)
+  if not o then return exit end
+  set_arg(progname, argv, o.script)
+  if o.version then
+    io.stdout:write(cli.version(), "\n")
+    if #o.actions == 0 and not o.script and not o.interactive then return 0 end
+  end
+  local status, stop = run_actions(o)
+  if stop then return status end
+  if o.script then
+    status = run_script(o, argv)
     if status ~= 0 then return status end
   end
-
-  local ran_code = script ~= nil
-  for _, act in ipairs(actions) do
-    if act[1] ~= "l" then ran_code = true end
-  end
-  if opts.interactive or not ran_code then
-    local repl = require "cheskers.repl"
-    local tty = rl.isatty(0)
-    session = session or repl.session { ascii = opts.ascii, rc = opts.rc, interactive = tty }
-    local rs = session:loop()
+  if wants_repl(o) then
+    local rs = session_of(o, term().isatty(0)):loop()
     if rs ~= 0 then status = rs end
   end
   return status

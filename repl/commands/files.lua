@@ -1,0 +1,59 @@
+-- repl.commands.files: the commands that read and write games: save, load.
+
+local record = require "cheskers.record"
+local registry = require "repl.registry"
+
+local command, trim = registry.command, registry.trim
+
+-- Writes text to path through path.tmp and a rename (a failed write loses
+-- nothing). Returns true, or nil and why, naming path (the file the user
+-- gave), never the temporary file.
+local function write_file(path, text)
+  local tmp = path .. ".tmp"
+  local function failed(err)
+    os.remove(tmp)
+    err = tostring(err)
+    if err:sub(1, #tmp + 2) == tmp .. ": " then err = err:sub(#tmp + 3) end
+    return nil, path .. ": " .. err
+  end
+  local f, err = io.open(tmp, "w")
+  if not f then return failed(err) end
+  local ok, werr = f:write(text)
+  local closed, cerr = f:close()
+  if not ok or not closed then return failed(werr or cerr) end
+  local renamed, rerr = os.rename(tmp, path)
+  if not renamed then return failed(rerr) end
+  return true
+end
+
+command {
+  name = "save", args = "FILE", complete = "files",
+  help = "Writes the game to FILE as a game record.\nThe record holds the rules, the start position when it is not the usual one, and\nthe moves (cheskers.record).",
+  run = function(S, _, rest)
+    local path = trim(rest)
+    if path == "" then S:fail("usage: save FILE") end
+    local ok, err = write_file(path, record.write(S.board, S.tags))
+    if not ok then S:fail("cannot save: " .. err) end
+    local n = #S.board:history()
+    S:print(string.format("saved %d move%s to %s", n, n == 1 and "" or "s", path))
+  end,
+}
+
+command {
+  name = "load", args = "FILE", complete = "files",
+  help = "Reads a game record from FILE.\nIts rules, start position and moves become the current game; undo walks back\nthrough it.",
+  run = function(S, args, rest)
+    local path = trim(rest)
+    if path == "" then S:fail("usage: load FILE") end
+    local f, err = io.open(path, "r")
+    if not f then S:fail("cannot load: " .. err) end
+    local text = f:read("a")
+    f:close()
+    local b, tags = record.read(text)
+    if not b then S:fail(path .. ": " .. tags) end
+    S:set_board(b)
+    S.tags = tags
+    local n = #b:history()
+    S:print(string.format("loaded %d move%s from %s", n, n == 1 and "" or "s", path))
+  end,
+}

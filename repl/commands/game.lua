@@ -1,0 +1,262 @@
+-- repl.commands.game: the commands that walk through a game: show, new,
+-- fen, moves, play (and a line of moves), undo, redo, history, rules, flip.
+-- game.play_moves is how any part of the REPL plays typed move text.
+
+local cheskers = require "cheskers"
+local record = require "cheskers.record"
+local movetext = require "cheskers.movetext"
+local registry = require "repl.registry"
+local draw = require "repl.draw"
+
+local command, trim, count_arg = registry.command, registry.trim, registry.count_arg
+
+local game = {}
+
+-- Plays move texts on board, all or none. Fails with the legal moves that
+-- could have been meant.
+function game.play_moves(S, texts)
+  local b = S.board:copy()
+  for i, typed in ipairs(texts) do
+    local text = movetext.normalize(typed) or typed
+    local m, err = b:parse(text)
+    if not m then
+      local prefix = #texts > 1 and string.format("move %d of %d: ", i, #texts) or ""
+      S:fail(prefix .. movetext.illegal_message(b, typed, err))
+    end
+    b:play(m)
+    texts[i] = tostring(m)
+  end
+  for _, text in ipairs(texts) do
+    local played = S.board:play(text)
+    -- keep the redo list when the move is its next one
+    if S.redo[#S.redo] and S.redo[#S.redo] == tostring(played) then
+      S.redo[#S.redo] = nil
+    else
+      S.redo = {}
+    end
+  end
+  S:sync_key()
+end
+
+
+
+-- The rule values offered by completion.
+local RULE_VALUES = {
+  majority = { "true", "false" }, capture = { "mixed", "jumps", "all", "optional" },
+  promote = { "KBC", "KB", "KC", "BC", "K", "B", "C" }, first = { "black", "white" },
+  flying_kings = { "true", "false" }, pawns_capture_backward = { "true", "false" },
+  draw_repetition = { "0", "2", "3" }, draw_quiet_plies = { "0", "50", "100" },
+}
+
+local function complete_rules(_, token)
+  local name = token:match("^([%w_]+)=")
+  local out = {}
+  if name then
+    for _, v in ipairs(RULE_VALUES[name] or {}) do out[#out + 1] = name .. "=" .. v end
+  else
+    for _, n in ipairs(record.RULE_OPTIONS) do out[#out + 1] = n .. "=" end
+    out[#out + 1] = "golomb"
+  end
+  return out
+end
+
+command {
+  name = "show", help = "Draws the board.",
+  run = function(S) S:show() end,
+}
+
+command {
+  name = "new", help = "Starts a new game under the current rules.",
+  run = function(S)
+    S:set_board(cheskers.new(nil, S.board:rules()))
+  end,
+}
+
+command {
+  name = "fen", args = "[FEN]",
+  help = "Prints the position as FEN text, or sets it.\nSetting keeps the rules; the history starts over.",
+  run = function(S, args, rest)
+    if #args == 0 then S:print(S.board:fen()) return end
+    local ok, b = pcall(cheskers.new, trim(rest), S.board:rules())
+    if not ok then S:fail(tostring(b)) end
+    S:set_board(b)
+  end,
+}
+
+command {
+  name = "moves", args = "[SQUARE]", complete = "squares",
+  help = "Lists the legal moves (those from SQUARE only, when given).",
+  run = function(S, args)
+    local sq = args[1] and args[1]:lower()
+    if sq and not sq:match("^[a-h][1-8]$") then S:fail(args[1] .. " is not a square") end
+    local list = {}
+    for _, m in ipairs(S.board:moves()) do
+      if not sq or m.from == sq then list[#list + 1] = tostring(m) end
+    end
+    if #list == 0 then
+      S:print(movetext.game_over(S.board) or
+        ("no legal move" .. (sq and (" from " .. sq) or "")))
+      return
+    end
+    S:print(draw.wrap(string.format("%d legal move%s:", #list, #list == 1 and "" or "s"), list, 2, 78))
+  end,
+}
+
+command {
+  name = "play", args = "MOVE...", complete = "moves",
+  help = "Plays the moves in order (all or none). A line of moves alone does the same.",
+  run = function(S, args)
+    if #args == 0 then S:fail("usage: play MOVE...") end
+    local moves = {}
+    for _, a in ipairs(args) do
+      if not movetext.is_number_token(a) then moves[#moves + 1] = a end
+    end
+    game.play_moves(S, moves)
+  end,
+}
+
+-- Takes back one move onto the redo list; false when there is none.
+local function undo_one(S)
+  local m = S.board:undo()
+  if not m then return false end
+  S.redo[#S.redo + 1] = tostring(m)
+  return true
+end
+
+command {
+  name = "undo", args = "[N]",
+  help = "Takes back the last move (or N moves).\nredo plays them again. Against a bot (see bot), undo\n" ..
+    "goes back to your turn: it takes back the bot's reply and your move.",
+  run = function(S, args)
+    local n = count_arg(S, args[1], "N", 1)
+    if #S.board:history() == 0 then S:fail("nothing to undo") end
+    local done = 0
+    while done < n and undo_one(S) do done = done + 1 end
+    if done < n then S:print(string.format("took back %d move%s (no more to undo)", done, done == 1 and "" or "s")) end
+    local bot = S.bot_player
+    if bot and S.board:turn() == bot.color and undo_one(S) then
+      S:print(string.format("took back %d moves (back to your turn; %s plays %s)", done + 1, bot.bot.name, bot.color))
+    end
+    S:sync_key()
+  end,
+}
+
+command {
+  name = "redo", args = "[N]",
+  help = "Plays again the last move taken back (the last N).",
+  run = function(S, args)
+    local n = count_arg(S, args[1], "N", 1)
+    if #S.redo == 0 then S:fail("nothing to redo") end
+    local done = 0
+    while done < n and #S.redo > 0 do
+      S.board:play(table.remove(S.redo))
+      done = done + 1
+    end
+    if done < n then S:print(string.format("redid %d move%s (no more to redo)", done, done == 1 and "" or "s")) end
+    S:sync_key()
+  end,
+}
+
+command {
+  name = "history", help = "Prints the moves played, numbered.",
+  run = function(S)
+    local start = record.initial(S.board)
+    local fresh = cheskers.new(nil, S.board:rules())
+    if start:fen() ~= fresh:fen() then S:print("from " .. start:fen()) end
+    local text = record.movetext(S.board)
+    S:print(text == "" and "no moves yet" or text)
+  end,
+}
+
+-- A likely typo in a rules spec: "unknown rules option 'majorty'; did you
+-- mean 'majority'?", an option name written alone as a preset, or nil.
+-- (The rules-text module will say this itself; until then the REPL does.)
+local function rules_typo(spec)
+  local closest = require("cheskers.cli").closest
+  local known = {}
+  for name in pairs(cheskers.rules()) do known[#known + 1] = name end
+  table.sort(known)
+  if type(spec) == "string" then
+    if cheskers.rules()[spec] ~= nil then
+      return string.format("'%s' is a rules option, not a preset: write %s=VALUE", spec, spec)
+    end
+    local hint = closest(spec, { "golomb" }) or closest(spec, known)
+    if hint == "golomb" then return string.format("unknown rules preset '%s'; did you mean 'golomb'?", spec) end
+    if hint then return string.format("unknown rules preset '%s'; did you mean %s=VALUE?", spec, hint) end
+    return nil
+  end
+  local extra = { start = true, pieces = true, filter = true, result = true }
+  for name in pairs(spec) do
+    local hint = cheskers.rules()[name] == nil and not extra[name] and closest(name, known)
+    if hint then return string.format("unknown rules option '%s'; did you mean '%s'?", name, hint) end
+  end
+end
+
+-- The current game under the rules spec: its start position and moves
+-- replayed, or (when a move is not legal under them) the current position
+-- with no history. Returns the board and a note for the user.
+local function game_under(S, spec)
+  local start = record.initial(S.board)
+  local ok, b = pcall(cheskers.new, start:fen(), spec)
+  local bad
+  if ok then
+    for i, m in ipairs(S.board:history()) do
+      local mv = b:parse(tostring(m))
+      if not mv then bad = string.format("move %d (%s)", i, tostring(m)) break end
+      b:play(mv)
+    end
+    local n = #b:history()
+    if not bad then return b, n > 0 and string.format("position and %d move%s kept", n, n == 1 and "" or "s")
+      or "position kept" end
+  end
+  local okc, cur = pcall(cheskers.new, S.board:fen(), spec)
+  if not okc then S:fail(tostring(cur)) end
+  return cur, bad and string.format("position kept; history cleared: %s is not legal under these rules", bad)
+    or "position kept; history cleared: its start is not legal under these rules"
+end
+
+-- `rules` alone: the rule set, option by option, with the defaults changed.
+local function print_rules(S)
+  local r = S.board:rules()
+  local default = cheskers.rules()
+  S:print("rules: " .. record.rules_text(r))
+  for _, name in ipairs(record.RULE_OPTIONS) do
+    S:print(string.format("  %-24s %s%s", name, tostring(r[name]),
+      r[name] ~= default[name] and "   (golomb: " .. tostring(default[name]) .. ")" or ""))
+  end
+end
+
+command {
+  name = "rules", args = "[OPTION=VALUE ... | golomb]", complete = complete_rules,
+  help = "Shows the rules, or changes them for the current game.\n"
+    .. "Options (RULES.md): majority, capture, promote, first, flying_kings,\n"
+    .. "pawns_capture_backward, draw_repetition, draw_quiet_plies.\n"
+    .. "Example: rules majority=false capture=jumps. `rules golomb` goes back to the defaults.\n"
+    .. "The position stays; its moves too when they are legal under the new rules\n"
+    .. "(else the history is cleared, and rules says so). `new` starts over.",
+  run = function(S, args, rest)
+    if #args == 0 then return print_rules(S) end
+    local spec, err = record.parse_rules(rest)
+    if not spec then S:fail(err) end
+    if type(spec) == "table" then
+      local merged = S.board:rules()
+      for k, v in pairs(spec) do merged[k] = v end
+      spec = merged
+    end
+    local okr, rerr = pcall(cheskers.rules, spec)
+    if not okr then S:fail(rules_typo(spec) or tostring(rerr)) end
+    local b, note = game_under(S, spec)
+    S:set_board(b)
+    S:print("rules: " .. record.rules_text(b:rules()) .. " (" .. note .. ")")
+  end,
+}
+
+command {
+  name = "flip", help = "Turns the board round (draws it from the other side).",
+  run = function(S)
+    registry.settings.flip = not registry.settings.flip
+    S:show()
+  end,
+}
+
+return game

@@ -1,0 +1,245 @@
+-- repl.draw: how the REPL shows things. Boards as text (ASCII, Unicode
+-- glyphs, ANSI colours), the status line under a board, and any Lua value
+-- printed readably (repl.draw.pretty).
+
+local cheskers = require "cheskers"
+local record = require "cheskers.record"
+local movetext = require "cheskers.movetext"
+local registry = require "repl.registry"
+
+local draw = {}
+
+local board_mt, move_mt
+local function metatables()
+  if not board_mt then
+    local b = cheskers.new()
+    board_mt = getmetatable(b)
+    local ms = b:moves()
+    move_mt = ms[1] and getmetatable(ms[1])
+  end
+end
+
+function draw.is_board(v)
+  metatables()
+  return type(v) == "userdata" and getmetatable(v) == board_mt
+end
+
+function draw.is_move(v)
+  metatables()
+  return type(v) == "userdata" and move_mt ~= nil and getmetatable(v) == move_mt
+end
+
+-- ---- drawing --------------------------------------------------------------
+
+-- Pawns are draughts men, kings and bishops the chess glyphs; the camel is
+-- the fairy-chess camel, a knight turned ninety degrees (U+1FA0D, U+1FA13:
+-- one column wide, coloured like the other pieces), not the chess knight.
+local GLYPHS = {
+  P = "⛀", K = "♔", B = "♗", C = "\u{1FA0D}",
+  p = "⛂", k = "♚", b = "♝", c = "\u{1FA13}",
+}
+local FILES = "abcdefgh"
+local COLOR = {   -- ANSI escapes (the session's errors are red too)
+  light = "\27[48;5;223m", dark = "\27[48;5;137m", mark = "\27[48;5;179m",
+  white = "\27[1;38;5;231m", black = "\27[38;5;232m",
+  reset = "\27[0m", dim = "\27[2m", red = "\27[31m", bold = "\27[1m",
+}
+
+draw.COLOR = COLOR
+
+local side_name = movetext.side_name
+draw.side_name = side_name
+
+draw.result_text = movetext.result_text
+
+-- The status line of a board: side to move and move number, or the result;
+-- the last move.
+function draw.status(board)
+  local parts = {}
+  local over = movetext.game_over(board)
+  if over then
+    parts[1] = over
+  else
+    parts[1] = string.format("%s to move, move %d", side_name(board:turn()), board:moveno())
+  end
+  local hist = board:history()
+  if #hist > 0 then parts[#parts + 1] = "last move " .. tostring(hist[#hist]) end
+  local rules = record.rules_text(board:rules())
+  if rules ~= "golomb" then parts[#parts + 1] = "rules " .. rules end
+  return table.concat(parts, "; ")
+end
+
+-- The squares of the move to highlight: opts.last, by default the last
+-- move of the history (false: none).
+local function marked_squares(board, opts)
+  local last = opts.last
+  if last == nil then
+    local hist = board:history()
+    last = hist[#hist]
+  end
+  local marked = {}
+  if last then
+    marked[last.from] = true
+    for _, sq in ipairs(last.path or { last.to }) do marked[sq] = true end
+  end
+  return marked
+end
+
+-- The ranks (top to bottom) and files (left to right) as drawn.
+local function orientation(flip)
+  local ranks, files = {}, {}
+  for i = 1, 8 do
+    ranks[i] = flip and i or 9 - i
+    files[i] = flip and 9 - i or i
+  end
+  return ranks, files
+end
+
+-- One square of the Unicode / colour board: three columns.
+local function fancy_square(board, sq, darksq, marked, opts)
+  local piece = darksq and board:get(sq) or nil
+  local glyph = piece and (opts.unicode and GLYPHS[piece] or piece) or " "
+  if opts.color then
+    local bg = not darksq and COLOR.light or marked[sq] and COLOR.mark or COLOR.dark
+    local fg = piece and (piece:match("%u") and COLOR.white or COLOR.black) or ""
+    return bg .. fg .. " " .. glyph .. " " .. COLOR.reset
+  end
+  local l, rgt = " ", " "
+  if marked[sq] then l, rgt = "[", "]" end
+  if not darksq then glyph = " " elseif not piece then glyph = opts.unicode and "·" or "." end
+  return l .. glyph .. rgt
+end
+
+-- The lines of the Unicode / colour board.
+local function fancy_lines(board, opts, marked)
+  local ranks, files = orientation(opts.flip)
+  local header = "   "
+  for _, f in ipairs(files) do header = header .. " " .. FILES:sub(f, f) .. " " end
+  local out = { header }
+  for _, r in ipairs(ranks) do
+    local row = { " " .. r .. " " }
+    for _, f in ipairs(files) do
+      row[#row + 1] = fancy_square(board, FILES:sub(f, f) .. r, (f + r) % 2 == 0, marked, opts)
+    end
+    row[#row + 1] = " " .. r
+    out[#out + 1] = table.concat(row)
+  end
+  out[#out + 1] = header
+  return out
+end
+
+-- The lines of the plain ASCII board (the last move in brackets).
+local function ascii_lines(board, opts, marked)
+  local ranks, files = orientation(opts.flip)
+  local header = "    "
+  for _, f in ipairs(files) do header = header .. FILES:sub(f, f) .. " " end
+  local out = { header, "  +-----------------+" }
+  for _, r in ipairs(ranks) do
+    local row = { r .. " |" }
+    local prev_marked = false
+    for _, f in ipairs(files) do
+      local sq = FILES:sub(f, f) .. r
+      local darksq = (f + r) % 2 == 0
+      local piece = darksq and board:get(sq) or nil
+      local sep = marked[sq] and darksq and "[" or prev_marked and "]" or " "
+      row[#row + 1] = sep .. (piece or (darksq and "." or " "))
+      prev_marked = marked[sq] and darksq
+    end
+    row[#row + 1] = (prev_marked and "]" or " ") .. "| " .. r
+    out[#out + 1] = table.concat(row)
+  end
+  out[#out + 1] = "  +-----------------+"
+  out[#out + 1] = header
+  return out
+end
+
+-- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
+-- flip (Black's side at the bottom), last (a move to highlight; default the
+-- last move of the history; false for none), status (false: no status line).
+function draw.board(board, opts)
+  opts = opts or {}
+  local marked = marked_squares(board, opts)
+  local out = (opts.unicode or opts.color) and fancy_lines(board, opts, marked) or ascii_lines(board, opts, marked)
+  if opts.status ~= false then
+    local status = draw.status(board)
+    if opts.color then status = COLOR.bold .. status .. COLOR.reset end
+    out[#out + 1] = status
+  end
+  return table.concat(out, "\n")
+end
+
+-- Text of words after first, as lines of at most width columns (79 by
+-- default), broken between words only; lines after the first start with
+-- indent blanks (default 1). Words are joined by one blank (after first
+-- too, unless it is empty); a word is never split.
+function draw.wrap(first, words, indent, width)
+  width = width or 79
+  local pad = string.rep(" ", indent or 1)
+  local lines, line = {}, first
+  for _, w in ipairs(words) do
+    local sep = (line == "" or line == pad) and "" or " "
+    if utf8.len(line) + #sep + utf8.len(w) > width and line:match("%S") then
+      lines[#lines + 1] = line
+      line = pad .. w
+    else
+      line = line .. sep .. w
+    end
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
+-- ---- printing values ------------------------------------------------------
+
+local function is_identifier(k)
+  return type(k) == "string" and k:match("^[%a_][%w_]*$") and not registry.IS_KEYWORD[k]
+end
+
+local function key_order(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+
+-- A readable one-value text: strings quoted inside tables, tables as
+-- constructors (sorted keys, nested up to depth 3, at most 200 items), moves
+-- and boards by their text.
+function draw.pretty(v, indent, seen, depth)
+  indent, seen, depth = indent or "", seen or {}, depth or 0
+  local t = type(v)
+  if t == "string" then return (string.format("%q", v):gsub("\\\n", "\\n")) end
+  if t ~= "table" then
+    if draw.is_board(v) then return "<board " .. v:fen() .. ">" end
+    return tostring(v)
+  end
+  local mt = getmetatable(v)
+  if mt and mt.__tostring then return tostring(v) end
+  if seen[v] then return "<cycle>" end
+  if depth >= 3 then return "{...}" end
+  seen[v] = true
+  local items, n = {}, #v
+  for i = 1, n do items[#items + 1] = draw.pretty(v[i], indent .. "  ", seen, depth + 1) end
+  local keys = {}
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, key_order)
+  for _, k in ipairs(keys) do
+    local ks = is_identifier(k) and k or "[" .. draw.pretty(k, indent, seen, depth + 1) .. "]"
+    items[#items + 1] = ks .. " = " .. draw.pretty(v[k], indent .. "  ", seen, depth + 1)
+  end
+  seen[v] = nil
+  local more = ""
+  if #items > 200 then
+    more = string.format(", ... (%d more)", #items - 200)
+    for i = #items, 201, -1 do items[i] = nil end
+  end
+  if #items == 0 then return "{}" end
+  local one = "{" .. table.concat(items, ", ") .. more .. "}"
+  if #one + #indent <= 78 and not one:find("\n") then return one end
+  return "{\n" .. indent .. "  " .. table.concat(items, ",\n" .. indent .. "  ")
+    .. (more ~= "" and ",\n" .. indent .. "  " .. more:sub(3) or "") .. "\n" .. indent .. "}"
+end
+
+return draw

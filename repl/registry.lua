@@ -1,0 +1,109 @@
+-- repl.registry: what the REPL's parts share. The settings, the table of
+-- commands (each concern under repl/commands/ registers its own through
+-- registry.command), the one-line error of a command (registry.fail) and
+-- the small text helpers the commands and the session both use.
+--
+-- A command is a table:
+--   { name = "hello", args = "[NAME]", help = "Says hello.\nMore lines of help.",
+--     summary = "for the list of `help`; default: the first sentence of help",
+--     aliases = { "hi" },
+--     complete = "moves" | "squares" | "files" | "commands" | function(S, token, words) -> list,
+--     run = function(S, args, rest) S:print("hello " .. (args[1] or "you")) end }
+
+local registry = {}
+
+registry.settings = {
+  prompt = "cheskers> ",   -- a string, or a function(S) returning one
+  prompt2 = ">> ",         -- continuation of an unfinished Lua statement
+  ascii = false,           -- plain ASCII board even on a terminal
+  flip = false,            -- draw the board from Black's side
+  autoshow = nil,          -- draw after each change (nil: in interactive sessions)
+  history_size = 1000,
+  progress_after = 1.0,    -- seconds of perft/divide before the progress line shows
+}
+
+registry.commands = {}         -- name -> command (aliases map to the same command)
+registry.command_list = {}     -- commands in definition order (for help)
+
+function registry.words_of(s)
+  local t = {}
+  for w in s:gmatch("%S+") do t[#t + 1] = w end
+  return t
+end
+
+function registry.trim(s)
+  return s:match("^%s*(.-)%s*$")
+end
+
+registry.KEYWORDS = {
+  "and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+  "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
+  "true", "until", "while",
+}
+registry.IS_KEYWORD = {}
+for _, k in ipairs(registry.KEYWORDS) do registry.IS_KEYWORD[k] = true end
+
+-- Defines (or redefines) a command; see the top of this file.
+function registry.command(def)
+  assert(type(def) == "table", "repl.command: a table expected")
+  assert(type(def.name) == "string" and def.name:match("^[%a_][%w_%-]*$"),
+    "repl.command: name must be a word")
+  assert(type(def.run) == "function", "repl.command: run must be a function")
+  def.help = def.help or ""
+  def.args = def.args or ""
+  local old = registry.commands[def.name]
+  if old then
+    for i, c in ipairs(registry.command_list) do
+      if c == old then table.remove(registry.command_list, i) break end
+    end
+  end
+  registry.commands[def.name] = def
+  for _, a in ipairs(def.aliases or {}) do registry.commands[a] = def end
+  registry.command_list[#registry.command_list + 1] = def
+  return def
+end
+
+function registry.command_names()
+  local names = {}
+  for name in pairs(registry.commands) do names[#names + 1] = name end
+  table.sort(names)
+  return names
+end
+
+-- A one-line error raised from a command (no traceback).
+local UserError = {}
+UserError.__index = UserError
+UserError.__tostring = function(e) return e.message end
+
+function registry.fail(msg)
+  error(setmetatable({ message = msg }, UserError), 0)
+end
+
+function registry.is_user_error(e)
+  return getmetatable(e) == UserError
+end
+
+-- Calls f(...) so that a command can report what it found before Ctrl-C
+-- stopped it. Returns "done" and f's results, "interrupted", or raises
+-- f's other errors. (After Ctrl-C the terminal module also raises
+-- "interrupted" at the next Lua instruction: that one is absorbed here.)
+function registry.catch_interrupt(f, ...)
+  local code = require("cheskers").error_code
+  local inner
+  local ok, e = pcall(function(...) inner = table.pack(pcall(f, ...)) end, ...)
+  if inner and inner[1] then return "done", table.unpack(inner, 2, inner.n) end
+  local err = inner and inner[2] or e
+  if inner == nil and ok then err = e end
+  if code(err) == "interrupted" or (not ok and code(e) == "interrupted") then return "interrupted" end
+  error(err, 0)
+end
+
+-- A count argument of a command: a whole number >= 0 (default when absent).
+function registry.count_arg(S, s, what, default)
+  if s == nil then return default end
+  local n = math.tointeger(tonumber(s))
+  if not n or n < 0 then S:fail(string.format("%s must be a whole number >= 0, not '%s'", what, s)) end
+  return n
+end
+
+return registry
