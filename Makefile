@@ -58,7 +58,7 @@ DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
                   parallel tmux
 
-.PHONY: all deps deps-check test lint bench install uninstall clean run print-dirs
+.PHONY: all deps deps-check test lint mutate bench install uninstall clean run print-dirs
 
 all: cheskers cheskers.so
 
@@ -134,6 +134,15 @@ LINT_DIRS = lua repl scripts tests bench
 lint:
 	@$(MAKE) -s deps
 	@luacheck -q $(LINT_DIRS)
+
+# mutation testing of core/ (tests/mutate.lua): small deliberate bugs, one
+# at a time, against the core's tests; run it before changing the core.
+# MUTATE_ARGS: --seed S --per-file N --files core/a.c,core/b.c
+MUTATE_ARGS ?=
+mutate:
+	@$(MAKE) -s deps
+	@$(MAKE) -s all
+	@lua5.4 tests/mutate.lua $(MUTATE_ARGS)
 
 # the figures in README are from this build: NATIVE=1 (-march=native)
 bench:

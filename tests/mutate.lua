@@ -1,0 +1,223 @@
+-- tests/mutate.lua - mutation testing of the C core (make mutate).
+--
+-- Makes small deliberate bugs in core/*.c, one at a time: a flipped
+-- comparison, a swapped && / ||, a negated condition, a deleted statement,
+-- an off-by-one. Each mutant is built and the core's tests run against it;
+-- a mutant that no test notices "survives". The report lists the survivors,
+-- so that a developer can add the test that would have caught each, or
+-- judge it equivalent (a change no test could see, e.g. an optimisation
+-- guard) and list it in tests/mutate_equivalent.txt.
+--
+--   lua5.4 tests/mutate.lua [--seed S] [--per-file N] [--files core/a.c,...]
+--                           [--report FILE] [--timeout SECONDS]
+--
+-- Sites are chosen with a fixed seed, so two runs try the same mutants.
+-- The work happens in a copy of the tree (a temporary folder removed at
+-- the end); the checkout is never modified. The tests run are the ones
+-- that exercise the core (CORE_TESTS below), not the whole suite: they
+-- take about a tenth of make test's time.
+--
+-- tests/mutate_equivalent.txt: one mutant a line, "FILE:LINE OPERATOR", as
+-- the report prints it, then " # why it is equivalent". Those are left out
+-- of the score.
+
+local CORE_TESTS = {
+  "lua5.4 /usr/bin/busted -o TAP tests/rules_spec.lua tests/perft_spec.lua "
+    .. "tests/conformance_spec.lua tests/binding_spec.lua tests/engine_spec.lua "
+    .. "tests/property_spec.lua tests/misuse_spec.lua tests/puzzle_spec.lua",
+  "sh tests/search_test.sh",
+  "sh tests/solve_test.sh",
+}
+
+-- Each operator: a name, a Lua pattern found on the line, its replacement.
+local OPERATORS = {
+  { "eq->ne", "([^=!<>])==([^=])", "%1!=%2" },
+  { "ne->eq", "!=", "==" },
+  { "lt->le", "([^<])<([^<=])", "%1<=%2" },
+  { "le->lt", "<=", "<" },
+  { "gt->ge", "([^>%-])>([^>=])", "%1>=%2" },
+  { "ge->gt", ">=", ">" },
+  { "and->or", "&&", "||" },
+  { "or->and", "||", "&&" },
+  { "negate-if", "if %((.*)%)%s*$", "if (!(%1))" },
+  { "negate-if", "if %((.*)%)%s*{%s*$", "if (!(%1)) {" },
+  { "plus1->minus1", "%+ 1([^%d])", "- 1%1" },
+  { "minus1->plus1", "%- 1([^%d])", "+ 1%1" },
+  { "delete-stmt", "^(%s+)[%a_][%w_%.%->%[%]]*%s*[%+%-%*|&^]?=%s*[^=].*;%s*$", "%1;" },
+  { "delete-call", "^(%s+)[%a_][%w_]*%(.*%);%s*$", "%1;" },
+}
+
+local function fail(msg) io.stderr:write("mutate: ", msg, "\n") os.exit(2) end
+
+local function parse_args()
+  local o = { seed = 1, per_file = 30, timeout = 600, report = "build/mutate-report.txt" }
+  local i = 1
+  while arg[i] do
+    local a, v = arg[i], arg[i + 1]
+    if a == "--seed" then o.seed = tonumber(v)
+    elseif a == "--per-file" then o.per_file = tonumber(v)
+    elseif a == "--timeout" then o.timeout = tonumber(v)
+    elseif a == "--report" then o.report = v
+    elseif a == "--files" then o.files = {} for f in v:gmatch("[^,]+") do o.files[#o.files + 1] = f end
+    else fail("unknown argument " .. a .. " (see the header of tests/mutate.lua)") end
+    if v == nil then fail(a .. " needs a value") end
+    i = i + 2
+  end
+  return o
+end
+
+local function read_lines(path)
+  local t = {}
+  for l in io.lines(path) do t[#t + 1] = l end
+  return t
+end
+
+local function write_lines(path, lines)
+  local f = assert(io.open(path, "w"))
+  f:write(table.concat(lines, "\n"), "\n")
+  f:close()
+end
+
+local function sh(cmd) -- true when the command exits 0
+  local ok = os.execute(cmd)
+  return ok == true
+end
+
+local function capture(cmd)
+  local p = assert(io.popen(cmd))
+  local s = p:read("a")
+  p:close()
+  return s
+end
+
+-- Lines that are code, not comments, preprocessor lines or declarations of
+-- tables (a mutant there is mostly a compile error or data, not logic).
+local function is_code(line)
+  if line:match("^%s*$") or line:match("^%s*/?%*") or line:match("^%s*//") or line:match("^%s*#") then
+    return false
+  end
+  if line:match("^static const") or line:match("^%s*static const") then return false end
+  return true
+end
+
+-- Every (line, operator) pair that applies to the file.
+local function sites_of(lines)
+  local sites = {}
+  local in_comment = false
+  for n, line in ipairs(lines) do
+    local code = line
+    if in_comment then
+      local e = code:find("*/", 1, true)
+      if e then in_comment = false code = code:sub(e + 2) else code = "" end
+    end
+    if code:find("/*", 1, true) and not code:find("*/", 1, true) then in_comment = true end
+    if is_code(code) then
+      for _, op in ipairs(OPERATORS) do
+        local mutated, k = line:gsub(op[2], op[3], 1)
+        if k > 0 and mutated ~= line then sites[#sites + 1] = { line = n, op = op[1], text = mutated } end
+      end
+    end
+  end
+  return sites
+end
+
+-- A deterministic choice of n of the sites (a seeded shuffle, kept in file order).
+local function choose(sites, n, seed)
+  math.randomseed(seed)
+  for i = #sites, 2, -1 do
+    local j = math.random(i)
+    sites[i], sites[j] = sites[j], sites[i]
+  end
+  local chosen = {}
+  for i = 1, math.min(n, #sites) do chosen[i] = sites[i] end
+  table.sort(chosen, function(a, b) return a.line < b.line or (a.line == b.line and a.op < b.op) end)
+  return chosen
+end
+
+local function load_equivalent(path)
+  local eq = {}
+  local f = io.open(path, "r")
+  if not f then return eq end
+  for l in f:lines() do
+    local key = l:match("^([^#]-)%s*#") or l
+    key = key:match("^%s*(.-)%s*$")
+    if key ~= "" then eq[key] = true end
+  end
+  f:close()
+  return eq
+end
+
+local function run_tests(dir, timeout)
+  for _, cmd in ipairs(CORE_TESTS) do
+    local out = capture(string.format("cd %s && timeout %d %s 2>&1; echo \"exit=$?\"", dir, timeout, cmd))
+    if out:find("\nnot ok ", 1, true) or out:match("^not ok ") or not out:match("exit=0%s*$") then
+      return false
+    end
+  end
+  return true
+end
+
+local function main()
+  local o = parse_args()
+  local root = capture("git rev-parse --show-toplevel 2>/dev/null"):match("^%s*(.-)%s*$")
+  if root == "" then fail("run it inside the repository") end
+  local files = o.files
+  if not files then
+    files = {}
+    for f in capture("cd " .. root .. " && ls core/*.c"):gmatch("%S+") do files[#files + 1] = f end
+  end
+  local equivalent = load_equivalent(root .. "/tests/mutate_equivalent.txt")
+  local work = capture("mktemp -d"):match("%S+")
+  local function cleanup() os.execute("rm -rf " .. work) end
+  if not sh(string.format("cd %s && git ls-files -z | xargs -0 cp --parents -t %s", root, work)) then
+    cleanup() fail("cannot copy the tree")
+  end
+  if not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then cleanup() fail("the tree does not build") end
+  if not run_tests(work, o.timeout) then cleanup() fail("the core tests fail without any mutant") end
+
+  local report = {}
+  local totals = { killed = 0, survived = 0, invalid = 0, equivalent = 0 }
+  for _, file in ipairs(files) do
+    local path = work .. "/" .. file
+    local original = read_lines(path)
+    local chosen = choose(sites_of(original), o.per_file, o.seed)
+    for _, s in ipairs(chosen) do
+      local key = string.format("%s:%d %s", file, s.line, s.op)
+      local lines = { table.unpack(original) }
+      lines[s.line] = s.text
+      write_lines(path, lines)
+      local outcome
+      if equivalent[key] then
+        outcome = "equivalent"
+      elseif not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then
+        outcome = "invalid"   -- does not compile: not a mutant
+      elseif run_tests(work, o.timeout) then
+        outcome = "survived"
+        report[#report + 1] = string.format("%s\n    - %s\n    + %s", key,
+          original[s.line]:match("^%s*(.-)%s*$"), s.text:match("^%s*(.-)%s*$"))
+      else
+        outcome = "killed"
+      end
+      totals[outcome] = totals[outcome] + 1
+      io.write(string.format("%-9s %s\n", outcome, key))
+      io.flush()
+    end
+    write_lines(path, original)
+    sh("cd " .. work .. " && make -s all >/dev/null 2>&1")
+  end
+  cleanup()
+  local counted = totals.killed + totals.survived
+  local score = counted > 0 and 100 * totals.killed / counted or 0
+  local summary = string.format("mutants: %d killed, %d survived, %d equivalent (listed), %d invalid; "
+    .. "score %.1f%% of non-equivalent mutants caught", totals.killed, totals.survived,
+    totals.equivalent, totals.invalid, score)
+  os.execute("mkdir -p " .. root .. "/build")
+  local report_path = o.report:sub(1, 1) == "/" and o.report or (root .. "/" .. o.report)
+  local f = assert(io.open(report_path, "w"))
+  f:write(summary, "\n\nsurvivors:\n", table.concat(report, "\n"), "\n")
+  f:close()
+  print(summary)
+  print("survivors listed in " .. o.report)
+end
+
+main()
