@@ -3,6 +3,9 @@
 -- file and --resume, game records.
 local cheskers = require "cheskers"
 local match = require "cheskers.match"
+local bots = require "cheskers.bots"
+local stats = require "cheskers.stats"
+local botbox = require "cheskers.botbox"
 local record = require "cheskers.record"
 local json = require "cjson"
 
@@ -18,7 +21,7 @@ local function read_lines(path)
   return t
 end
 
--- Bots made on the spot (match.load_bot accepts tables).
+-- Bots made on the spot (cheskers.bots.load accepts tables).
 local function first_mover(name)
   return { name = name or "first", choose = function(b) return b:moves()[1] end }
 end
@@ -35,23 +38,23 @@ local BROKEN = {
 
 describe("match statistics", function()
   it("Elo: even scores are 0, more wins are positive, the interval holds it", function()
-    local e, lo, hi = match.elo(10, 0, 10)
+    local e, lo, hi = stats.elo(10, 0, 10)
     assert.are.equal(0, e)
     assert.is_true(lo < 0 and hi > 0)
-    e, lo, hi = match.elo(30, 10, 10)
+    e, lo, hi = stats.elo(30, 10, 10)
     assert.is_true(e > 0 and lo < e and e < hi)
     -- 75% is +191 Elo (400 * log10(3))
-    assert.is_true(math.abs(match.elo(3, 0, 1) - 400 * math.log(3, 10)) < 1e-9)
-    assert.are.equal(math.huge, (match.elo(5, 0, 0)))
+    assert.is_true(math.abs(stats.elo(3, 0, 1) - 400 * math.log(3, 10)) < 1e-9)
+    assert.are.equal(math.huge, (stats.elo(5, 0, 0)))
   end)
 
   it("SPRT decides for a clear result and waits on an even one", function()
-    local _, lower, upper, d = match.sprt(95, 2, 3, 0, 100)
+    local _, lower, upper, d = stats.sprt(95, 2, 3, 0, 100)
     assert.are.equal("H1", d)
     assert.is_true(lower < 0 and upper > 0)
-    _, _, _, d = match.sprt(3, 2, 95, 0, 100)
+    _, _, _, d = stats.sprt(3, 2, 95, 0, 100)
     assert.are.equal("H0", d)
-    _, _, _, d = match.sprt(2, 1, 2, 0, 100)
+    _, _, _, d = stats.sprt(2, 1, 2, 0, 100)
     assert.is_nil(d)
   end)
 end)
@@ -156,7 +159,7 @@ describe("match results file and resume", function()
     local r = match.run { a = "greedy", b = "random", games = 4, seed = 5, out = out, records = rec }
     local lines = read_lines(out)
     assert.are.equal(5, #lines)
-    assert.are.equal("greedy", json.decode(lines[1]).match.a)
+    assert.are.equal("greedy", json.decode(lines[1]).fingerprint.a)
     for i = 2, 5 do
       local t = json.decode(lines[i])
       assert.are.equal(i - 1, t.game)
@@ -250,10 +253,10 @@ describe("match --sandbox (cfg.sandbox)", function()
 
   it("stops a loop at the instruction budget, with the reason, and restores the string methods", function()
     local bot = bot_file("return { name = 'spin', choose = function() while true do end end }")
-    local saved = match.SANDBOX.max_instructions
-    match.SANDBOX.max_instructions = 1000000
+    local saved = botbox.LIMITS.max_instructions
+    botbox.LIMITS.max_instructions = 1000000
     local ok, r = pcall(match.run, { a = bot, b = "greedy", games = 2, sandbox = true })
-    match.SANDBOX.max_instructions = saved
+    botbox.LIMITS.max_instructions = saved
     os.remove(bot)
     assert(ok, r)
     assert.equal(2, r.losses)
@@ -267,12 +270,12 @@ describe("match --sandbox (cfg.sandbox)", function()
 
   it("refuses a bot file whose own code breaks the sandbox, and binary chunks", function()
     local bot = bot_file("os.remove('x') return { choose = function() end }")
-    assert.has_error(function() match.load_bot(bot, { sandbox = true }) end,
+    assert.has_error(function() bots.load(bot, { sandbox = true }) end,
                      "bot " .. bot .. ": sandbox: 'os.remove' is not available")
     os.remove(bot)
     bot = bot_file(string.dump(function() return { choose = function() end } end))
-    assert.has_error(function() match.load_bot(bot, { sandbox = true }) end,
-                     "bot " .. bot .. ": a binary chunk; sandboxed bots must be text")
+    assert.has_error(function() bots.load(bot, { sandbox = true }) end,
+                     "bot " .. bot .. ": " .. bot .. " is a binary chunk; bots must be text")
     os.remove(bot)
   end)
 
