@@ -71,7 +71,7 @@ else
   not_ok "and the same SVG chart"
 fi
 # 3 variants x GAMES games, one line each
-lines=$(cat "$tmp"/split/*.jsonl | wc -l)
+lines=$(cat "$tmp"/split/*.jsonl | grep -vc '^{"header"')
 if [ "$lines" -eq $((3 * GAMES)) ]; then ok "one JSON line per game ($lines)"
 else not_ok "one JSON line per game" "found $lines lines, expected $((3 * GAMES))"; fi
 if grep -q '^experiment small: 3 variants, 12 games' "$tmp/whole.txt" \
@@ -92,8 +92,9 @@ fi
 E2=scripts/experiments/majority.lua
 "$CHESKERS" experiment $E2 --games 3 --out "$tmp/eng1" --quiet 2>"$tmp/eng.err"
 for i in 3 1 2; do "$CHESKERS" experiment $E2 --games 3 --shard $i/3 --out "$tmp/eng3" --quiet 2>>"$tmp/eng.err"; done
-sort "$tmp"/eng1/*.jsonl >"$tmp/eng1.s" 2>/dev/null
-sort "$tmp"/eng3/*.jsonl >"$tmp/eng3.s" 2>/dev/null
+# the game lines (the headers differ: they name the shard)
+grep -hv '^{"header"' "$tmp"/eng1/*.jsonl | sort >"$tmp/eng1.s" 2>/dev/null
+grep -hv '^{"header"' "$tmp"/eng3/*.jsonl | sort >"$tmp/eng3.s" 2>/dev/null
 if [ -s "$tmp/eng1.s" ] && cmp -s "$tmp/eng1.s" "$tmp/eng3.s"; then
   ok "a shipped experiment's bots give the same games in 3 shards as in one run"
 else
@@ -104,9 +105,10 @@ fi
 # ---- resuming after an interruption ---------------------------------------------
 "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/cut" --quiet
 f=$(ls "$tmp"/cut/*.jsonl)
-# keep 5 whole lines and a torn 6th, as a kill in the middle of a write would leave
-head -n 5 "$f" >"$tmp/head"
-sed -n 6p "$f" | head -c 40 >>"$tmp/head"
+# keep the header, 5 whole game lines and a torn 6th, as a kill in the
+# middle of a write would leave
+head -n 6 "$f" >"$tmp/head"
+sed -n 7p "$f" | head -c 40 >>"$tmp/head"
 cp "$tmp/head" "$f"
 "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/cut" 2>"$tmp/resume.err"
 "$CHESKERS" report "$tmp/cut" --no-svg >"$tmp/cut.txt" 2>/dev/null

@@ -82,7 +82,8 @@ local function ask(g, board, bot, cap)
     local moves = board:moves()
     return bot.choose(board, g.limits, moves), moves
   end
-  local limits = { nodes = g.limits.nodes, time = g.limits.time }
+  local limits = {}
+  for k, v in pairs(g.limits) do limits[k] = v end
   local c0 = clock()
   local ok, answer, detail, tb = bots.call(bot, cap, bot.choose, board:copy(), limits)
   if not ok then return nil, nil, fault_reason(answer), detail, tb end

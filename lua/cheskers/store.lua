@@ -15,12 +15,16 @@
 --                   checking the fingerprint)
 --     o.key         function(rec) -> text: the identity of a game
 --     o.records     game records file, or nil; o.render(rec) -> its text
+--     o.order       keys first in each result line (see encode)
+--     o.plan        data kept in the header and not checked (what the run
+--                   means to play, for reports of missing games)
 --   s.header, s.results (complete results read back, in file order)
 --   s:has(key) -> boolean
 --   s:append(rec)                 one line, then the record; both synced
 --   s:close()                     releases the lock
 --   store.read(path) -> header, results, torn (a last line cut short), bad
---   store.encode(value) -> text   JSON on one line, keys in a stable order
+--   store.encode(value [, first]) -> text   JSON on one line: the keys named in
+--                                 first (default KEY_ORDER), then the others sorted
 --   store.decode(text) -> value | nil   (integers read back as integers)
 --   store.mkdir(path) -> true | nil, message      (with its parents)
 --   store.diff(a, b) -> { "field: X there, Y here", ... }
@@ -57,13 +61,16 @@ end
 local PREFERRED = {}
 for _, k in ipairs(M.KEY_ORDER) do PREFERRED[k] = true end
 
-function M.encode(value)
+function M.encode(value, first)
+  first = first or M.KEY_ORDER
   local acc = {}
   collect_keys(value, acc)
   local rest = {}
-  for k in pairs(acc) do if not PREFERRED[k] then rest[#rest + 1] = k end end
+  local preferred = first == M.KEY_ORDER and PREFERRED or {}
+  if first ~= M.KEY_ORDER then for _, k in ipairs(first) do preferred[k] = true end end
+  for k in pairs(acc) do if not preferred[k] then rest[#rest + 1] = k end end
   table.sort(rest)
-  local order = table.move(M.KEY_ORDER, 1, #M.KEY_ORDER, 1, {})
+  local order = table.move(first, 1, #first, 1, {})
   table.move(rest, 1, #rest, #order + 1, order)
   return json.encode(value, { keyorder = order })
 end
@@ -175,7 +182,7 @@ function M.lock(path)
     end
     local owner = read_first_line(lock .. "/owner")
     if not owner_dead(owner, me) then
-      errorf("%s is being written by another run (%s); if no such run is alive, remove %s",
+      errorf("%s is in use by another run (%s); if no such run is alive, remove %s",
              path, owner or "?", lock)
     end
     M.unlock(lock)
@@ -236,7 +243,8 @@ local Store = {}
 Store.__index = Store
 
 local function header_of(o)
-  return { header = "cheskers results", v = M.VERSION, kind = o.kind, fingerprint = o.fingerprint }
+  return { header = "cheskers results", v = M.VERSION, kind = o.kind, fingerprint = o.fingerprint,
+           plan = o.plan }
 end
 
 -- Checks a stored header against this run's: raises naming what differs.
@@ -252,9 +260,9 @@ function M.check_header(path, header, o)
 end
 
 -- The lines of the file: the header and the kept results.
-local function file_text(header, results)
+local function file_text(header, results, order)
   local lines = { M.encode(header) }
-  for _, r in ipairs(results) do lines[#lines + 1] = M.encode(r) end
+  for _, r in ipairs(results) do lines[#lines + 1] = M.encode(r, order) end
   return table.concat(lines, "\n") .. "\n"
 end
 
@@ -291,9 +299,12 @@ function M.open(o)
   local ok, err = pcall(function()
     local kept, rewrite = load_existing(self, o)
     self.header = self.header or header_of(o)
+    if o.plan and M.encode(self.header.plan or {}) ~= M.encode(o.plan) then
+      self.header.plan, rewrite = o.plan, true
+    end
     self.results = kept
     for _, r in ipairs(kept) do self.done[o.key(r)] = true end
-    if rewrite then replace_file(o.path, file_text(self.header, kept)) end
+    if rewrite then replace_file(o.path, file_text(self.header, kept, o.order)) end
     self:open_records()
     self.f = assert(io.open(o.path, "ab"))
   end)
@@ -319,7 +330,7 @@ end
 function Store:has(key) return self.done[key] == true end
 
 function Store:append(rec)
-  self.f:write(M.encode(rec) .. "\n")
+  self.f:write(M.encode(rec, self.opts.order) .. "\n")
   sync(self.f)
   self.results[#self.results + 1] = rec
   self.done[self.opts.key(rec)] = true
