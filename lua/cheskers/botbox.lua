@@ -188,7 +188,7 @@ end
 local function handler(e)
   if e == TIMEOUT then return e end
   if cheskers.error_code(e) == "interrupted" then return { interrupted = e } end
-  return { msg = e, tb = debug.traceback(tostring(e), 2) }
+  return { msg = e, tb = debug.traceback("", 2):gsub("^\n", "") }
 end
 
 -- Runs fn in the untrusted environment: safe string methods, memory cap.

@@ -172,10 +172,19 @@ local function read_source(spec, path, limit)
   return text
 end
 
+-- "path:12: message" as "line 12 of path: message" (one line, and not the
+-- shape of a Lua error position, which the program shows with a traceback).
+local function where(msg, prefix)
+  msg = tostring(msg):match("^[^\n]*")
+  local file, line, text = msg:match("^(.-):(%d+): (.*)$")
+  if file and file ~= "" then return string.format("%sline %s of %s: %s", prefix or "", line, file, text) end
+  return msg
+end
+
 -- One line for a failed call: the reason's detail.
 local function call_failed(spec, what, reason, detail)
   if reason == "time" then fail(spec, "%s took too long", what) end
-  fail(spec, "%s", detail)
+  fail(spec, "%s", where(detail, "error at "))
 end
 
 -- Checks the table a bot file returned; returns the functions.
@@ -194,7 +203,7 @@ local function load_file(spec, name, opts, lopts)
   local box = box_module.new { name = spec, trusted = not lopts.sandbox }
   local text = read_source(spec, path, box.max_source)
   local chunk, err = box:load(text, "@" .. path)
-  if not chunk then fail(spec, "%s", (tostring(err):gsub("\n.*", ""))) end
+  if not chunk then fail(spec, "%s", where(err, "syntax error at ")) end
   local ok, t, detail = box:call(30, chunk)
   if not ok then call_failed(spec, "loading the file", t, detail) end
   check_table(spec, t)

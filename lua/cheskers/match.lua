@@ -203,8 +203,20 @@ local function load_bots(cfg)
   return bots
 end
 
+-- Without --out, records alone: written as games end (nothing to resume).
+local function records_only(cfg)
+  local ok, err = store.mkdir(cfg.records:match("^(.*)/[^/]*$") or ".")
+  if not ok then error(err, 0) end
+  local f, ferr = io.open(cfg.records, "w")
+  if not f then error("cannot write " .. cfg.records .. ": " .. tostring(ferr), 0) end
+  return {
+    append = function(_, r) f:write(match.render_record(cfg, r)) f:flush() end,
+    close = function() f:close() end,
+  }
+end
+
 local function open_store(cfg, bots)
-  if not cfg.out then return nil end
+  if not cfg.out then return cfg.records and records_only(cfg) or nil end
   return store.open {
     path = cfg.out, kind = "match", fingerprint = match.fingerprint(cfg, bots),
     restart = not cfg.resume, key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
