@@ -518,6 +518,28 @@ end
 
 -- ---- reading a folder -------------------------------------------------------------
 
+-- The shards of a split run that have no file: "shard 2/3 (no file)".
+local function missing_shards(files)
+  local present, splits = {}, {}
+  for _, f in ipairs(files) do
+    local plan, fp = f.header and f.header.plan, f.header and f.header.fingerprint
+    if plan and fp and plan.shards then
+      local run = fp.experiment .. "\0" .. tostring(fp.seed) .. "\0" .. plan.shards
+      splits[run] = plan.shards
+      present[run .. "\0" .. plan.shard] = true
+    end
+  end
+  local out = {}
+  for _, run in ipairs(sorted_keys(splits)) do
+    for i = 1, splits[run] do
+      if not present[run .. "\0" .. i] then
+        out[#out + 1] = ("shard %d/%d (no file)"):format(i, splits[run])
+      end
+    end
+  end
+  return out
+end
+
 -- How many games each file's plan expects of it: warnings for files and
 -- experiments with games missing ("found M of N games; shards short: ...").
 local function completeness(files, found)
@@ -543,6 +565,7 @@ local function completeness(files, found)
       end
     end
   end
+  for _, line in ipairs(missing_shards(files)) do short[#short + 1] = line end
   local warnings = {}
   for _, key in ipairs(sorted_keys(want)) do
     local n = found[key] or 0

@@ -217,22 +217,38 @@ function M.plain(v)
 end
 
 local function show(v)
-  if type(v) == "table" then return M.encode(v) end
+  if type(v) == "table" then return "{}" end
   if v == nil then return "nothing" end
   return string.format("%q", v):gsub("\\\n", "\\n")
 end
 
--- The fields of two fingerprints that differ, as "field: X there, Y here".
+-- Leaves of plain data as path -> shown value ("variants[2].rules.majority").
+local function flatten(v, path, out)
+  if type(v) ~= "table" or next(v) == nil then
+    out[path] = show(v)
+    return out
+  end
+  for k, x in pairs(v) do
+    local sub = math.type(k) == "integer" and string.format("%s[%d]", path, k)
+                or (path == "" and tostring(k) or path .. "." .. tostring(k))
+    flatten(x, sub, out)
+  end
+  return out
+end
+
+-- The fields of two fingerprints that differ, as "field: X there, Y here",
+-- down to the leaves of nested tables.
 function M.diff(there, here)
+  local a, b = flatten(there or {}, "", {}), flatten(here or {}, "", {})
   local keys, seen = {}, {}
-  for _, t in ipairs({ there or {}, here or {} }) do
+  for _, t in ipairs({ a, b }) do
     for k in pairs(t) do if not seen[k] then seen[k] = true keys[#keys + 1] = k end end
   end
   table.sort(keys)
   local out = {}
   for _, k in ipairs(keys) do
-    local a, b = show((there or {})[k]), show((here or {})[k])
-    if a ~= b then out[#out + 1] = string.format("%s: %s there, %s here", k, a, b) end
+    local x, y = a[k] or "nothing", b[k] or "nothing"
+    if x ~= y then out[#out + 1] = string.format("%s: %s there, %s here", k, x, y) end
   end
   return out
 end
