@@ -4,7 +4,7 @@
 -- from RULES.md, docs/lua_api.md and issue 6, never copied from output.
 local cheskers = require "cheskers"
 local experiment = require "cheskers.experiment"
-local statistics = require "cheskers.stats"
+local statistics = require "cheskers.stats"   -- Wilson intervals in the chart test
 local rulespec = require "cheskers.rulespec"
 local H = require "helpers"
 
@@ -54,56 +54,7 @@ local function report_of(dir)
   return experiment.format_report(stats), require("cheskers.chart").svg(stats, "t"), #recs
 end
 
-describe("statistics", function()
-  local z2 = statistics.Z95 ^ 2
-
-  it("Wilson interval of 10 out of 10 is [1 / (1 + z^2/10), 1]", function()
-    local lo, hi = statistics.wilson(10, 10)
-    assert.near(1 / (1 + z2 / 10), lo, 1e-12)
-    assert.near(1, hi, 1e-12)
-  end)
-
-  it("Wilson interval is symmetric: 0 of 10 mirrors 10 of 10", function()
-    local lo, hi = statistics.wilson(0, 10)
-    assert.near(0, lo, 1e-12)
-    assert.near(1 - 1 / (1 + z2 / 10), hi, 1e-12)
-  end)
-
-  it("Wilson interval of 5 of 10 is 0.5 +- z/(1+z^2/n) sqrt(1/4n + z^2/4n^2)", function()
-    local lo, hi = statistics.wilson(5, 10)
-    local half = statistics.Z95 / (1 + z2 / 10) * math.sqrt(0.25 / 10 + z2 / 400)
-    assert.near(0.5 - half, lo, 1e-12)
-    assert.near(0.5 + half, hi, 1e-12)
-    assert.near(0.2366, lo, 1e-4)   -- the textbook value
-  end)
-
-  it("Wilson interval of no games is [0, 0]", function()
-    assert.same({ 0, 0 }, { statistics.wilson(0, 0) })
-  end)
-
-  it("differences of rates have Newcombe's hybrid score intervals (his published examples)", function()
-    -- Newcombe (1998), Statistics in Medicine 17:873, method 10, z = 1.96
-    local d, lo, hi = statistics.newcombe(56, 70, 48, 80, 1.96)
-    assert.near(0.2, d, 1e-12)
-    assert.near(0.0524, lo, 5e-5)
-    assert.near(0.3339, hi, 5e-5)
-    d, lo, hi = statistics.newcombe(9, 10, 3, 10, 1.96)
-    assert.near(0.6, d, 1e-12)
-    assert.near(0.1705, lo, 5e-5)
-    assert.near(0.8090, hi, 5e-5)
-    assert.is_nil(statistics.newcombe(1, 0, 1, 2))
-  end)
-
-  it("quartiles interpolate between order statistics", function()
-    local xs = { 1, 2, 3, 4 }
-    assert.equal(1.75, statistics.quantile(xs, 0.25))
-    assert.equal(2.5, statistics.quantile(xs, 0.5))
-    assert.equal(3.25, statistics.quantile(xs, 0.75))
-    assert.equal(1, statistics.quantile(xs, 0))
-    assert.equal(4, statistics.quantile(xs, 1))
-    assert.equal(7, statistics.quantile({ 7 }, 0.25))
-  end)
-
+describe("summaries", function()
   it("summarize counts results, reasons, lengths and pooled branching", function()
     local recs = {
       { experiment = "e", seed = 1, variant = "v", vindex = 1, game = 1, result = "white",

@@ -4,7 +4,6 @@
 local cheskers = require "cheskers"
 local match = require "cheskers.match"
 local bots = require "cheskers.bots"
-local stats = require "cheskers.stats"
 local botbox = require "cheskers.botbox"
 local record = require "cheskers.record"
 local json = require "cjson"
@@ -36,28 +35,7 @@ local BROKEN = {
                               choose = function(b) return b:moves()[1] end } },
 }
 
-describe("match statistics", function()
-  it("Elo: even scores are 0, more wins are positive, the interval holds it", function()
-    local e, lo, hi = stats.elo(10, 0, 10)
-    assert.are.equal(0, e)
-    assert.is_true(lo < 0 and hi > 0)
-    e, lo, hi = stats.elo(30, 10, 10)
-    assert.is_true(e > 0 and lo < e and e < hi)
-    -- 75% is +191 Elo (400 * log10(3))
-    assert.is_true(math.abs(stats.elo(3, 0, 1) - 400 * math.log(3, 10)) < 1e-9)
-    assert.are.equal(math.huge, (stats.elo(5, 0, 0)))
-  end)
-
-  it("SPRT decides for a clear result and waits on an even one", function()
-    local _, lower, upper, d = stats.sprt(95, 2, 3, 0, 100)
-    assert.are.equal("H1", d)
-    assert.is_true(lower < 0 and upper > 0)
-    _, _, _, d = stats.sprt(3, 2, 95, 0, 100)
-    assert.are.equal("H0", d)
-    _, _, _, d = stats.sprt(2, 1, 2, 0, 100)
-    assert.is_nil(d)
-  end)
-end)
+-- (Elo and SPRT are tested in stats_spec.lua)
 
 describe("match openings", function()
   it("pairs of games share an opening and colours alternate", function()

@@ -29,7 +29,7 @@
 --   store.mkdir(path) -> true | nil, message      (with its parents)
 --   store.diff(a, b) -> { "field: X there, Y here", ... }
 --   store.lock(path) -> lock; store.unlock(lock)
---   store.plain(v) -> data        functions as digests of their bytecode
+--   store.plain(v) -> data        functions as digests of their source
 --   store.digest(text) -> 16 hex digits (FNV-1a)
 local json = require "dkjson"
 local lfs = require "lfs"
@@ -199,13 +199,43 @@ function M.digest(s)
   return string.format("%016x", h)
 end
 
+-- The source lines of a Lua function (from its file or its chunk text),
+-- or nil.
+local function source_of(fn)
+  local info = debug.getinfo(fn, "S")
+  if info.what ~= "Lua" or info.linedefined < 1 then return nil end
+  local text
+  if info.source:sub(1, 1) == "@" then
+    local f = io.open(info.source:sub(2), "rb")
+    if not f then return nil end
+    text = f:read("a")
+    f:close()
+  elseif info.source:sub(1, 1) ~= "=" then
+    text = info.source
+  else
+    return nil
+  end
+  local out, n = {}, 0
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    if n >= info.linedefined then out[#out + 1] = line end
+    if n >= info.lastlinedefined then break end
+  end
+  return table.concat(out, "\n")
+end
+
 -- v as plain data for a fingerprint: functions (rule hooks, measures) as
--- a digest of their bytecode, so that an edited hook counts as a change.
+-- a digest of their source lines (else of their bytecode), so that an
+-- edited hook counts as a change and a moved one does not.
 function M.plain(v)
   local t = type(v)
   if t == "function" then
-    local ok, code = pcall(string.dump, v, true)
-    return "function " .. (ok and M.digest(code) or "?")
+    local code = source_of(v)
+    if not code then
+      local ok, dump = pcall(string.dump, v, true)
+      code = ok and dump or "?"
+    end
+    return "function " .. M.digest(code)
   elseif t == "table" then
     local c = {}
     for k, x in pairs(v) do c[type(k) == "number" and k or tostring(k)] = M.plain(x) end
