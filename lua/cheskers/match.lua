@@ -298,7 +298,9 @@ function match.progress_line(sum, r)
     local who = r.winner == "draw" and "draw" or (r.winner == "white" and r.white or r.black) .. " won"
     line = line .. string.format("  (last: %s, %s)", who, r.reason)
   end
-  if sum.sprt then line = line .. string.format("  LLR %.2f [%.2f, %.2f]", sum.sprt.llr, sum.sprt.lower, sum.sprt.upper) end
+  if sum.sprt then
+    line = line .. string.format("  LLR %.2f [%.2f, %.2f]", sum.sprt.llr, sum.sprt.lower, sum.sprt.upper)
+  end
   return line
 end
 
@@ -311,7 +313,8 @@ function match.table(sum)
     local s = n > 0 and (wi + d / 2) / n * 100 or 0
     return string.format("%-" .. w .. "s  %5d  %5d  %5d  %6d  %6.1f%%", name, n, wi, d, l, s)
   end
-  lines[#lines + 1] = string.format("%-" .. w .. "s  %5s  %5s  %5s  %6s  %7s", "bot", "games", "wins", "draws", "losses", "score")
+  lines[#lines + 1] = string.format("%-" .. w .. "s  %5s  %5s  %5s  %6s  %7s",
+                                    "bot", "games", "wins", "draws", "losses", "score")
   lines[#lines + 1] = row(sum.a, sum.wins, sum.draws, sum.losses)
   lines[#lines + 1] = row(sum.b, sum.losses, sum.draws, sum.wins)
   local e, lo, hi = stats.elo(sum.wins, sum.draws, sum.losses)

@@ -299,7 +299,9 @@ function M.check_header(path, header, o)
     errorf("%s has no header line (not a results file of this version); use --restart to start over", path)
   end
   local d = M.diff(header.fingerprint, M.decode(M.encode(o.fingerprint)))
-  if header.kind ~= o.kind then table.insert(d, 1, "kind: " .. tostring(header.kind) .. " there, " .. o.kind .. " here") end
+  if header.kind ~= o.kind then
+    table.insert(d, 1, "kind: " .. tostring(header.kind) .. " there, " .. o.kind .. " here")
+  end
   if #d > 0 then
     errorf("%s holds results of other inputs:\n  %s\n(use --restart to start over)", path, table.concat(d, "\n  "))
   end

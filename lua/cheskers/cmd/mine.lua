@@ -212,15 +212,15 @@ local function mine(opts)
 end
 
 local function run(args)
-  local p = parser()
+  local ap = parser()
   for _, a in ipairs(args) do
     if a == "-h" or a == "--help" then
-      if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+      if require("cheskers.cli").wants_help(args) then io.stdout:write(ap:get_help(), "\n") return 0 end
     end
   end
-  local ok, opts = p:pparse(args)
-  if not ok then error(opts .. "\n" .. p:get_usage(), 0) end
-  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. p:get_usage(), 0) end
+  local ok, opts = ap:pparse(args)
+  if not ok then error(opts .. "\n" .. ap:get_usage(), 0) end
+  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
   if not opts.seed then error("--seed must be an integer", 0) end
   if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
   local lo, hi = parse_range(opts.moves)
