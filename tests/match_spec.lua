@@ -264,3 +264,69 @@ describe("match --sandbox (cfg.sandbox)", function()
     assert.equal("max plies", r.results[1].reason)
   end)
 end)
+
+describe("cheskers match as a user runs it", function()
+  local exe = os.getenv("CHESKERS") or "./cheskers"
+  local dir
+  before_each(function()
+    local p = io.popen("mktemp -d")
+    dir = p:read("l")
+    p:close()
+  end)
+  after_each(function() if dir:match("^/tmp/") then os.execute("rm -rf -- '" .. dir .. "'") end end)
+
+  local function run(args)
+    local p = io.popen(exe .. " match " .. args .. " 2>&1")
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code
+  end
+
+  local function write(path, text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+
+  it("shows a faulting bot's error and its own traceback as the game ends", function()
+    local bot = dir .. "/bad.lua"
+    write(bot, "local function deep(t) return t.y.z + 1 end\n"
+               .. "return { name = 'bad', choose = function(b) return deep({}) end }\n")
+    local text, code = run(bot .. " random --games 1 --quiet")
+    assert.equal(0, code)
+    -- game 1: the first bot plays White
+    local want = "game 1: bad (white) lost by error: " .. bot .. ":1: attempt to index a nil value (field 'y')\n"
+                 .. "stack traceback:\n\t" .. bot .. ":1: in "
+    assert.matches(want, text, 1, true)
+    assert.is_nil(text:find("match.lua", 1, true))     -- not the runner's frames
+  end)
+
+  it("names the file and line of a syntax error in one line", function()
+    local bot = dir .. "/syntax.lua"
+    write(bot, "return { name = 'syn',\n  choose = function(b) return end\n")
+    local text, code = run(bot .. " random --games 1 --quiet")
+    assert.equal(1, code)
+    assert.equal("cheskers match: bot " .. bot .. ": syntax error at line 3 of " .. bot
+                 .. ": '}' expected (to close '{' at line 1) near <eof>\n", text)
+  end)
+
+  it("creates the folders of --out and --records", function()
+    local out, rec = dir .. "/a/b/results.jsonl", dir .. "/c/d/games.txt"
+    local _, code = run(("greedy random --games 2 --quiet --out %s --records %s"):format(out, rec))
+    assert.equal(0, code)
+    assert.truthy(io.open(out))
+    local f = assert(io.open(rec))
+    local _, records = f:read("a"):gsub("%[Event ", "")
+    f:close()
+    assert.equal(2, records)
+  end)
+
+  it("refuses --resume into results of another seed, saying so", function()
+    local out = dir .. "/r.jsonl"
+    run("greedy random --games 2 --quiet --out " .. out)
+    local text, code = run("greedy random --games 2 --seed 2 --quiet --resume --out " .. out)
+    assert.equal(1, code)
+    assert.matches("holds results of other inputs", text, 1, true)
+    assert.matches("seed: 1 there, 2 here", text, 1, true)
+  end)
+end)
