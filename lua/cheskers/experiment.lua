@@ -172,6 +172,59 @@ local function positive_int(v, what, allow_zero)
   return v
 end
 
+-- The measures of an experiment: e.measures (names, standard ones and the
+-- experiment's own) and e.custom ({name, fn} of its own).
+local function normalize_measures(e, m, where)
+  e.measures, e.custom = {}, {}
+  local standard = {}
+  for _, name in ipairs(M.STANDARD_MEASURES) do standard[name] = true end
+  for _, name in ipairs(m) do
+    if not standard[name] then
+      errorf("%s: unknown measure '%s' (recorded for every game: %s; add your own as name = function)",
+             where, tostring(name), table.concat(M.STANDARD_MEASURES, ", "))
+    end
+    e.measures[#e.measures + 1] = name
+  end
+  for _, name in ipairs(sorted_keys(m)) do
+    if math.type(name) ~= "integer" then
+      if type(m[name]) ~= "function" then
+        errorf("%s: measure '%s' must be a function(game) returning a number", where, tostring(name))
+      end
+      e.custom[#e.custom + 1] = { name = name, fn = m[name] }
+      e.measures[#e.measures + 1] = name
+    end
+  end
+end
+
+-- The variants, their rules laid over the base, bots, games and limits.
+local function normalize_variants(e, variants, where)
+  if type(variants) ~= "table" or #variants == 0 then
+    errorf("%s: needs a list of variants", where)
+  end
+  e.variants = {}
+  local seen = {}
+  for i, v in ipairs(variants) do
+    local vw = ("%s: variant %d"):format(where, i)
+    if type(v) ~= "table" or type(v.name) ~= "string" or v.name == "" then
+      errorf("%s needs a name", vw)
+    end
+    if seen[v.name] then errorf("%s: two variants named '%s'", where, v.name) end
+    seen[v.name] = true
+    local rules = v.rules
+    if rules ~= nil and type(rules) ~= "table" and type(rules) ~= "string" then
+      errorf("%s (%s): rules must be a table or a preset name", vw, v.name)
+    end
+    e.variants[i] = {
+      name = v.name, index = i,
+      description = v.description,
+      rules = merge_rules(e.base, rules),
+      bots = normalize_bots(v.bots, vw) or e.bots,
+      games = v.games and positive_int(v.games, vw .. ": games", true) or e.games,
+      limits = v.limits or e.limits,
+    }
+  end
+end
+
 -- Checks and completes an experiment table. path: for messages and the
 -- default name and bot folder.
 function M.normalize(exp, path)
@@ -196,51 +249,8 @@ function M.normalize(exp, path)
   e.random_plies = positive_int(exp.random_plies or 0, where .. ": random_plies", true)
   e.base = exp.base
   if e.base ~= nil and type(e.base) ~= "table" then errorf("%s: base must be a rule table", where) end
-  e.measures, e.custom = {}, {}
-  local m = exp.measures or M.STANDARD_MEASURES
-  local standard = {}
-  for _, name in ipairs(M.STANDARD_MEASURES) do standard[name] = true end
-  for _, name in ipairs(m) do
-    if not standard[name] then
-      errorf("%s: unknown measure '%s' (recorded for every game: %s; add your own as name = function)",
-             where, tostring(name), table.concat(M.STANDARD_MEASURES, ", "))
-    end
-    e.measures[#e.measures + 1] = name
-  end
-  for _, name in ipairs(sorted_keys(m)) do
-    if math.type(name) ~= "integer" then
-      if type(m[name]) ~= "function" then
-        errorf("%s: measure '%s' must be a function(game) returning a number", where, tostring(name))
-      end
-      e.custom[#e.custom + 1] = { name = name, fn = m[name] }
-      e.measures[#e.measures + 1] = name
-    end
-  end
-  if type(exp.variants) ~= "table" or #exp.variants == 0 then
-    errorf("%s: needs a list of variants", where)
-  end
-  e.variants = {}
-  local seen = {}
-  for i, v in ipairs(exp.variants) do
-    local vw = ("%s: variant %d"):format(where, i)
-    if type(v) ~= "table" or type(v.name) ~= "string" or v.name == "" then
-      errorf("%s needs a name", vw)
-    end
-    if seen[v.name] then errorf("%s: two variants named '%s'", where, v.name) end
-    seen[v.name] = true
-    local rules = v.rules
-    if rules ~= nil and type(rules) ~= "table" and type(rules) ~= "string" then
-      errorf("%s (%s): rules must be a table or a preset name", vw, v.name)
-    end
-    e.variants[i] = {
-      name = v.name, index = i,
-      description = v.description,
-      rules = merge_rules(e.base, rules),
-      bots = normalize_bots(v.bots, vw) or e.bots,
-      games = v.games and positive_int(v.games, vw .. ": games", true) or e.games,
-      limits = v.limits or e.limits,
-    }
-  end
+  normalize_measures(e, exp.measures or M.STANDARD_MEASURES, where)
+  normalize_variants(e, exp.variants, where)
   return e
 end
 
@@ -719,98 +729,108 @@ local function counts_text(t, games)
   return #parts > 0 and table.concat(parts, "  ") or "-"
 end
 
+-- The report of one experiment: each section gets say(fmt, ...), the
+-- experiment's groups (variants, in order) and the label width.
+
+local function rates_section(say, list, w)
+  say("%s %6s  %-22s  %-22s  %s", pad("variant", w), "games",
+      "white wins [95% CI]", "black wins [95% CI]", "draws [95% CI]")
+  for _, h in ipairs(list) do
+    say("%s %6d  %-22s  %-22s  %s", pad(h.variant, w), h.games,
+        rate_text(h.rates.white), rate_text(h.rates.black), rate_text(h.rates.draw))
+  end
+end
+
+-- A variant's differences from the base: rates (Newcombe) and mean length (Welch).
+local function difference_cells(h, base)
+  local cells = {}
+  for _, side in ipairs({ "white", "black", "draw" }) do
+    local d, lo, hi = stats.newcombe(h[side], h.games, base[side], base.games)
+    cells[#cells + 1] = d and diff_text(100 * d, 100 * lo, 100 * hi) or "-"
+  end
+  local dm, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games,
+                                 base.plies.mean, base.plies_var, base.games)
+  cells[#cells + 1] = dm and diff_text(dm, lo, hi) or ("%+5.1f"):format(h.plies.mean - base.plies.mean)
+  return cells
+end
+
+local function differences_section(say, list, w)
+  if #list < 2 then return end
+  local base = list[1]
+  say("")
+  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs " .. base.variant, w), "", "white wins",
+      "black wins", "draws", "mean plies")
+  for i = 2, #list do
+    local cells = difference_cells(list[i], base)
+    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(list[i].variant, w), "", cells[1], cells[2], cells[3], cells[4])
+  end
+  say("(differences from %s: rates in points, Newcombe 95%% CI; mean length in plies,", base.variant)
+  say(" Welch 95%% CI; * when the interval excludes 0)")
+end
+
+local function lengths_section(say, list, w)
+  say("")
+  say("%s %7s %6s %6s %6s %6s %6s  %9s", pad("plies", w), "mean", "q1", "median", "q3",
+      "min", "max", "branching")
+  for _, h in ipairs(list) do
+    local p = h.plies
+    say("%s %7.1f %6s %6s %6s %6d %6d  %9.2f", pad(h.variant, w), p.mean, num(p.q1),
+        num(p.median), num(p.q3), p.min, p.max, h.branching)
+  end
+end
+
+local function endings_section(say, list, w)
+  say("")
+  say("how games ended (games), pieces per game (captured by / lost / promoted to)")
+  for _, h in ipairs(list) do
+    local parts = {}
+    for _, r in ipairs(h.reasons) do parts[#parts + 1] = ("%s %d"):format(r.reason, r.count) end
+    say("%s ended: %s", pad(h.variant, w), table.concat(parts, ", "))
+    say("%s captures by: %s", pad("", w), counts_text(h.captures, h.games))
+    say("%s lost:        %s", pad("", w), counts_text(h.captured, h.games))
+    say("%s promoted to: %s", pad("", w), counts_text(h.promotions, h.games))
+    if next(h.measures) then
+      local ms = {}
+      for _, k in ipairs(sorted_keys(h.measures)) do ms[#ms + 1] = ("%s %.3f"):format(k, h.measures[k]) end
+      say("%s measures:    %s", pad("", w), table.concat(ms, "  "))
+    end
+    say("%s bots %s; moves first: %s; seed %s", pad("", w), table.concat(h.bot_list, ", "),
+        table.concat(h.first_list, ", "), table.concat(h.seed_list, ", "))
+  end
+end
+
+-- The groups of summarize()'s list by experiment, in order.
+local function by_experiment(groups)
+  local list, current = {}, nil
+  for _, g in ipairs(groups) do
+    if g.experiment ~= current then
+      current = g.experiment
+      list[#list + 1] = { name = current }
+    end
+    table.insert(list[#list], g)
+  end
+  return list
+end
+
 -- The report text for summarize()'s list.
 function M.format_report(groups)
   local out = {}
   local function say(fmt, ...) out[#out + 1] = fmt:format(...) end
   local w = 12
   for _, g in ipairs(groups) do w = math.max(w, #g.variant, 3 + #g.variant) end
-  local current
-  for _, g in ipairs(groups) do
-    if g.experiment ~= current then
-      current = g.experiment
-      local n, games = 0, 0
-      for _, h in ipairs(groups) do
-        if h.experiment == current then n, games = n + 1, games + h.games end
-      end
-      if #out > 0 then say("") end
-      say("experiment %s: %d variant%s, %d games", current, n, n == 1 and "" or "s", games)
-      say("")
-      say("%s %6s  %-22s  %-22s  %s", pad("variant", w), "games",
-          "white wins [95% CI]", "black wins [95% CI]", "draws [95% CI]")
-      for _, h in ipairs(groups) do
-        if h.experiment == current then
-          say("%s %6d  %-22s  %-22s  %s", pad(h.variant, w), h.games,
-              rate_text(h.rates.white), rate_text(h.rates.black), rate_text(h.rates.draw))
-        end
-      end
-      local base
-      for _, h in ipairs(groups) do
-        if h.experiment == current then
-          if not base then
-            base = h
-            say("")
-            say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs " .. h.variant, w), "", "white wins",
-                "black wins", "draws", "mean plies")
-          else
-            local cells = {}
-            for _, side in ipairs({ "white", "black", "draw" }) do
-              local d, lo, hi = stats.newcombe(h[side], h.games, base[side], base.games)
-              cells[#cells + 1] = d and diff_text(100 * d, 100 * lo, 100 * hi) or "-"
-            end
-            local dm, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games,
-                                           base.plies.mean, base.plies_var, base.games)
-            cells[#cells + 1] = dm and diff_text(dm, lo, hi)
-              or ("%+5.1f"):format(h.plies.mean - base.plies.mean)
-            say("%s %6s  %-22s  %-22s  %-22s  %s", pad(h.variant, w), "", cells[1], cells[2], cells[3], cells[4])
-          end
-        end
-      end
-      if base then
-        local nv = 0
-        for _, h in ipairs(groups) do if h.experiment == current then nv = nv + 1 end end
-        if nv > 1 then
-          say("(differences from %s: rates in points, Newcombe 95%% CI; mean length in plies,", base.variant)
-          say(" Welch 95%% CI; * when the interval excludes 0)")
-        else
-          out[#out] = nil   -- one variant: no comparison header
-          out[#out] = nil
-        end
-      end
-      say("")
-      say("%s %7s %6s %6s %6s %6s %6s  %9s", pad("plies", w), "mean", "q1", "median", "q3",
-          "min", "max", "branching")
-      for _, h in ipairs(groups) do
-        if h.experiment == current then
-          local p = h.plies
-          say("%s %7.1f %6s %6s %6s %6d %6d  %9.2f", pad(h.variant, w), p.mean, num(p.q1),
-              num(p.median), num(p.q3), p.min, p.max, h.branching)
-        end
-      end
-      say("")
-      say("how games ended (games), pieces per game (captured by / lost / promoted to)")
-      for _, h in ipairs(groups) do
-        if h.experiment == current then
-          local parts = {}
-          for _, r in ipairs(h.reasons) do parts[#parts + 1] = ("%s %d"):format(r.reason, r.count) end
-          say("%s ended: %s", pad(h.variant, w), table.concat(parts, ", "))
-          say("%s captures by: %s", pad("", w), counts_text(h.captures, h.games))
-          say("%s lost:        %s", pad("", w), counts_text(h.captured, h.games))
-          say("%s promoted to: %s", pad("", w), counts_text(h.promotions, h.games))
-          if next(h.measures) then
-            local ms = {}
-            for _, k in ipairs(sorted_keys(h.measures)) do ms[#ms + 1] = ("%s %.3f"):format(k, h.measures[k]) end
-            say("%s measures:    %s", pad("", w), table.concat(ms, "  "))
-          end
-          say("%s bots %s; moves first: %s; seed %s", pad("", w), table.concat(h.bot_list, ", "),
-              table.concat(h.first_list, ", "), table.concat(h.seed_list, ", "))
-        end
-      end
-    end
+  for _, list in ipairs(by_experiment(groups)) do
+    local games = 0
+    for _, h in ipairs(list) do games = games + h.games end
+    if #out > 0 then say("") end
+    say("experiment %s: %d variant%s, %d games", list.name, #list, #list == 1 and "" or "s", games)
+    say("")
+    rates_section(say, list, w)
+    differences_section(say, list, w)
+    lengths_section(say, list, w)
+    endings_section(say, list, w)
   end
   if #out == 0 then out[1] = "no games" end
   return table.concat(out, "\n") .. "\n"
 end
 
 return M
-
