@@ -119,96 +119,117 @@ local function random_position(cheskers, rng, rules, extra)
   return fresh
 end
 
--- Mines; returns the list of puzzles found. opts: games, lo, hi, seed,
--- depth, max, rules, from ("games" or "random"), theme ("stalemate" or
--- nil), progress(i, n, found), found(p, hash).
 local FOUND_ENOUGH = setmetatable({}, { __tostring = function() return "found enough" end })
 
-local function mine(opts)
-  local cheskers = require "cheskers"
-  local puzzle = require "cheskers.puzzle"
+-- The state of a mining run: its options, a generator of its own
+-- (deterministic, independent of math.random), the puzzles found and the
+-- positions seen.
+local function new_miner(opts)
   local state = opts.seed * 2654435761 % 4294967296
-  local function rng(n)          -- deterministic, independent of math.random
+  local function rng(n)
     state = (state * 1103515245 + 12345) % 2147483648
     return state % n + 1
   end
-  local found, seen = {}, {}
+  return { opts = opts, rng = rng, found = {}, seen = {} }
+end
 
-  -- Looks at position b: returns the first move of a win within opts.hi (or
-  -- nil), and the length of the puzzle kept (or nil).
-  local function consider(b, source, kept_ok)
-    local s = b:solve { moves = opts.hi, all = false }
-    if not s.win then return nil end
-    local k, h = s.shortest, b:hash()
-    if k < opts.lo or not kept_ok or seen[h] then return s.moves[1] end
-    -- a key that is (nearly) the only legal move makes no puzzle
-    if b:count() < 3 then return s.moves[1] end
-    seen[h] = true
-    local line = puzzle.main_line(b, k)
-    if not line then return s.moves[1] end
-    local c = b:copy()
-    for _, t in ipairs(line) do c:play(t) end
-    local _, how = c:result()
-    if opts.theme and how ~= opts.theme then return s.moves[1] end
-    local p = { fen = b:fen(), goal = "win", moves = k, solution = line,
-                title = string.format("%s to play wins in %d", b:turn() == "white"
-                        and "White" or "Black", k),
-                tags = { opts.from == "random" and "generated" or "mined",
-                         how == "stalemate" and "stalemate" or "kings" },
-                source = source }
-    if opts.rules then p.rules = opts.rules end
-    if not puzzle.check(p).ok then return s.moves[1] end
-    found[#found + 1] = p
-    if opts.found then opts.found(p, h) end
-    return s.moves[1], k
-  end
+local function enough(m) return m.opts.max and #m.found >= m.opts.max end
 
-  local function done() return opts.max and #found >= opts.max end
+-- The puzzle of position b with a win in k (line: its main line).
+local function make_puzzle(m, b, k, line, how, source)
+  local opts = m.opts
+  local p = { fen = b:fen(), goal = "win", moves = k, solution = line,
+              title = string.format("%s to play wins in %d", b:turn() == "white" and "White" or "Black", k),
+              tags = { opts.from == "random" and "generated" or "mined",
+                       how == "stalemate" and "stalemate" or "kings" },
+              source = source }
+  if opts.rules then p.rules = opts.rules end
+  return p
+end
 
-  if opts.from == "random" then
-    for i = 1, opts.games do
-      local b = random_position(cheskers, rng, opts.rules, opts.pieces or 4)
-      if b then
-        consider(b, string.format("cheskers mine --from random --seed %d, position %d", opts.seed, i), true)
-        if done() then return found end
-      end
-      if opts.progress then opts.progress(i, opts.games, #found) end
+-- Looks at position b: returns the first move of a win within opts.hi (or
+-- nil), and the length of the puzzle kept (or nil).
+local function consider(m, b, source, kept_ok)
+  local opts, puzzle = m.opts, require "cheskers.puzzle"
+  local s = b:solve { moves = opts.hi, all = false }
+  if not s.win then return nil end
+  local k, h = s.shortest, b:hash()
+  if k < opts.lo or not kept_ok or m.seen[h] then return s.moves[1] end
+  -- a key that is (nearly) the only legal move makes no puzzle
+  if b:count() < 3 then return s.moves[1] end
+  m.seen[h] = true
+  local line = puzzle.main_line(b, k)
+  if not line then return s.moves[1] end
+  local c = b:copy()
+  for _, t in ipairs(line) do c:play(t) end
+  local _, how = c:result()
+  if opts.theme and how ~= opts.theme then return s.moves[1] end
+  local p = make_puzzle(m, b, k, line, how, source)
+  if not puzzle.check(p).ok then return s.moves[1] end
+  m.found[#m.found + 1] = p
+  if opts.found then opts.found(p, h) end
+  return s.moves[1], k
+end
+
+-- --from random: N random positions.
+local function mine_random(m)
+  local cheskers, opts = require "cheskers", m.opts
+  for i = 1, opts.games do
+    local b = random_position(cheskers, m.rng, opts.rules, opts.pieces or 4)
+    if b then
+      consider(m, b, string.format("cheskers mine --from random --seed %d, position %d", opts.seed, i), true)
+      if enough(m) then return end
     end
-    return found
+    if opts.progress then opts.progress(i, opts.games, #m.found) end
   end
+end
 
-  -- the players of the games: one bot (both sides) of cheskers.game,
-  -- looking for puzzles at every position past the opening
-  local game_no, ply, opening, skip = 0, 0, 0, 0
-  local miner = { name = "miner", builtin = true }
-  function miner.new_game() ply, opening, skip = 0, 2 + rng(6), 0 end
-  function miner.choose(b, _, moves)
+-- The player of the mined games (both sides; a bot of cheskers.game): it
+-- looks for puzzles at every position past the opening, plays a forced win
+-- half the time, else choose().
+local function miner_bot(m)
+  local opts, rng = m.opts, m.rng
+  local bot = { name = "miner", builtin = true, game = 0 }
+  local ply, opening, skip = 0, 0, 0
+  function bot.new_game() ply, opening, skip = 0, 2 + rng(6), 0 end
+  function bot.choose(b, _, moves)
     ply = ply + 1
     if #moves == 0 then return nil end
     local won, k
     if ply > opening then
-      won, k = consider(b, string.format("cheskers mine --seed %d, game %d, ply %d", opts.seed, game_no, ply),
+      won, k = consider(m, b, string.format("cheskers mine --seed %d, game %d, ply %d", opts.seed, bot.game, ply),
                         ply > skip)
       if k then skip = ply + 2 * k end
-      if done() then error(FOUND_ENOUGH, 0) end
+      if enough(m) then error(FOUND_ENOUGH, 0) end
     end
-    -- a player with a forced win plays it half the time
     if won and rng(2) == 1 then return won end
     return choose(b, moves, opts.depth, rng)
   end
+  return bot
+end
 
-  local game = require "cheskers.game"
+local function mine_games(m)
+  local cheskers, game, opts = require "cheskers", require "cheskers.game", m.opts
+  local bot = miner_bot(m)
   for g = 1, opts.games do
-    game_no = g
-    local ok, err = pcall(game.play, { white = miner, black = miner, board = cheskers.new(nil, opts.rules),
+    bot.game = g
+    local ok, err = pcall(game.play, { white = bot, black = bot, board = cheskers.new(nil, opts.rules),
                                        max_plies = 300, repetition = 0, record_moves = false })
     if not ok then
-      if err == FOUND_ENOUGH then return found end
+      if err == FOUND_ENOUGH then return end
       error(err, 0)
     end
-    if opts.progress then opts.progress(g, opts.games, #found) end
+    if opts.progress then opts.progress(g, opts.games, #m.found) end
   end
-  return found
+end
+
+-- Mines; returns the list of puzzles found. opts: games, lo, hi, seed,
+-- depth, max, rules, from ("games" or "random"), theme ("stalemate" or
+-- nil), progress(i, n, found), found(p, hash).
+local function mine(opts)
+  local m = new_miner(opts)
+  if opts.from == "random" then mine_random(m) else mine_games(m) end
+  return m.found
 end
 
 local function run(args)
