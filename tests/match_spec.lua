@@ -4,7 +4,6 @@
 local cheskers = require "cheskers"
 local match = require "cheskers.match"
 local bots = require "cheskers.bots"
-local botbox = require "cheskers.botbox"
 local record = require "cheskers.record"
 local json = require "cjson"
 
@@ -231,10 +230,7 @@ describe("match --sandbox (cfg.sandbox)", function()
 
   it("stops a loop at the instruction budget, with the reason, and restores the string methods", function()
     local bot = bot_file("return { name = 'spin', choose = function() while true do end end }")
-    local saved = botbox.LIMITS.max_instructions
-    botbox.LIMITS.max_instructions = 1000000
-    local ok, r = pcall(match.run, { a = bot, b = "greedy", games = 2, sandbox = true })
-    botbox.LIMITS.max_instructions = saved
+    local ok, r = pcall(match.run, { a = bot, b = "greedy", games = 2, sandbox = { instructions = 1000000 } })
     os.remove(bot)
     assert(ok, r)
     assert.equal(2, r.losses)

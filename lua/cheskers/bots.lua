@@ -7,7 +7,8 @@
 --       numbers -> numbers, "quoted" or 'quoted' -> the text inside, else
 --       the text; options separated by ',' (or ':')
 --   bots.load(spec, opts) -> bot          raises "bot SPEC: what is wrong"
---       opts.sandbox: run the bot file in an untrusted box (--sandbox)
+--       opts.sandbox: run the bot file in an untrusted box (--sandbox); a
+--       table sets the box's limits: {instructions =, memory =, time =}
 --       opts.dirs: folders searched first (an experiment's ../bots)
 --       A table spec is taken as a bot (tests, bots made in code).
 --       Every load is a fresh instance (the file runs again).
@@ -200,7 +201,9 @@ end
 
 local function load_file(spec, name, opts, lopts)
   local path = find_file(spec, name, lopts.dirs)
-  local box = box_module.new { name = spec, trusted = not lopts.sandbox }
+  local limits = type(lopts.sandbox) == "table" and lopts.sandbox or {}
+  local box = box_module.new { name = spec, trusted = not lopts.sandbox, instructions = limits.instructions,
+                               memory = limits.memory, time = limits.time }
   local text = read_source(spec, path, box.max_source)
   local chunk, err = box:load(text, "@" .. path)
   if not chunk then fail(spec, "%s", where(err, "syntax error at ")) end

@@ -25,7 +25,8 @@
 -- ends), records (game records file, kept in step with out), resume
 -- (keep the games already in out; without it out is started over), sprt =
 -- {elo0, elo1, alpha, beta}, progress (function(summary, result) after each
--- game), log (function(msg)), sandbox (run the bot files in untrusted boxes).
+-- game), log (function(msg)), sandbox (run the bot files in untrusted boxes;
+-- a table sets their limits: {instructions =, memory =, time =}).
 
 local cheskers = require "cheskers"
 local bots_mod = require "cheskers.bots"
