@@ -15,7 +15,8 @@
 -- a draw: default 3, 0 off), on_ply(board, move, info) (called before each
 -- move is played, with the position it is played from; info = {ply, color,
 -- random (a random opening ply), moves (the legal moves when the loop
--- generated them, else nil)}), record_moves (default true).
+-- generated them, else nil)}; the info table is reused from ply to ply:
+-- copy what you keep), record_moves (default true).
 --
 -- The fault policy: a bot whose call raises (reason "error"), exceeds a
 -- sandbox limit ("error", detail "sandbox: ..."), overruns its time
@@ -48,11 +49,12 @@ local function fault_reason(reason) return reason == "time" and "time" or "error
 
 -- new_game for both bots; true when both started.
 local function start_bots(g, res, cap)
-  local rules = g.board:rules()
+  local rules
   for _, color in ipairs(COLORS) do
     local bot = g[color]
     local same = color == "black" and g.black == g.white
     if bot.new_game and not same then
+      rules = rules or g.board:rules()
       local ok, reason, detail, tb
       if bot.builtin then ok = true; bot.new_game(rules)
       else ok, reason, detail, tb = bots.call(bot, cap, bot.new_game, rules) end
@@ -119,10 +121,18 @@ local function ply(g, res, board, n, cap)
     local answer
     answer, moves, reason, detail, tb = ask(g, board, g[color], cap)
     if reason then forfeit(res, color, reason, detail, tb) return false end
-    m, reason, detail = resolve(board, answer)
-    if not m then forfeit(res, color, reason, detail) return false end
+    if moves and type(answer) == "userdata" then
+      m = answer        -- a built-in bot's pick from the legal moves it was given
+    else
+      m, reason, detail = resolve(board, answer)
+      if not m then forfeit(res, color, reason, detail) return false end
+    end
   end
-  if g.on_ply then g.on_ply(board, m, { ply = n + 1, color = color, random = random, moves = moves }) end
+  if g.on_ply then
+    local info = res.info      -- one table a game, refilled each ply
+    info.ply, info.color, info.random, info.moves = n + 1, color, random, moves
+    g.on_ply(board, m, info)
+  end
   if g.record_moves then res.moves[#res.moves + 1] = tostring(m) end
   board:play(m)
   return true
@@ -142,7 +152,7 @@ function M.play(g)
   local cap = complete(g)
   if g.seed then math.randomseed(table.unpack(g.seed)) end
   local board = g.board
-  local res = { moves = {}, board = board }
+  local res = { moves = {}, board = board, info = {} }
   local seen, n = {}, 0
   if start_bots(g, res, cap) then
     while true do
@@ -152,7 +162,7 @@ function M.play(g)
       n = n + 1
     end
   end
-  res.plies = n
+  res.plies, res.info = n, nil
   return res
 end
 
