@@ -46,6 +46,7 @@ build = {
       ["cheskers.record"] = "lua/cheskers/record.lua",
       ["cheskers.repl"] = "lua/cheskers/repl.lua",
       ["cheskers.rulespec"] = "lua/cheskers/rulespec.lua",
+      ["cheskers.sandbox"] = "lua/cheskers/sandbox.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",
       ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
       ["cheskers.cmd.check"] = "lua/cheskers/cmd/check.lua",
