@@ -49,6 +49,7 @@ build = {
       ["cheskers.record"] = "lua/cheskers/record.lua",
       ["cheskers.repl"] = "lua/cheskers/repl.lua",
       ["cheskers.rulespec"] = "lua/cheskers/rulespec.lua",
+      ["cheskers.sandbox"] = "lua/cheskers/sandbox.lua",
       ["cheskers.stats"] = "lua/cheskers/stats.lua",
       ["cheskers.store"] = "lua/cheskers/store.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",
