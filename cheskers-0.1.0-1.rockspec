@@ -38,7 +38,6 @@ build = {
          incdirs = { "core", "lua" },
          defines = { "_POSIX_C_SOURCE=200809L" },
       },
-      ["cheskers.botbox"] = "lua/cheskers/botbox.lua",
       ["cheskers.bots"] = "lua/cheskers/bots.lua",
       ["cheskers.chart"] = "lua/cheskers/chart.lua",
       ["cheskers.cli"] = "lua/cheskers/cli.lua",

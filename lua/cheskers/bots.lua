@@ -16,7 +16,8 @@
 --   bots.names(extra) -> { name, ... }    the bots there, and the built-ins
 --   bots.BUILTIN                          builtin-random, builtin-greedy
 --   bots.call(bot, seconds, fn, ...) -> true, results... | false, reason, detail, traceback
---       fn run through the bot's box (reason "time", "error" or "limit")
+--       fn run through the bot's box (cheskers.sandbox: reason "time",
+--       "error" or "limit"); every call of a bot file, trusted or not
 --
 -- A bot is a Lua file returning
 --   { name = "...", choose = function(board, limits) return move end,
@@ -26,7 +27,7 @@
 -- Built-in bots have choose(board, limits, moves) and no box: the game
 -- loop calls them directly with the legal moves (no copy, no hook), which
 -- keeps self-play experiments fast.
-local box_module = require "cheskers.botbox"
+local sandbox = require "cheskers.sandbox"
 
 local M = {}
 
@@ -202,11 +203,19 @@ end
 local function load_file(spec, name, opts, lopts)
   local path = find_file(spec, name, lopts.dirs)
   local limits = type(lopts.sandbox) == "table" and lopts.sandbox or {}
-  local box = box_module.new { name = spec, trusted = not lopts.sandbox, instructions = limits.instructions,
-                               memory = limits.memory, time = limits.time }
-  local text = read_source(spec, path, box.max_source)
-  local chunk, err = box:load(text, "@" .. path)
-  if not chunk then fail(spec, "%s", where(err, "syntax error at ")) end
+  local box = sandbox.new { name = spec, trusted = not lopts.sandbox, instructions = limits.instructions,
+                            memory = limits.memory, time = limits.time }
+  local text = read_source(spec, path, box.limits.source)
+  -- (a trusted box's load passes env = nil to load, which leaves the chunk
+  -- without _ENV: compile trusted files here until sandbox.lua is fixed)
+  local chunk, err
+  if lopts.sandbox then chunk, err = box:load(text, "@" .. path)
+  else chunk, err = load(text, "@" .. path, "t") end
+  if not chunk then
+    err = tostring(err)
+    if err:sub(1, #spec + 2) == spec .. ": " then err = err:sub(#spec + 3) end   -- the box's name
+    fail(spec, "%s", where(err, "syntax error at "))
+  end
   local ok, t, detail = box:call(30, chunk)
   if not ok then call_failed(spec, "loading the file", t, detail) end
   check_table(spec, t)
@@ -227,7 +236,7 @@ function M.load(spec, lopts)
   lopts = lopts or {}
   if type(spec) == "table" then
     if type(spec.choose) ~= "function" then fail(spec.name or "?", "has no choose function") end
-    if not spec.builtin and not spec.box then spec.box = box_module.new { name = spec.name, trusted = true } end
+    if not spec.builtin and not spec.box then spec.box = sandbox.new { name = spec.name, trusted = true } end
     return spec
   end
   local name, opts = M.parse_spec(spec)
@@ -241,9 +250,33 @@ function M.load(spec, lopts)
   return load_file(spec, name, opts, lopts)
 end
 
+-- The entry of a call: fn not tail-called, so that the box's traceback
+-- stops at this frame even when fn tail-calls (its own frame is gone then).
+local function entry(fn, ...)
+  local r = table.pack(fn(...))
+  return table.unpack(r, 1, r.n)
+end
+
+-- The traceback without the frames of the runner (this file and below).
+local function bot_frames(tb)
+  if not tb then return nil end
+  local lines = {}
+  for line in tb:gmatch("[^\n]+") do
+    if line:find("cheskers/bots.lua:", 1, true) then break end
+    lines[#lines + 1] = line
+  end
+  return table.concat(lines, "\n")
+end
+
+local function answer(ok, ...)
+  if ok then return true, ... end
+  local reason, detail, tb = ...
+  return false, reason, detail, bot_frames(tb)
+end
+
 -- Calls fn(...) for bot through its box (see the header).
 function M.call(bot, seconds, fn, ...)
-  return bot.box:call(seconds, fn, ...)
+  return answer(bot.box:call(seconds, entry, fn, ...))
 end
 
 return M
