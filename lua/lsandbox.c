@@ -7,9 +7,12 @@
  *                 runs, the Lua state's allocator forwards to the real one
  *                 and refuses growth past the cap, so no single instruction
  *                 (a long concatenation, a table resize) gets past it. The
- *                 running total carries over from call to call; a full
- *                 collection at the end of a call credits the garbage the
- *                 box made back to it.
+ *                 running total carries over from call to call. Frees are
+ *                 credited to the box running, so a run starts with a full
+ *                 collection (others' garbage is not the box's credit) and,
+ *                 when it grew, ends with one while the box's allocator still
+ *                 counts (its garbage is). Objects the box made that the
+ *                 runner drops later stay counted: the total errs high.
  *   instructions  Lua VM instructions per call, counted by a C count hook.
  *   time          a wall-clock deadline per call, checked by the same hook.
  *
@@ -36,13 +39,13 @@
 
 #define BUDGET_MT "cheskers.budget"
 #define HOOK_STEP 100           /* instructions between two hook calls */
-#define CREDIT_FLOOR (1 << 20)  /* bytes held above which a run ends with a full GC */
 
 typedef struct Budget {
     lua_Alloc f;            /* the allocator forwarded to while running */
     void *ud;
     ptrdiff_t used;         /* bytes held: net growth over all runs */
     ptrdiff_t limit;        /* 0: no memory cap */
+    ptrdiff_t entered;      /* used when the run started */
     lua_Integer count;      /* instructions of the run going on */
     lua_Integer max;        /* 0: no instruction cap */
     double deadline;        /* monotonic seconds; 0: none */
@@ -126,6 +129,7 @@ static int budget_new(lua_State *L)
     b->f = NULL;
     b->ud = NULL;
     b->used = 0;
+    b->entered = 0;
     b->limit = memory > PTRDIFF_MAX / 2 ? PTRDIFF_MAX / 2 : (ptrdiff_t)memory;
     b->count = 0;
     b->max = instructions;
@@ -157,6 +161,8 @@ static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
     b->refused = 0;
     b->deadline = seconds > 0 ? now() + seconds : 0;
     if (b->limit > 0) {
+        lua_gc(L, LUA_GCCOLLECT);
+        b->entered = b->used;
         b->f = lua_getallocf(L, &b->ud);
         lua_setallocf(L, budget_alloc, b);
     }
@@ -171,7 +177,7 @@ static void leave(lua_State *L, Budget *b, const Saved *s, int saved)
 {
     lua_sethook(L, s->hook, s->mask, s->count);
     if (b->limit > 0) {
-        if (b->used > CREDIT_FLOOR)
+        if (b->used > b->entered)
             lua_gc(L, LUA_GCCOLLECT);
         lua_setallocf(L, b->f, b->ud);
         if (b->used < 0)

@@ -6,9 +6,8 @@
 --                          between; true/false become booleans, whole
 --                          numbers become integers, anything else a string)
 --   a Lua table literal    "{promote='K', pieces={C={leaps={{1,5}}}}}"
---                          (it may hold filter/result hook functions; they
---                          see cheskers, math, string, table, utf8 and the
---                          pure base functions, not io, os or require)
+--                          (data only, read by cheskers.sandbox.load_data:
+--                          hooks come from rule files)
 --   a rule file            rules/camel15.lua   (a Lua file returning a rule
 --                          table; ends in .lua)
 --   an experiment variant  scripts/experiments/camel.lua:camel-1-5
@@ -17,6 +16,8 @@
 -- name or a table; nil, message when the text cannot be read. It does not
 -- validate option names or values: the module does that when the rules
 -- are used.
+local sandbox = require "cheskers.sandbox"
+
 local M = {}
 
 -- "true" -> true, "12" -> 12, anything else the text itself.
@@ -45,27 +46,11 @@ function M.parse_options(text)
   return t
 end
 
--- What a table literal sees: pure functions for writing hooks, the
--- cheskers module, and nothing that reaches files, processes or globals.
-local function literal_env()
-  local env = { cheskers = require "cheskers" }
-  for _, name in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "select",
-                          "tonumber", "tostring", "type" }) do
-    env[name] = _G[name]
-  end
-  for _, lib in ipairs({ "math", "string", "table", "utf8" }) do
-    local copy = {}
-    for k, v in pairs(_G[lib]) do copy[k] = v end
-    env[lib] = copy
-  end
-  return env
-end
-
+-- A table literal is data only, read by the one sandbox (no functions, no
+-- cheskers module, no files): hooks come from rule files, which are trusted.
 local function eval_table(text, chunkname)
-  local chunk, err = load("return " .. text, chunkname, "t", literal_env())
-  if not chunk then return nil, err end
-  local ok, v = pcall(chunk)
-  if not ok then return nil, tostring(v) end
+  local v, err = sandbox.load_data("return " .. text, chunkname)
+  if v == nil then return nil, err end
   if type(v) ~= "table" then return nil, chunkname .. ": not a table" end
   return v
 end
@@ -81,7 +66,7 @@ function M.parse(text)
   local s = text:match("^%s*(.-)%s*$")
   if s == "" then return nil, "empty rule text" end
   if s:sub(1, 1) == "{" then
-    return eval_table(s, "=(rules " .. s .. ")")
+    return eval_table(s, "rules literal")
   end
   local file, variant = s:match("^(.-%.lua):([^:]+)$")
   if file then

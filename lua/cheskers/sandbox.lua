@@ -159,7 +159,8 @@ local function compile(text, chunkname, env, source, depth)
   if depth and nesting(text, depth) > depth then
     return nil, string.format("rejected: brackets nested too deeply (more than %d levels)", depth)
   end
-  local fn, err = load(text, chunkname, "t", env)
+  local fn, err
+  if env then fn, err = load(text, chunkname, "t", env) else fn, err = load(text, chunkname, "t") end
   if not fn then return nil, sandbox.truncate(err) end
   return fn
 end
@@ -351,7 +352,7 @@ local function new_env(box)
     for k, v in pairs(lib == "string" and rep or lib == "table" and tables or {}) do t[k] = v end
     env[lib] = guard(box, lib .. ".", t)
   end
-  env.cheskers = own_cheskers()
+  env.cheskers = guard(box, "cheskers.", own_cheskers())
   env.require = function(name)
     if name == "cheskers" then return env.cheskers end
     violation(box, "sandbox: require('" .. sandbox.truncate(name, 40) .. "') is not available")
@@ -390,22 +391,6 @@ local function new_env(box)
   return guard(box, "", env)
 end
 
-function sandbox.new(opts)
-  opts = opts or {}
-  local box = setmetatable({ name = tostring(opts.name or "box"), trusted = opts.trusted == true,
-                             limits = {} }, Box)
-  for k, v in pairs(sandbox.BOX) do box.limits[k] = opts[k] or v end
-  if box.trusted then
-    box.env = _G
-    box.budget = budget.new(nil, nil)
-  else
-    box.budget = budget.new(math.tointeger(box.limits.memory), math.tointeger(box.limits.instructions))
-    box.env = new_env(box)
-    box.weights = cheskers.engine.defaults()
-  end
-  return box
-end
-
 -- fn (running in box.env) or nil, message naming the box.
 function Box:load(text, chunkname)
   chunkname = chunkname or "=" .. self.name
@@ -440,19 +425,39 @@ end
 local function handler_for(fn)
   return function(e)
     if cheskers.error_code(e) == "interrupted" then return e end
-    return { message = error_text(e), traceback = own_traceback(fn) }
+    -- truncated here, so that a huge message is the box's garbage, not held
+    return { message = sandbox.truncate(error_text(e)), traceback = own_traceback(fn) }
   end
 end
 
--- Runs the protected call with the box's weights in the engine and its
--- string methods in the string metatable (untrusted boxes).
+-- Until core's deadline lands (cheskers.deadline, obeyed by every long core
+-- call), the board methods an untrusted box sees while it runs: those that
+-- would not stop at the call's deadline are refused. Delete with it.
+local BOARD_META = getmetatable(cheskers.new())
+local BOARD_METHODS = BOARD_META.__index
+local function box_board_methods(box)
+  if cheskers.deadline then return BOARD_METHODS end
+  local m = {}
+  for k, v in pairs(BOARD_METHODS) do m[k] = v end
+  for _, k in ipairs({ "perft", "divide", "solve", "defend", "refute" }) do
+    m[k] = function()
+      violation(box, "sandbox: b:" .. k .. " is not available (it would not stop at the time limit)")
+    end
+  end
+  return m
+end
+
+-- Runs the protected call with the box's weights in the engine, its string
+-- methods in the string metatable and its board methods (untrusted boxes).
 local function run_inside(box, seconds, fn, ...)
   local b = box.budget
   if box.trusted then return b:run(seconds, handler_for(fn), fn, ...) end
   local engine = cheskers.engine
   local saved = engine.weights()
   engine.weights(box.weights)
+  BOARD_META.__index = box.board_methods
   local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, handler_for(fn), fn, ...))
+  BOARD_META.__index = BOARD_METHODS
   box.weights = engine.weights()
   engine.weights(saved)
   return table.unpack(r, 1, r.n)
@@ -489,6 +494,23 @@ function Box:call(seconds, fn, ...)
   local r = table.pack(run_inside(self, seconds, fn, ...))
   core_deadline(previous)
   return outcome(self, seconds, r)
+end
+
+function sandbox.new(opts)
+  opts = opts or {}
+  local box = setmetatable({ name = tostring(opts.name or "box"), trusted = opts.trusted == true,
+                             limits = {} }, Box)
+  for k, v in pairs(sandbox.BOX) do box.limits[k] = opts[k] or v end
+  if box.trusted then
+    box.env = _G
+    box.budget = budget.new(nil, nil)
+  else
+    box.budget = budget.new(math.tointeger(box.limits.memory), math.tointeger(box.limits.instructions))
+    box.env = new_env(box)
+    box.weights = cheskers.engine.defaults()
+    box.board_methods = box_board_methods(box)
+  end
+  return box
 end
 
 -- The old allocator cap alone, for match.lua until it calls boxes (then
