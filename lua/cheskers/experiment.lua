@@ -512,11 +512,10 @@ function M.run(e, dir, shard, nshards, opts)
   if not ok_dir then error(derr, 0) end
   local out = M.shard_file(dir, e, seed, shard, nshards)
   local fingerprint = M.fingerprint(e, seed)
-  local lock = store.lock(out)    -- held while the folder is read and cleared
+  local lock = store.lock(out)    -- held while the folder is read and cleared, then by the store
   local okd, done = pcall(games_done, e, seed, dir, opts.restart, fingerprint)
-  store.unlock(lock)
-  if not okd then error(done, 0) end
-  local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint,
+  if not okd then store.unlock(lock) error(done, 0) end
+  local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint, lock = lock,
                           key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards) }
   local todo, total = todo_list(e, seed, shard, nshards, done)
   local summary = { total = total, skipped = total - #todo, played = 0, file = out }

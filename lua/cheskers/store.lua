@@ -16,6 +16,7 @@
 --     o.key         function(rec) -> text: the identity of a game
 --     o.records     game records file, or nil; o.render(rec) -> its text
 --     o.order       keys first in each result line (see encode)
+--     o.lock        a lock of o.path already held (from store.lock), kept
 --     o.plan        data kept in the header and not checked (what the run
 --                   means to play, for reports of missing games)
 --   s.header, s.results (complete results read back, in file order)
@@ -342,7 +343,7 @@ function M.open(o)
     local ok, err = M.mkdir(dir)
     if not ok then error(err, 0) end
   end
-  local lock = M.lock(o.path)
+  local lock = o.lock or M.lock(o.path)
   local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {} }, Store)
   local ok, err = pcall(function()
     local kept, rewrite = load_existing(self, o)
