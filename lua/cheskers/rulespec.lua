@@ -24,6 +24,8 @@
 --   M.parse_text(text)  -> the same, for untrusted text (no files)
 --   M.format(rules)     -> the shortest text: "golomb", else the options that differ
 --   M.equal(a, b)       -> whether two rule specs make the same rule set
+--   M.same_value(a, b)  -> whether two option values are the same (deeply)
+--   M.value_text(v)     -> an option value as the text writes it
 --   M.option_names()    -> the sorted option names
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
@@ -252,6 +254,12 @@ end
 function M.equal(a, b)
   return deep_equal(full(a), full(b))
 end
+
+-- Whether two option values are the same (tables compared deeply).
+M.same_value = deep_equal
+
+-- An option value as the rules text writes it.
+M.value_text = value_text
 
 -- ---- command-line specs ------------------------------------------------------------
 
