@@ -335,9 +335,11 @@ describe("rule specs", function()
 
   it("explains what it cannot read", function()
     local r, err = rulespec.parse("majority")
-    assert.equal("majority", r) -- a preset name: the module decides whether it exists
+    assert.is_nil(r)
+    assert.equal("rule option 'majority' is not written name=value: write majority=true or majority=false", err)
     r, err = rulespec.parse("majority=")
-    assert.same({ majority = "" }, r)
+    assert.is_nil(r)
+    assert.equal("rule option 'majority' has no value after =", err)
     r, err = rulespec.parse("a b")
     assert.is_nil(r)
     assert.matches("cannot read rule spec", err)
