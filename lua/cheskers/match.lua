@@ -163,13 +163,27 @@ local function add_result(sum, r)
   sum.results[#sum.results + 1] = r
 end
 
+-- The rules of a fingerprint: their text (cheskers.rulespec.format, so
+-- that two spellings of one rule set agree) and digests of any hooks.
+local function rules_print(rules)
+  if rules == nil then return nil end
+  local hooks
+  if type(rules) == "table" then
+    for k, v in pairs(rules) do
+      if type(v) == "function" then hooks = hooks or {}; hooks[k] = v end
+    end
+  end
+  local ok, text = pcall(require("cheskers.rulespec").format, rules)
+  return { text = ok and text or store.plain(rules), hooks = hooks }
+end
+
 -- What produced the results: a rerun with --resume must agree on all of it
 -- (the number of games may grow).
 function match.fingerprint(cfg, bots)
   return store.plain {
     a = bots[1].spec or bots[1].name, b = bots[2].spec or bots[2].name,
     seed = cfg.seed or 1, nodes = cfg.nodes, time = cfg.time,
-    rules = cfg.rules_text or cfg.rules,
+    rules = rules_print(cfg.rules),
     max_plies = cfg.max_plies or game_mod.DEFAULTS.max_plies,
     repetition = cfg.repetition or game_mod.DEFAULTS.repetition,
     opening_plies = not cfg.openings and (cfg.opening_plies or 4) or nil,
@@ -220,7 +234,8 @@ local function open_store(cfg, bots)
   if not cfg.out then return cfg.records and records_only(cfg) or nil end
   return store.open {
     path = cfg.out, kind = "match", fingerprint = match.fingerprint(cfg, bots),
-    restart = not cfg.resume, key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
+    restart = not cfg.resume, restart_hint = "run without --resume to start over",
+    key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
     records = cfg.records, render = function(r) return match.render_record(cfg, r) end,
   }
 end

@@ -16,6 +16,8 @@
 --     o.key         function(rec) -> text: the identity of a game
 --     o.records     game records file, or nil; o.render(rec) -> its text
 --     o.order       keys first in each result line (see encode)
+--     o.restart_hint how the user starts over (default "use --restart to
+--                   start over"), in the message refusing other inputs
 --     o.lock        a lock of o.path already held (from store.lock), kept
 --     o.plan        data kept in the header and not checked (what the run
 --                   means to play, for reports of missing games)
@@ -297,14 +299,16 @@ end
 -- Checks a stored header against this run's: raises naming what differs.
 function M.check_header(path, header, o)
   if not header then
-    errorf("%s has no header line (not a results file of this version); use --restart to start over", path)
+    errorf("%s has no header line (not a results file of this version); %s", path,
+           o.restart_hint or "use --restart to start over")
   end
   local d = M.diff(header.fingerprint, M.decode(M.encode(o.fingerprint)))
   if header.kind ~= o.kind then
     table.insert(d, 1, "kind: " .. tostring(header.kind) .. " there, " .. o.kind .. " here")
   end
   if #d > 0 then
-    errorf("%s holds results of other inputs:\n  %s\n(use --restart to start over)", path, table.concat(d, "\n  "))
+    errorf("%s holds results of other inputs:\n  %s\n(%s)", path, table.concat(d, "\n  "),
+           o.restart_hint or "use --restart to start over")
   end
 end
 
