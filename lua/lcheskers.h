@@ -52,7 +52,7 @@ void lcheskers_core_end(lua_State *L, int arg, int slot);
 /* ---- lsolve.c: the solver's board methods ------------------------------ */
 
 /* With the board methods table on the top of the stack: adds b:solve,
- * b:defend, b:refute and b:svg to it, and makes cheskers.sandbox
+ * b:defend, b:refute and b:svg to it, and makes cheskers.budget
  * requirable (package.preload). Leaves the stack as it was. */
 int lcheskers_open_solve(lua_State *L);
 /* A module __index (lsolve.c): cheskers.puzzle and cheskers.svg load on
@@ -63,9 +63,9 @@ int lcheskers_open_solve(lua_State *L);
  *   lua_setmetatable(L, -2); */
 int lcheskers_module_index(lua_State *L);
 
-/* lsandbox.c: opens the module cheskers.sandbox (a memory cap enforced by
- * the allocator, for loading puzzle files); lcheskers_open_solve preloads it. */
-int luaopen_cheskers_sandbox(lua_State *L);
+/* lsandbox.c: opens the module cheskers.budget (the memory, instruction and
+ * time caps of cheskers.sandbox); lcheskers_open_solve preloads it. */
+int luaopen_cheskers_budget(lua_State *L);
 
 /* ---- lengine.c: the engine (b:search, b:eval, cheskers.engine) --------- */
 

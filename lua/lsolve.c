@@ -22,7 +22,7 @@
  *       that refutes it (a move of the position after move), or false when
  *       move itself ends the game without winning it.
  *   b:svg(opts) -> require("cheskers.svg").render(b, opts)
- * and registers package.preload["cheskers.sandbox"] (lsandbox.c). Also the
+ * and registers package.preload["cheskers.budget"] (lsandbox.c). Also the
  * module's __index function that loads cheskers.puzzle and cheskers.svg on
  * first use (lcheskers_module_index).
  *
@@ -335,12 +335,12 @@ int lcheskers_open_solve(lua_State *L)
     luaL_setfuncs(L, board_methods, 1); /* methods */
     lua_pushcfunction(L, board_svg);
     lua_setfield(L, -2, "svg");
-    /* cheskers.sandbox (lsandbox.c) becomes requirable wherever cheskers is */
+    /* cheskers.budget (lsandbox.c) becomes requirable wherever cheskers is */
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_getfield(L, -1, "cheskers.sandbox");
+    lua_getfield(L, -1, "cheskers.budget");
     if (lua_isnil(L, -1)) {
-        lua_pushcfunction(L, luaopen_cheskers_sandbox);
-        lua_setfield(L, -3, "cheskers.sandbox");
+        lua_pushcfunction(L, luaopen_cheskers_budget);
+        lua_setfield(L, -3, "cheskers.budget");
     }
     lua_pop(L, 2);
     return 0;

@@ -17,7 +17,7 @@ check() { # description, command...: ok when the command succeeds
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
 }
 
-echo "1..14"
+echo "1..17"
 
 if [ ! -x "$CHESKERS" ]; then
   echo "Bail out! $CHESKERS is not built (run make)"
@@ -71,7 +71,7 @@ else
   not_ok "and the same SVG chart"
 fi
 # 3 variants x GAMES games, one line each
-lines=$(cat "$tmp"/split/*.jsonl | wc -l)
+lines=$(cat "$tmp"/split/*.jsonl | grep -vc '^{"header"')
 if [ "$lines" -eq $((3 * GAMES)) ]; then ok "one JSON line per game ($lines)"
 else not_ok "one JSON line per game" "found $lines lines, expected $((3 * GAMES))"; fi
 if grep -q '^experiment small: 3 variants, 12 games' "$tmp/whole.txt" \
@@ -92,8 +92,9 @@ fi
 E2=scripts/experiments/majority.lua
 "$CHESKERS" experiment $E2 --games 3 --out "$tmp/eng1" --quiet 2>"$tmp/eng.err"
 for i in 3 1 2; do "$CHESKERS" experiment $E2 --games 3 --shard $i/3 --out "$tmp/eng3" --quiet 2>>"$tmp/eng.err"; done
-sort "$tmp"/eng1/*.jsonl >"$tmp/eng1.s" 2>/dev/null
-sort "$tmp"/eng3/*.jsonl >"$tmp/eng3.s" 2>/dev/null
+# the game lines (the headers differ: they name the shard)
+grep -hv '^{"header"' "$tmp"/eng1/*.jsonl | sort >"$tmp/eng1.s" 2>/dev/null
+grep -hv '^{"header"' "$tmp"/eng3/*.jsonl | sort >"$tmp/eng3.s" 2>/dev/null
 if [ -s "$tmp/eng1.s" ] && cmp -s "$tmp/eng1.s" "$tmp/eng3.s"; then
   ok "a shipped experiment's bots give the same games in 3 shards as in one run"
 else
@@ -104,9 +105,10 @@ fi
 # ---- resuming after an interruption ---------------------------------------------
 "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/cut" --quiet
 f=$(ls "$tmp"/cut/*.jsonl)
-# keep 5 whole lines and a torn 6th, as a kill in the middle of a write would leave
-head -n 5 "$f" >"$tmp/head"
-sed -n 6p "$f" | head -c 40 >>"$tmp/head"
+# keep the header, 5 whole game lines and a torn 6th, as a kill in the
+# middle of a write would leave
+head -n 6 "$f" >"$tmp/head"
+sed -n 7p "$f" | head -c 40 >>"$tmp/head"
 cp "$tmp/head" "$f"
 "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/cut" 2>"$tmp/resume.err"
 "$CHESKERS" report "$tmp/cut" --no-svg >"$tmp/cut.txt" 2>/dev/null
@@ -114,6 +116,33 @@ if cmp -s "$tmp/cut.txt" "$tmp/whole.txt"; then ok "a resumed run gives the same
 else not_ok "a resumed run gives the same results" "$(diff "$tmp/cut.txt" "$tmp/whole.txt" | head)"; fi
 if grep -q "7 played, 5 already done" "$tmp/resume.err"; then ok "it plays only the missing games"
 else not_ok "it plays only the missing games" "$(cat "$tmp/resume.err")"; fi
+
+# ---- a report with games missing says so -------------------------------------------
+# one shard of two: 3 variants x 4 games = 12 planned, shard 1/2 plays the
+# odd-numbered 6 of them
+"$CHESKERS" experiment "$EXP" --games $GAMES --shard 1/2 --out "$tmp/half" --quiet
+"$CHESKERS" report "$tmp/half" --no-svg >/dev/null 2>"$tmp/half.err"
+if grep -qx "cheskers report: small (seed 3): found 6 of 12 games; shards short: shard 2/2 (no file)" "$tmp/half.err"
+then ok "report names the shard that was not run"
+else not_ok "report names the shard that was not run" "$(cat "$tmp/half.err")"; fi
+# shard 1/2 cut to its header and 4 games (as if it had been stopped)
+f="$tmp/half/small.seed3.shard1of2.jsonl"
+head -n 5 "$f" >"$tmp/cut4" && cp "$tmp/cut4" "$f"
+"$CHESKERS" experiment "$EXP" --games $GAMES --shard 2/2 --out "$tmp/half" --quiet
+"$CHESKERS" report "$tmp/half" --no-svg >/dev/null 2>"$tmp/half.err"
+if grep -qx "cheskers report: small (seed 3): found 10 of 12 games; shards short: small.seed3.shard1of2.jsonl (4 of 6)" "$tmp/half.err"
+then ok "report names the shard that is short, with its count"
+else not_ok "report names the shard that is short, with its count" "$(cat "$tmp/half.err")"; fi
+
+# ---- a changed experiment is refused, naming what differs ----------------------------
+sed 's/max_plies = 80/max_plies = 90/' "$EXP" >"$tmp/small.lua.new" && cp "$tmp/small.lua.new" "$EXP"
+if "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/whole" --quiet >"$tmp/changed.err" 2>&1; then
+  not_ok "an edited experiment is refused in a folder of the old one"
+elif grep -q "max_plies: 80 there, 90 here" "$tmp/changed.err" && grep -q -- "--restart" "$tmp/changed.err"; then
+  ok "an edited experiment is refused in a folder of the old one, naming what differs"
+else
+  not_ok "an edited experiment is refused in a folder of the old one, naming what differs" "$(cat "$tmp/changed.err")"
+fi
 
 # ---- errors ---------------------------------------------------------------------
 if "$CHESKERS" experiment "$EXP" --shard 3/2 --out "$tmp/bad" >"$tmp/bad.out" 2>&1; then

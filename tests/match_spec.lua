@@ -3,6 +3,7 @@
 -- file and --resume, game records.
 local cheskers = require "cheskers"
 local match = require "cheskers.match"
+local bots = require "cheskers.bots"
 local record = require "cheskers.record"
 local json = require "cjson"
 local H = require "helpers"
@@ -15,7 +16,7 @@ local function read_lines(path)
   return t
 end
 
--- Bots made on the spot (match.load_bot accepts tables).
+-- Bots made on the spot (cheskers.bots.load accepts tables).
 local function first_mover(name)
   return { name = name or "first", choose = function(b) return b:moves()[1] end }
 end
@@ -30,28 +31,7 @@ local BROKEN = {
                               choose = function(b) return b:moves()[1] end } },
 }
 
-describe("match statistics", function()
-  it("Elo: even scores are 0, more wins are positive, the interval holds it", function()
-    local e, lo, hi = match.elo(10, 0, 10)
-    assert.are.equal(0, e)
-    assert.is_true(lo < 0 and hi > 0)
-    e, lo, hi = match.elo(30, 10, 10)
-    assert.is_true(e > 0 and lo < e and e < hi)
-    -- 75% is +191 Elo (400 * log10(3))
-    assert.is_true(math.abs(match.elo(3, 0, 1) - 400 * math.log(3, 10)) < 1e-9)
-    assert.are.equal(math.huge, (match.elo(5, 0, 0)))
-  end)
-
-  it("SPRT decides for a clear result and waits on an even one", function()
-    local _, lower, upper, d = match.sprt(95, 2, 3, 0, 100)
-    assert.are.equal("H1", d)
-    assert.is_true(lower < 0 and upper > 0)
-    _, _, _, d = match.sprt(3, 2, 95, 0, 100)
-    assert.are.equal("H0", d)
-    _, _, _, d = match.sprt(2, 1, 2, 0, 100)
-    assert.is_nil(d)
-  end)
-end)
+-- (Elo and SPRT are tested in stats_spec.lua)
 
 describe("match openings", function()
   it("pairs of games share an opening and colours alternate", function()
@@ -153,7 +133,7 @@ describe("match results file and resume", function()
     local r = match.run { a = "greedy", b = "random", games = 4, seed = 5, out = out, records = rec }
     local lines = read_lines(out)
     assert.are.equal(5, #lines)
-    assert.are.equal("greedy", json.decode(lines[1]).match.a)
+    assert.are.equal("greedy", json.decode(lines[1]).fingerprint.a)
     for i = 2, 5 do
       local t = json.decode(lines[i])
       assert.are.equal(i - 1, t.game)
@@ -247,10 +227,7 @@ describe("match --sandbox (cfg.sandbox)", function()
 
   it("stops a loop at the instruction budget, with the reason, and restores the string methods", function()
     local bot = bot_file("return { name = 'spin', choose = function() while true do end end }")
-    local saved = match.SANDBOX.max_instructions
-    match.SANDBOX.max_instructions = 1000000
-    local ok, r = pcall(match.run, { a = bot, b = "greedy", games = 2, sandbox = true })
-    match.SANDBOX.max_instructions = saved
+    local ok, r = pcall(match.run, { a = bot, b = "greedy", games = 2, sandbox = { instructions = 1000000 } })
     os.remove(bot)
     assert(ok, r)
     assert.equal(2, r.losses)
@@ -264,12 +241,12 @@ describe("match --sandbox (cfg.sandbox)", function()
 
   it("refuses a bot file whose own code breaks the sandbox, and binary chunks", function()
     local bot = bot_file("os.remove('x') return { choose = function() end }")
-    assert.has_error(function() match.load_bot(bot, { sandbox = true }) end,
+    assert.has_error(function() bots.load(bot, { sandbox = true }) end,
                      "bot " .. bot .. ": sandbox: 'os.remove' is not available")
     os.remove(bot)
     bot = bot_file(string.dump(function() return { choose = function() end } end))
-    assert.has_error(function() match.load_bot(bot, { sandbox = true }) end,
-                     "bot " .. bot .. ": a binary chunk; sandboxed bots must be text")
+    assert.has_error(function() bots.load(bot, { sandbox = true }) end,
+                     "bot " .. bot .. ": " .. bot .. " is a binary chunk; bots must be text")
     os.remove(bot)
   end)
 
@@ -278,5 +255,71 @@ describe("match --sandbox (cfg.sandbox)", function()
     local r = match.run { a = bot, b = "random", games = 1, max_plies = 6 }
     os.remove(bot)
     assert.equal("max plies", r.results[1].reason)
+  end)
+end)
+
+describe("cheskers match as a user runs it", function()
+  local exe = os.getenv("CHESKERS") or "./cheskers"
+  local dir
+  before_each(function()
+    local p = io.popen("mktemp -d")
+    dir = p:read("l")
+    p:close()
+  end)
+  after_each(function() if dir:match("^/tmp/") then os.execute("rm -rf -- '" .. dir .. "'") end end)
+
+  local function run(args)
+    local p = io.popen(exe .. " match " .. args .. " 2>&1")
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code
+  end
+
+  local function write(path, text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+
+  it("shows a faulting bot's error and its own traceback as the game ends", function()
+    local bot = dir .. "/bad.lua"
+    write(bot, "local function deep(t) return t.y.z + 1 end\n"
+               .. "return { name = 'bad', choose = function(b) return deep({}) end }\n")
+    local text, code = run(bot .. " random --games 1 --quiet")
+    assert.equal(0, code)
+    -- game 1: the first bot plays White
+    local want = "game 1: bad (white) lost by error: " .. bot .. ":1: attempt to index a nil value (field 'y')\n"
+                 .. "stack traceback:\n\t" .. bot .. ":1: in "
+    assert.matches(want, text, 1, true)
+    assert.is_nil(text:find("match.lua", 1, true))     -- not the runner's frames
+  end)
+
+  it("names the file and line of a syntax error in one line", function()
+    local bot = dir .. "/syntax.lua"
+    write(bot, "return { name = 'syn',\n  choose = function(b) return end\n")
+    local text, code = run(bot .. " random --games 1 --quiet")
+    assert.equal(1, code)
+    assert.equal("cheskers match: bot " .. bot .. ": syntax error at line 3 of " .. bot
+                 .. ": '}' expected (to close '{' at line 1) near <eof>\n", text)
+  end)
+
+  it("creates the folders of --out and --records", function()
+    local out, rec = dir .. "/a/b/results.jsonl", dir .. "/c/d/games.txt"
+    local _, code = run(("greedy random --games 2 --quiet --out %s --records %s"):format(out, rec))
+    assert.equal(0, code)
+    assert.truthy(io.open(out))
+    local f = assert(io.open(rec))
+    local _, records = f:read("a"):gsub("%[Event ", "")
+    f:close()
+    assert.equal(2, records)
+  end)
+
+  it("refuses --resume into results of another seed, saying so", function()
+    local out = dir .. "/r.jsonl"
+    run("greedy random --games 2 --quiet --out " .. out)
+    local text, code = run("greedy random --games 2 --seed 2 --quiet --resume --out " .. out)
+    assert.equal(1, code)
+    assert.matches("holds results of other inputs", text, 1, true)
+    assert.matches("seed: 1 there, 2 here", text, 1, true)
   end)
 end)

@@ -29,14 +29,13 @@
 -- the final board at the end of each game, it returns a number the report
 -- averages.
 --
--- Bots: "builtin-random" (uniform over the legal moves) and
--- "builtin-greedy" (the moves capturing the most pieces, ties at random)
--- are built in and fast. Any other name is a bot file: NAME.lua in the
--- experiment's ../bots folder, then where cheskers.match looks (scripts/bots
--- of the current folder and of the source tree, the installed bot folder),
--- or a path to a .lua file, optionally with options as the match
--- command takes them: "alphabeta:depth=2", "engine:level=3,mobility=0"
--- (passed to the bot's configure(opts) as strings). A bot file returns
+-- Bots are loaded by cheskers.bots (one spec grammar for every command):
+-- "builtin-random" (uniform over the legal moves) and "builtin-greedy"
+-- (the moves capturing the most pieces, ties at random) are built in and
+-- fast. Any other name is a bot file: NAME.lua in the experiment's ../bots
+-- folder, then the bot folders of cheskers.bots, or a path to a .lua file,
+-- optionally with options: "alphabeta:depth=2", "engine:level=3,mobility=0"
+-- (passed to the bot's configure(opts); numbers as numbers). A bot file returns
 -- { name = "...", choose = function(board, limits) return move end,
 --   new_game = function(rules) end (optional) }, the move a move object or
 -- its text; choose() gets a copy of the board. new_game is called before
@@ -48,17 +47,29 @@
 -- nothing else: not the shard that plays it nor the games before it. Bots
 -- limited by time rather than depth or nodes are not deterministic.
 --
+-- A bot that faults (an error, no move, an illegal move, its time) loses
+-- that game (cheskers.game's fault policy); the reason and detail are in
+-- its line.
+--
 -- Shards: the games are numbered 1, 2, ... variant by variant, game by
 -- game; shard I of N plays games I, I + N, I + 2N, ... Each shard
 -- appends to its own file in the output folder,
--- <experiment>.seed<S>.shard<I>of<N>.jsonl, one line per finished game,
--- written in one write and flushed. A run first reads every .jsonl file of
--- the folder and skips the games already there (so resuming, or re-running
+-- <experiment>.seed<S>.shard<I>of<N>.jsonl (a cheskers.store file: a
+-- header with the fingerprint of the experiment, then one line per
+-- finished game, synced). A run first reads every .jsonl file of the
+-- folder and skips the games already there (so resuming, or re-running
 -- with another shard count, never plays a game twice); a torn last line
--- left by a killed run is dropped from its file. A lock folder beside the
--- shard file keeps two runs of one shard from writing it at once.
+-- left by a killed run is dropped from its file. A file of the same
+-- experiment and seed made from other inputs (edited variants, bots,
+-- rules, limits) is refused, naming what differs, unless opts.restart
+-- (--restart) throws the experiment's files away first. The store's lock
+-- keeps two runs of one shard from writing it at once.
 local cheskers = require "cheskers"
-local cjson = require "cjson"
+local bots_mod = require "cheskers.bots"
+local game_mod = require "cheskers.game"
+local store = require "cheskers.store"
+local stats = require "cheskers.stats"
+local lfs = require "lfs"
 
 local M = {}
 
@@ -91,12 +102,6 @@ end
 local function basename(path) return (path:match("([^/]+)$") or path) end
 local function dirname(path) return path:match("^(.*)/[^/]*$") or "." end
 
-local function file_exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
-
 -- 64-bit FNV-1a of a string, as a Lua integer (wrapping arithmetic).
 local function fnv1a(s)
   local h = -3750763034362895579   -- 0xcbf29ce484222325
@@ -112,139 +117,23 @@ function M.game_seed(seed, variant, game)
   return fnv1a(("%d\0%s\0%d"):format(seed, variant, game))
 end
 
--- ---- JSON lines with a stable key order -------------------------------------
+-- ---- result lines -------------------------------------------------------------
 
 local LINE_KEYS = { "v", "experiment", "seed", "variant", "vindex", "game",
-                    "white", "black", "first", "result", "reason", "plies",
+                    "white", "black", "first", "result", "reason", "detail", "plies",
                     "captures", "captured", "promotions", "branching",
-                    "branching_n", "branching_sum", "measures", "start", "moves" }
-
-local function is_array(t)
-  local n = #t
-  if n == 0 then return false end
-  local count = 0
-  for _ in pairs(t) do count = count + 1 end
-  return count == n
-end
-
-local function encode_value(v)
-  if type(v) == "table" and is_array(v) then
-    local parts = {}
-    for i = 1, #v do parts[i] = encode_value(v[i]) end
-    return "[" .. table.concat(parts, ",") .. "]"
-  elseif type(v) == "table" then
-    local parts = {}
-    for _, k in ipairs(sorted_keys(v)) do
-      parts[#parts + 1] = cjson.encode(tostring(k)) .. ":" .. encode_value(v[k])
-    end
-    return "{" .. table.concat(parts, ",") .. "}"
-  end
-  return cjson.encode(v)
-end
+                    "branching_n", "branching_sum", "measures", "traceback", "start", "moves" }
 
 -- One game record as a JSON object on one line (no newline), keys in the
 -- order of LINE_KEYS, nested objects sorted by key.
 function M.encode_record(rec)
-  local parts = {}
-  for _, k in ipairs(LINE_KEYS) do
-    if rec[k] ~= nil then parts[#parts + 1] = '"' .. k .. '":' .. encode_value(rec[k]) end
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
+  return store.encode(rec, LINE_KEYS)
 end
 
 -- The identity of a game across files and runs.
 function M.record_key(rec)
   return ("%s\0%s\0%s\0%s"):format(rec.experiment, tostring(rec.seed),
                                    rec.variant, tostring(rec.game))
-end
-
--- ---- bots ---------------------------------------------------------------------
-
-local function random_choice(list) return list[math.random(#list)] end
-
-local BUILTIN = {
-  ["builtin-random"] = {
-    name = "builtin-random", builtin = true,
-    choose = function(_, _, moves) return random_choice(moves) end,
-  },
-  ["builtin-greedy"] = {
-    name = "builtin-greedy", builtin = true,
-    choose = function(_, _, moves)
-      local best, most = {}, -1
-      for _, m in ipairs(moves) do
-        local n = #m.captures
-        if n > most then best, most = { m }, n
-        elseif n == most then best[#best + 1] = m end
-      end
-      return random_choice(best)
-    end,
-  },
-}
-M.BUILTIN_BOTS = BUILTIN
-
--- "alphabeta:depth=3,nodes=500" -> "alphabeta", {depth = "3", nodes = "500"}
--- (options also separated by ':'; the match command's NAME:key=value form).
-function M.parse_bot_spec(spec)
-  local name, rest = spec:match("^([^:]+):(.*)$")
-  if not name then return spec, nil end
-  local opts = {}
-  for item in rest:gmatch("[^,:]+") do
-    local k, v = item:match("^([%w_]+)=(.*)$")
-    if not k then errorf("bot %s: option '%s' is not written key=value", spec, item) end
-    opts[k] = v
-  end
-  return name, opts
-end
-
--- Finds and loads a bot by name (see the header): a fresh instance each
--- call, configured with the options of NAME:key=value,... search: folders
--- tried first (the experiment's ../bots). Bot files are loaded by
--- cheskers.match (the loader of `cheskers match`, which also knows the
--- installed bot folder) when it is there.
-function M.load_bot(spec, search)
-  if BUILTIN[spec] then return BUILTIN[spec] end
-  local name = M.parse_bot_spec(spec)
-  local candidates = {}
-  if name:match("%.lua$") or name:find("/", 1, true) then
-    candidates[1] = name
-  else
-    for _, dir in ipairs(search or {}) do candidates[#candidates + 1] = dir .. "/" .. name .. ".lua" end
-  end
-  local path
-  for _, c in ipairs(candidates) do
-    if file_exists(c) then path = c break end
-  end
-  local full = path and (path .. spec:sub(#name + 1)) or spec
-  local okm, match = pcall(require, "cheskers.match")
-  if okm and type(match) == "table" and match.load_bot then
-    local ok, bot = pcall(match.load_bot, full)
-    if not ok then errorf("%s; built in: builtin-random, builtin-greedy", tostring(bot)) end
-    return { name = spec, choose = bot.choose, new_game = bot.new_game, path = path }
-  end
-  -- without cheskers.match: scripts/bots under the current folder
-  if not path then
-    local c = "scripts/bots/" .. name .. ".lua"
-    candidates[#candidates + 1] = c
-    if file_exists(c) then path = c end
-  end
-  if not path then
-    errorf("no bot '%s' (built in: builtin-random, builtin-greedy; looked for %s)",
-           spec, table.concat(candidates, ", "))
-  end
-  local _, opts = M.parse_bot_spec(spec)
-  local chunk, err = loadfile(path, "t")
-  if not chunk then errorf("bot %s: %s", spec, err) end
-  local ok, bot = pcall(chunk)
-  if not ok then errorf("bot %s (%s): %s", spec, path, tostring(bot)) end
-  if type(bot) ~= "table" or type(bot.choose) ~= "function" then
-    errorf("bot %s (%s) must return {name = ..., choose = function(board, limits)}", spec, path)
-  end
-  if opts then
-    if type(bot.configure) ~= "function" then errorf("bot %s (%s) takes no options", spec, path) end
-    local okc, cerr = pcall(bot.configure, opts)
-    if not okc then errorf("bot %s: %s", spec, tostring(cerr)) end
-  end
-  return { name = spec, choose = bot.choose, new_game = bot.new_game, path = path }
 end
 
 -- ---- experiment files ----------------------------------------------------------
@@ -283,6 +172,59 @@ local function positive_int(v, what, allow_zero)
   return v
 end
 
+-- The measures of an experiment: e.measures (names, standard ones and the
+-- experiment's own) and e.custom ({name, fn} of its own).
+local function normalize_measures(e, m, where)
+  e.measures, e.custom = {}, {}
+  local standard = {}
+  for _, name in ipairs(M.STANDARD_MEASURES) do standard[name] = true end
+  for _, name in ipairs(m) do
+    if not standard[name] then
+      errorf("%s: unknown measure '%s' (recorded for every game: %s; add your own as name = function)",
+             where, tostring(name), table.concat(M.STANDARD_MEASURES, ", "))
+    end
+    e.measures[#e.measures + 1] = name
+  end
+  for _, name in ipairs(sorted_keys(m)) do
+    if math.type(name) ~= "integer" then
+      if type(m[name]) ~= "function" then
+        errorf("%s: measure '%s' must be a function(game) returning a number", where, tostring(name))
+      end
+      e.custom[#e.custom + 1] = { name = name, fn = m[name] }
+      e.measures[#e.measures + 1] = name
+    end
+  end
+end
+
+-- The variants, their rules laid over the base, bots, games and limits.
+local function normalize_variants(e, variants, where)
+  if type(variants) ~= "table" or #variants == 0 then
+    errorf("%s: needs a list of variants", where)
+  end
+  e.variants = {}
+  local seen = {}
+  for i, v in ipairs(variants) do
+    local vw = ("%s: variant %d"):format(where, i)
+    if type(v) ~= "table" or type(v.name) ~= "string" or v.name == "" then
+      errorf("%s needs a name", vw)
+    end
+    if seen[v.name] then errorf("%s: two variants named '%s'", where, v.name) end
+    seen[v.name] = true
+    local rules = v.rules
+    if rules ~= nil and type(rules) ~= "table" and type(rules) ~= "string" then
+      errorf("%s (%s): rules must be a table or a preset name", vw, v.name)
+    end
+    e.variants[i] = {
+      name = v.name, index = i,
+      description = v.description,
+      rules = merge_rules(e.base, rules),
+      bots = normalize_bots(v.bots, vw) or e.bots,
+      games = v.games and positive_int(v.games, vw .. ": games", true) or e.games,
+      limits = v.limits or e.limits,
+    }
+  end
+end
+
 -- Checks and completes an experiment table. path: for messages and the
 -- default name and bot folder.
 function M.normalize(exp, path)
@@ -307,51 +249,8 @@ function M.normalize(exp, path)
   e.random_plies = positive_int(exp.random_plies or 0, where .. ": random_plies", true)
   e.base = exp.base
   if e.base ~= nil and type(e.base) ~= "table" then errorf("%s: base must be a rule table", where) end
-  e.measures, e.custom = {}, {}
-  local m = exp.measures or M.STANDARD_MEASURES
-  local standard = {}
-  for _, name in ipairs(M.STANDARD_MEASURES) do standard[name] = true end
-  for _, name in ipairs(m) do
-    if not standard[name] then
-      errorf("%s: unknown measure '%s' (recorded for every game: %s; add your own as name = function)",
-             where, tostring(name), table.concat(M.STANDARD_MEASURES, ", "))
-    end
-    e.measures[#e.measures + 1] = name
-  end
-  for _, name in ipairs(sorted_keys(m)) do
-    if math.type(name) ~= "integer" then
-      if type(m[name]) ~= "function" then
-        errorf("%s: measure '%s' must be a function(game) returning a number", where, tostring(name))
-      end
-      e.custom[#e.custom + 1] = { name = name, fn = m[name] }
-      e.measures[#e.measures + 1] = name
-    end
-  end
-  if type(exp.variants) ~= "table" or #exp.variants == 0 then
-    errorf("%s: needs a list of variants", where)
-  end
-  e.variants = {}
-  local seen = {}
-  for i, v in ipairs(exp.variants) do
-    local vw = ("%s: variant %d"):format(where, i)
-    if type(v) ~= "table" or type(v.name) ~= "string" or v.name == "" then
-      errorf("%s needs a name", vw)
-    end
-    if seen[v.name] then errorf("%s: two variants named '%s'", where, v.name) end
-    seen[v.name] = true
-    local rules = v.rules
-    if rules ~= nil and type(rules) ~= "table" and type(rules) ~= "string" then
-      errorf("%s (%s): rules must be a table or a preset name", vw, v.name)
-    end
-    e.variants[i] = {
-      name = v.name, index = i,
-      description = v.description,
-      rules = merge_rules(e.base, rules),
-      bots = normalize_bots(v.bots, vw) or e.bots,
-      games = v.games and positive_int(v.games, vw .. ": games", true) or e.games,
-      limits = v.limits or e.limits,
-    }
-  end
+  normalize_measures(e, exp.measures or M.STANDARD_MEASURES, where)
+  normalize_variants(e, exp.variants, where)
   return e
 end
 
@@ -401,65 +300,14 @@ end
 
 local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
 
--- The legal move a bot's answer names, on board b.
-local function resolve_move(b, answer, bot)
-  if answer == nil then errorf("bot %s returned no move", bot.name) end
-  local text = type(answer) == "string" and answer or tostring(answer)
-  local m, err = b:parse(text)
-  if not m then errorf("bot %s chose '%s': %s", bot.name, text, tostring(err)) end
-  return m
-end
-
--- Plays game g of variant v (normalized, bots loaded into v.botobj) and
--- returns its record (see LINE_KEYS). The game is a function of
--- (e.seed, v.name, g) alone.
-function M.play_game(e, v, g, seed, with_moves)
-  seed = seed or e.seed
-  math.randomseed(M.game_seed(seed, v.name, g))
-  local b = cheskers.new(nil, v.rules)
-  local names = { white = v.bots.white, black = v.bots.black }
-  local bots = { white = v.botobj.white, black = v.botobj.black }
-  if e.swap_colors and g % 2 == 0 then
-    names.white, names.black = names.black, names.white
-    bots.white, bots.black = bots.black, bots.white
-  end
-  local rec = {
-    v = M.FILE_VERSION, experiment = e.name, seed = seed, variant = v.name,
-    vindex = v.index, game = g, white = names.white, black = names.black,
-    first = b:turn(), captures = {}, captured = {}, promotions = {},
-  }
-  if with_moves then rec.start, rec.moves = b:fen(), {} end
-  -- bots that keep state between games start afresh (a game must not
-  -- depend on the games before it)
-  for _, side in ipairs({ "white", "black" }) do
-    local bot = bots[side]
-    if bot.new_game and not (side == "black" and bots.black == bots.white) then
-      bot.new_game(v.rules)
-    end
-  end
-  local plies, bsum, bn = 0, 0, 0
+-- The observer that counts what the record holds: branching (sampled every
+-- e.branching_every plies), captures by kind, pieces lost, promotions.
+local function counter(e, rec)
   local every = e.branching_every
-  local winner, reason
-  while true do
-    winner, reason = b:result()
-    if winner then break end
-    if plies >= e.max_plies then winner, reason = "draw", "max_plies"; break end
-    local bot = bots[b:turn()]
-    local m, moves
-    if plies < e.random_plies then
-      -- an opening move drawn at random, so that deterministic bots do not
-      -- play the same game over and over
-      moves = b:moves()
-      if plies % every == 0 then bsum, bn = bsum + #moves, bn + 1 end
-      m = random_choice(moves)
-    elseif bot.builtin then
-      moves = b:moves()
-      if #moves == 0 then errorf("no legal move but no result in %s", b:fen()) end
-      if plies % every == 0 then bsum, bn = bsum + #moves, bn + 1 end
-      m = bot.choose(b, v.limits, moves)
-    else
-      if plies % every == 0 then bsum, bn = bsum + b:count(), bn + 1 end
-      m = resolve_move(b, bot.choose(b:copy(), v.limits), bot)
+  return function(b, m, info)
+    if (info.ply - 1) % every == 0 then
+      rec.branching_sum = rec.branching_sum + (info.moves and #info.moves or b:count())
+      rec.branching_n = rec.branching_n + 1
     end
     for _, sq in ipairs(m.captures) do
       local piece = b:get(sq)
@@ -467,100 +315,87 @@ function M.play_game(e, v, g, seed, with_moves)
     end
     if #m.captures > 0 then bump(rec.captures, m.piece:upper(), #m.captures) end
     if m.promotion then bump(rec.promotions, m.promotion) end
-    if with_moves then rec.moves[#rec.moves + 1] = tostring(m) end
-    b:play(m)
-    plies = plies + 1
   end
-  rec.result, rec.reason, rec.plies = winner, tostring(reason), plies
-  rec.branching_n, rec.branching_sum = bn, bsum
+end
+
+-- The experiment's own measures of a finished game.
+local function custom_measures(e, rec, b)
+  if #e.custom == 0 then return end
+  rec.measures = {}
+  for _, c in ipairs(e.custom) do
+    local ok, val = pcall(c.fn, rec, b)
+    if not ok then errorf("measure %s: %s", c.name, tostring(val)) end
+    if type(val) ~= "number" then errorf("measure %s returned %s, not a number", c.name, type(val)) end
+    rec.measures[c.name] = val
+  end
+end
+
+local function new_record(e, v, g, seed, b, names)
+  return {
+    v = M.FILE_VERSION, experiment = e.name, seed = seed, variant = v.name,
+    vindex = v.index, game = g, white = names.white, black = names.black,
+    first = b:turn(), captures = {}, captured = {}, promotions = {},
+    branching_n = 0, branching_sum = 0,
+  }
+end
+
+-- Plays game g of variant v (normalized, bots loaded into v.botobj) and
+-- returns its record (see LINE_KEYS). The game is a function of
+-- (seed, v.name, g) alone.
+function M.play_game(e, v, g, seed, with_moves)
+  seed = seed or e.seed
+  local b = cheskers.new(nil, v.rules)
+  local names = { white = v.bots.white, black = v.bots.black }
+  local bots = { white = v.botobj.white, black = v.botobj.black }
+  if e.swap_colors and g % 2 == 0 then
+    names.white, names.black = names.black, names.white
+    bots.white, bots.black = bots.black, bots.white
+  end
+  local rec = new_record(e, v, g, seed, b, names)
+  if with_moves then rec.start = b:fen() end
+  local res = game_mod.play {
+    white = bots.white, black = bots.black, board = b, seed = { M.game_seed(seed, v.name, g) },
+    random_plies = e.random_plies, limits = v.limits, max_plies = e.max_plies,
+    max_plies_reason = "max_plies", repetition = 0, on_ply = counter(e, rec),
+    record_moves = with_moves and true or false,
+  }
+  rec.result, rec.reason, rec.plies = res.winner, tostring(res.reason), res.plies
+  rec.detail, rec.traceback = res.detail, res.traceback
+  if with_moves then rec.moves = res.moves end
+  local bn, bsum = rec.branching_n, rec.branching_sum
   rec.branching = bn > 0 and math.floor(bsum / bn * 1000 + 0.5) / 1000 or 0
-  if #e.custom > 0 then
-    rec.measures = {}
-    for _, c in ipairs(e.custom) do
-      local ok, val = pcall(c.fn, rec, b)
-      if not ok then errorf("measure %s: %s", c.name, tostring(val)) end
-      if type(val) ~= "number" then errorf("measure %s returned %s, not a number", c.name, type(val)) end
-      rec.measures[c.name] = val
-    end
-  end
+  custom_measures(e, rec, b)
   return rec
 end
 
 -- ---- output folders ----------------------------------------------------------------
 
-local function list_dir(dir)
-  local names = {}
-  local ok, lfs = pcall(require, "lfs")
-  if ok then
-    if not lfs.attributes(dir, "mode") then return names end
-    for name in lfs.dir(dir) do names[#names + 1] = name end
-  else
-    local p = io.popen("ls -1A -- '" .. dir:gsub("'", "'\\''") .. "' 2>/dev/null")
-    for name in p:lines() do names[#names + 1] = name end
-    p:close()
-  end
-  table.sort(names)
-  return names
-end
-
 -- The .jsonl files of a folder, sorted.
 function M.result_files(dir)
   local files = {}
-  for _, name in ipairs(list_dir(dir)) do
+  if lfs.attributes(dir, "mode") ~= "directory" then return files end
+  for name in lfs.dir(dir) do
     if name:match("%.jsonl$") then files[#files + 1] = dir .. "/" .. name end
   end
+  table.sort(files)
   return files
 end
 
--- cjson reads every number as a float: integral values back to integers.
-local function integers(t)
-  for k, v in pairs(t) do
-    if type(v) == "table" then integers(v)
-    elseif math.type(v) == "float" and v == math.floor(v) and math.abs(v) < 2^53 then
-      t[k] = math.tointeger(v)
-    end
-  end
-  return t
+local function is_game(rec)
+  return rec.experiment and rec.variant and math.type(rec.game) == "integer"
 end
 
 -- Reads the records of one file: list of records, number of unreadable
--- lines, whether the file ends with a torn line (no final newline).
+-- lines, whether the file ends with a torn line (no final newline), and
+-- the header (nil for a file without one).
 function M.read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return {}, 0, false end
-  local data = f:read("a")
-  f:close()
-  local recs, bad = {}, 0
-  local torn = #data > 0 and data:sub(-1) ~= "\n"
-  for line in data:gmatch("([^\n]*)\n") do
-    if line ~= "" then
-      local ok, rec = pcall(cjson.decode, line)
-      if ok and type(rec) == "table" and rec.experiment and rec.variant and rec.game then
-        recs[#recs + 1] = integers(rec)
-      else
-        bad = bad + 1
-      end
-    end
+  local header, results, torn, bad = store.read(path)
+  local recs = {}
+  for _, r in ipairs(results) do
+    if is_game(r) then recs[#recs + 1] = r else bad = bad + 1 end
   end
   if torn then bad = bad + 1 end
-  return recs, bad, torn
-end
-
--- Rewrites a file keeping only its complete, readable lines (through a
--- temporary file and a rename, so a crash leaves one or the other).
-local function repair_file(path, recs)
-  local tmp = path .. ".tmp"
-  local f = assert(io.open(tmp, "wb"))
-  for _, rec in ipairs(recs) do f:write(M.encode_record(rec), "\n") end
-  assert(f:close())
-  assert(os.rename(tmp, path))
-end
-
-local function mkdir_p(dir)
-  local ok, lfs = pcall(require, "lfs")
-  if ok and lfs.attributes(dir, "mode") == "directory" then return true end
-  local rc = os.execute("mkdir -p -- '" .. dir:gsub("'", "'\\''") .. "'")
-  return rc == true or rc == 0
+  return recs, bad, torn, header
 end
 
 function M.shard_file(dir, e, seed, shard, nshards)
@@ -568,182 +403,211 @@ function M.shard_file(dir, e, seed, shard, nshards)
 end
 
 -- Checks the variants' rules and loads their bots (into v.botobj): what
--- play_game needs.
-function M.prepare(e)
+-- play_game needs. opts.sandbox: bot files in untrusted boxes.
+function M.prepare(e, opts)
   M.check_rules(e)
-  local search = e.path and { dirname(e.path) .. "/../bots" } or {}
+  local lopts = { dirs = e.path and { dirname(e.path) .. "/../bots" } or nil,
+                  sandbox = opts and opts.sandbox }
   for _, v in ipairs(e.variants) do
-    v.botobj = { white = M.load_bot(v.bots.white, search), black = M.load_bot(v.bots.black, search) }
+    v.botobj = { white = bots_mod.load(v.bots.white, lopts), black = bots_mod.load(v.bots.black, lopts) }
   end
   return e
 end
 
--- ---- one writer per shard file ----------------------------------------------
-
-local function read_first_line(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local l = f:read("l")
-  f:close()
-  return l
-end
-
--- "pid@host" of this process (Linux /proc; "?" elsewhere).
-local function owner_id()
-  local stat = read_first_line("/proc/self/stat")
-  local pid = stat and stat:match("^(%d+)") or "?"
-  local host = read_first_line("/proc/sys/kernel/hostname") or os.getenv("HOSTNAME") or "?"
-  return pid .. "@" .. host
-end
-
-local function make_dir(path)
-  local ok, lfs = pcall(require, "lfs")
-  if ok then return lfs.mkdir(path) == true end
-  local rc = os.execute("mkdir -- '" .. path:gsub("'", "'\\''") .. "' 2>/dev/null")
-  return rc == true or rc == 0
-end
-
-local function release(lock)
-  os.remove(lock .. "/owner")
-  os.remove(lock)
-end
-
--- Takes the lock folder of a shard file (mkdir is atomic), so that two runs
--- of the same shard never write the same file at once. A lock left by a
--- dead process of this machine is taken over. Raises when another live
--- run holds it.
-local function acquire(lock)
-  local me = owner_id()
-  for _ = 1, 2 do
-    if make_dir(lock) then
-      local f = io.open(lock .. "/owner", "w")
-      if f then f:write(me, "\n") f:close() end
-      return true
-    end
-    local owner = read_first_line(lock .. "/owner") or "?"
-    local pid, host = owner:match("^(%d+)@(.*)$")
-    local myhost = me:match("@(.*)$")
-    local dead = pid and host == myhost and not io.open("/proc/" .. pid .. "/stat", "r")
-    if not dead then
-      errorf("%s is in use by another run (%s); if no such run is alive, remove that folder",
-             lock, owner)
-    end
-    release(lock)
+-- What produced an experiment's games: a file made from other inputs is
+-- refused. The number of games is left out (it may grow).
+function M.fingerprint(e, seed)
+  local variants = {}
+  for i, v in ipairs(e.variants) do
+    variants[i] = { name = v.name, rules = v.rules, white = v.bots.white, black = v.bots.black,
+                    limits = v.limits }
   end
-  errorf("cannot take the lock %s", lock)
+  local custom = {}
+  for _, c in ipairs(e.custom) do custom[c.name] = c.fn end
+  return store.plain {
+    experiment = e.name, seed = seed, max_plies = e.max_plies, random_plies = e.random_plies,
+    swap_colors = e.swap_colors, branching_every = e.branching_every, variants = variants,
+    measures = custom,
+  }
+end
+
+-- The games each variant is to have: the plan kept in the file headers.
+function M.plan(e, shard, nshards)
+  local games = {}
+  for _, v in ipairs(e.variants) do games[#games + 1] = { variant = v.name, games = v.games } end
+  return { variants = games, shard = shard, shards = nshards }
+end
+
+-- Whether a file holds games of experiment e with this seed.
+local function ours(e, seed, path, header, recs)
+  if header and header.fingerprint then
+    return header.fingerprint.experiment == e.name and header.fingerprint.seed == seed
+  end
+  for _, r in ipairs(recs) do
+    if r.experiment == e.name and r.seed == seed then return true end
+  end
+  return path:match("/" .. e.name:gsub("%p", "%%%0") .. "%.seed" .. seed .. "%.shard%d+of%d+%.jsonl$") ~= nil
+end
+
+-- The keys of the games already in the folder (every file of experiment
+-- e and this seed is checked against the fingerprint); with restart, the
+-- experiment's files are removed instead.
+local function games_done(e, seed, dir, restart, fingerprint)
+  local done = {}
+  for _, path in ipairs(M.result_files(dir)) do
+    local recs, _, _, header = M.read_file(path)
+    if ours(e, seed, path, header, recs) then
+      if restart then
+        os.remove(path)
+      else
+        store.check_header(path, header, { kind = "experiment", fingerprint = fingerprint })
+        for _, rec in ipairs(recs) do done[M.record_key(rec)] = true end
+      end
+    end
+  end
+  return done
+end
+
+local function todo_list(e, seed, shard, nshards, done)
+  local todo = {}
+  local list = M.schedule(e, shard, nshards)
+  for _, item in ipairs(list) do
+    local key = M.record_key({ experiment = e.name, seed = seed, variant = item.variant.name,
+                               game = item.game })
+    if not done[key] then todo[#todo + 1] = item end
+  end
+  return todo, #list
+end
+
+local function play_todo(e, seed, todo, st, summary, opts)
+  for _, item in ipairs(todo) do
+    if opts.stop and opts.stop() then break end
+    local okg, rec = pcall(M.play_game, e, item.variant, item.game, seed, opts.moves)
+    if not okg then
+      if cheskers.error_code(rec) == "interrupted" then error(rec, 0) end
+      errorf("variant %s, game %d: %s", item.variant.name, item.game, tostring(rec))
+    end
+    st:append(rec)
+    summary.played = summary.played + 1
+    if opts.progress then opts.progress(summary.skipped + summary.played, summary.total, rec) end
+  end
 end
 
 -- Runs shard `shard` of `nshards` of experiment e into folder dir.
 -- opts: seed, games (overrides every variant's count), moves (record the
--- start position and the moves of each game), progress (function
--- (done, total, rec) or nil), stop (function returning true to stop early).
--- Returns a summary {played =, skipped =, total =, file =}. An error
--- (an interruption included) leaves every finished game recorded.
+-- start position and the moves of each game), restart (throw away the
+-- experiment's games in dir first), sandbox (bot files in untrusted boxes),
+-- progress (function(done, total, rec) or nil), stop (function returning
+-- true to stop early). Returns a summary {played =, skipped =, total =,
+-- file =}. An error (an interruption included) leaves every finished game
+-- recorded.
 function M.run(e, dir, shard, nshards, opts)
   opts = opts or {}
   local seed = opts.seed or e.seed
   if opts.games then
     for _, v in ipairs(e.variants) do v.games = opts.games end
   end
-  M.prepare(e)
-  if not mkdir_p(dir) then errorf("cannot create folder %s", dir) end
+  M.prepare(e, opts)
+  local ok_dir, derr = store.mkdir(dir)
+  if not ok_dir then error(derr, 0) end
   local out = M.shard_file(dir, e, seed, shard, nshards)
-  local lock = out .. ".lock"
-  acquire(lock)
-  local f
-  local ok, res = pcall(function()
-    -- what is done already, in any file of the folder
-    local done = {}
-    for _, path in ipairs(M.result_files(dir)) do
-      local recs, bad, torn = M.read_file(path)
-      if path == out and (torn or bad > 0) then repair_file(path, recs) end
-      for _, rec in ipairs(recs) do done[M.record_key(rec)] = true end
-    end
+  local fingerprint = M.fingerprint(e, seed)
+  local lock = store.lock(out)    -- held while the folder is read and cleared, then by the store
+  local okd, done = pcall(games_done, e, seed, dir, opts.restart, fingerprint)
+  if not okd then store.unlock(lock) error(done, 0) end
+  local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint, lock = lock,
+                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards) }
+  local todo, total = todo_list(e, seed, shard, nshards, done)
+  local summary = { total = total, skipped = total - #todo, played = 0, file = out }
+  local ok, err = pcall(play_todo, e, seed, todo, st, summary, opts)
+  st:close()
+  if not ok then error(err, 0) end
+  return summary
+end
 
-    local todo = {}
-    local list = M.schedule(e, shard, nshards)
-    for _, item in ipairs(list) do
-      local key = M.record_key({ experiment = e.name, seed = seed, variant = item.variant.name,
-                                 game = item.game })
-      if not done[key] then todo[#todo + 1] = item end
-    end
-    local summary = { total = #list, skipped = #list - #todo, played = 0, file = out }
-    if #todo == 0 then return summary end
+-- ---- reading a folder -------------------------------------------------------------
 
-    local err
-    f, err = io.open(out, "ab")
-    if not f then errorf("cannot write %s: %s", out, tostring(err)) end
-    f:setvbuf("full", 1 << 20)
-    for _, item in ipairs(todo) do
-      if opts.stop and opts.stop() then break end
-      local okg, rec = pcall(M.play_game, e, item.variant, item.game, seed, opts.moves)
-      if not okg then
-        if cheskers.error_code(rec) == "interrupted" then error(rec, 0) end
-        errorf("variant %s, game %d: %s", item.variant.name, item.game, tostring(rec))
+-- The shards of a split run that have no file: "shard 2/3 (no file)".
+local function missing_shards(files)
+  local present, splits = {}, {}
+  for _, f in ipairs(files) do
+    local plan, fp = f.header and f.header.plan, f.header and f.header.fingerprint
+    if plan and fp and plan.shards then
+      local run = fp.experiment .. "\0" .. tostring(fp.seed) .. "\0" .. plan.shards
+      splits[run] = plan.shards
+      present[run .. "\0" .. plan.shard] = true
+    end
+  end
+  local out = {}
+  for _, run in ipairs(sorted_keys(splits)) do
+    for i = 1, splits[run] do
+      if not present[run .. "\0" .. i] then
+        out[#out + 1] = ("shard %d/%d (no file)"):format(i, splits[run])
       end
-      -- one write of the whole line, then flush: a crash leaves at most one
-      -- torn line at the end, which the next run drops
-      f:write(M.encode_record(rec) .. "\n")
-      f:flush()
-      summary.played = summary.played + 1
-      if opts.progress then opts.progress(summary.skipped + summary.played, summary.total, rec) end
     end
-    return summary
+  end
+  return out
+end
+
+-- How many games each file's plan expects of it: warnings for files and
+-- experiments with games missing ("found M of N games; shards short: ...").
+local function completeness(files, found)
+  local want, short = {}, {}
+  for _, f in ipairs(files) do
+    local plan = f.header and f.header.plan
+    local fp = f.header and f.header.fingerprint
+    if plan and fp and plan.shards then
+      local key = fp.experiment .. " (seed " .. tostring(fp.seed) .. ")"
+      local k, mine = 0, 0
+      want[key] = want[key] or 0
+      local total = 0
+      for _, v in ipairs(plan.variants or {}) do
+        for _ = 1, v.games do
+          k = k + 1
+          if (k - 1) % plan.shards == plan.shard - 1 then mine = mine + 1 end
+        end
+        total = total + v.games
+      end
+      want[key] = math.max(want[key], total)
+      if #f.recs < mine then
+        short[#short + 1] = ("%s (%d of %d)"):format(f.path:match("([^/]+)$"), #f.recs, mine)
+      end
+    end
+  end
+  for _, line in ipairs(missing_shards(files)) do short[#short + 1] = line end
+  local warnings = {}
+  for _, key in ipairs(sorted_keys(want)) do
+    local n = found[key] or 0
+    if n < want[key] then
+      warnings[#warnings + 1] = ("%s: found %d of %d games%s"):format(key, n, want[key],
+        #short > 0 and ("; shards short: " .. table.concat(short, ", ")) or "")
+    end
+  end
+  return warnings
+end
+
+local function sort_records(recs)
+  table.sort(recs, function(a, b)
+    if a.experiment ~= b.experiment then return a.experiment < b.experiment end
+    if a.seed ~= b.seed then return a.seed < b.seed end
+    if (a.vindex or 0) ~= (b.vindex or 0) then return (a.vindex or 0) < (b.vindex or 0) end
+    if a.variant ~= b.variant then return a.variant < b.variant end
+    return a.game < b.game
   end)
-  if f then f:close() end
-  release(lock)
-  if not ok then error(res, 0) end
-  return res
-end
-
--- ---- statistics ------------------------------------------------------------------------
-
-M.Z95 = 1.959963984540054
-
--- Wilson score interval for k successes in n trials: low, high (0, 0 for n = 0).
-function M.wilson(k, n, z)
-  z = z or M.Z95
-  if n == 0 then return 0, 0 end
-  local p = k / n
-  local z2 = z * z
-  local denom = 1 + z2 / n
-  local center = (p + z2 / (2 * n)) / denom
-  local half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-  return math.max(0, center - half), math.min(1, center + half)
-end
-
--- Difference of two proportions k1/n1 - k2/n2 with its 95% interval by
--- Newcombe's hybrid score method (method 10 of Newcombe 1998, built on
--- Wilson intervals): d, low, high. nil when a sample is empty.
-function M.newcombe(k1, n1, k2, n2, z)
-  if n1 == 0 or n2 == 0 then return nil end
-  local p1, p2 = k1 / n1, k2 / n2
-  local l1, u1 = M.wilson(k1, n1, z)
-  local l2, u2 = M.wilson(k2, n2, z)
-  local d = p1 - p2
-  return d, d - math.sqrt((p1 - l1) ^ 2 + (u2 - p2) ^ 2), d + math.sqrt((u1 - p1) ^ 2 + (p2 - l2) ^ 2)
-end
-
--- Quantile q (0..1) of a sorted list, linear interpolation between order
--- statistics (the "type 7" of Hyndman and Fan, R's default).
-function M.quantile(sorted, q)
-  local n = #sorted
-  if n == 0 then return 0 end
-  local h = (n - 1) * q + 1
-  local lo = math.floor(h)
-  if lo >= n then return sorted[n] end
-  return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo])
 end
 
 -- All records of a folder, one per game (duplicates dropped), sorted by
--- experiment, seed, variant order and game. Also returns warnings.
+-- experiment, seed, variant order and game. Also returns warnings: lines
+-- unreadable, games recorded twice with different outcomes, and games
+-- missing from what the runs planned.
 function M.read_dir(dir)
-  local seen, recs, warnings = {}, {}, {}
-  local files = M.result_files(dir)
-  if #files == 0 then warnings[#warnings + 1] = "no .jsonl files in " .. dir end
+  local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
+  local paths = M.result_files(dir)
+  if #paths == 0 then warnings[#warnings + 1] = "no .jsonl files in " .. dir end
   local conflicts = 0
-  for _, path in ipairs(files) do
-    local list, bad = M.read_file(path)
+  for _, path in ipairs(paths) do
+    local list, bad, _, header = M.read_file(path)
+    files[#files + 1] = { path = path, header = header, recs = list }
     if bad > 0 then
       warnings[#warnings + 1] = ("%s: %d unreadable line(s) skipped"):format(path, bad)
     end
@@ -753,6 +617,8 @@ function M.read_dir(dir)
       if not prev then
         seen[key] = rec
         recs[#recs + 1] = rec
+        local ek = rec.experiment .. " (seed " .. tostring(rec.seed) .. ")"
+        found[ek] = (found[ek] or 0) + 1
       elseif prev.result ~= rec.result or prev.plies ~= rec.plies then
         conflicts = conflicts + 1
       end
@@ -762,13 +628,8 @@ function M.read_dir(dir)
     warnings[#warnings + 1] = ("%d game(s) recorded twice with different outcomes "
                                .. "(non-deterministic bots?): the first kept"):format(conflicts)
   end
-  table.sort(recs, function(a, b)
-    if a.experiment ~= b.experiment then return a.experiment < b.experiment end
-    if a.seed ~= b.seed then return a.seed < b.seed end
-    if (a.vindex or 0) ~= (b.vindex or 0) then return (a.vindex or 0) < (b.vindex or 0) end
-    if a.variant ~= b.variant then return a.variant < b.variant end
-    return a.game < b.game
-  end)
+  for _, w in ipairs(completeness(files, found)) do warnings[#warnings + 1] = w end
+  sort_records(recs)
   return recs, warnings
 end
 
@@ -817,16 +678,14 @@ function M.summarize(recs)
     local n = g.games
     g.rates = {}
     for _, side in ipairs({ "white", "black", "draw" }) do
-      local lo, hi = M.wilson(g[side], n)
+      local lo, hi = stats.wilson(g[side], n)
       g.rates[side] = { p = n > 0 and g[side] / n or 0, lo = lo, hi = hi }
     end
     table.sort(g.lengths)
-    local sum, sq = 0, 0
-    for _, x in ipairs(g.lengths) do sum = sum + x end
-    for _, x in ipairs(g.lengths) do sq = sq + (x - sum / n) ^ 2 end
-    g.plies_var = n > 1 and sq / (n - 1) or 0
-    g.plies = { mean = n > 0 and sum / n or 0, q1 = M.quantile(g.lengths, 0.25),
-                median = M.quantile(g.lengths, 0.5), q3 = M.quantile(g.lengths, 0.75),
+    local mean
+    mean, g.plies_var = stats.mean_var(g.lengths)
+    g.plies = { mean = mean, q1 = stats.quantile(g.lengths, 0.25),
+                median = stats.quantile(g.lengths, 0.5), q3 = stats.quantile(g.lengths, 0.75),
                 min = g.lengths[1] or 0, max = g.lengths[#g.lengths] or 0 }
     g.branching = g.bn > 0 and g.bsum / g.bn or 0
     local reasons = {}
@@ -869,94 +728,105 @@ local function counts_text(t, games)
   return #parts > 0 and table.concat(parts, "  ") or "-"
 end
 
+-- The report of one experiment: each section gets say(fmt, ...), the
+-- experiment's groups (variants, in order) and the label width.
+
+local function rates_section(say, list, w)
+  say("%s %6s  %-22s  %-22s  %s", pad("variant", w), "games",
+      "white wins [95% CI]", "black wins [95% CI]", "draws [95% CI]")
+  for _, h in ipairs(list) do
+    say("%s %6d  %-22s  %-22s  %s", pad(h.variant, w), h.games,
+        rate_text(h.rates.white), rate_text(h.rates.black), rate_text(h.rates.draw))
+  end
+end
+
+-- A variant's differences from the base: rates (Newcombe) and mean length (Welch).
+local function difference_cells(h, base)
+  local cells = {}
+  for _, side in ipairs({ "white", "black", "draw" }) do
+    local d, lo, hi = stats.newcombe(h[side], h.games, base[side], base.games)
+    cells[#cells + 1] = d and diff_text(100 * d, 100 * lo, 100 * hi) or "-"
+  end
+  local dm, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games,
+                                 base.plies.mean, base.plies_var, base.games)
+  cells[#cells + 1] = dm and diff_text(dm, lo, hi) or ("%+5.1f"):format(h.plies.mean - base.plies.mean)
+  return cells
+end
+
+local function differences_section(say, list, w)
+  if #list < 2 then return end
+  local base = list[1]
+  say("")
+  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs " .. base.variant, w), "", "white wins",
+      "black wins", "draws", "mean plies")
+  for i = 2, #list do
+    local cells = difference_cells(list[i], base)
+    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(list[i].variant, w), "", cells[1], cells[2], cells[3], cells[4])
+  end
+  say("(differences from %s: rates in points, Newcombe 95%% CI; mean length in plies,", base.variant)
+  say(" Welch 95%% CI; * when the interval excludes 0)")
+end
+
+local function lengths_section(say, list, w)
+  say("")
+  say("%s %7s %6s %6s %6s %6s %6s  %9s", pad("plies", w), "mean", "q1", "median", "q3",
+      "min", "max", "branching")
+  for _, h in ipairs(list) do
+    local p = h.plies
+    say("%s %7.1f %6s %6s %6s %6d %6d  %9.2f", pad(h.variant, w), p.mean, num(p.q1),
+        num(p.median), num(p.q3), p.min, p.max, h.branching)
+  end
+end
+
+local function endings_section(say, list, w)
+  say("")
+  say("how games ended (games), pieces per game (captured by / lost / promoted to)")
+  for _, h in ipairs(list) do
+    local parts = {}
+    for _, r in ipairs(h.reasons) do parts[#parts + 1] = ("%s %d"):format(r.reason, r.count) end
+    say("%s ended: %s", pad(h.variant, w), table.concat(parts, ", "))
+    say("%s captures by: %s", pad("", w), counts_text(h.captures, h.games))
+    say("%s lost:        %s", pad("", w), counts_text(h.captured, h.games))
+    say("%s promoted to: %s", pad("", w), counts_text(h.promotions, h.games))
+    if next(h.measures) then
+      local ms = {}
+      for _, k in ipairs(sorted_keys(h.measures)) do ms[#ms + 1] = ("%s %.3f"):format(k, h.measures[k]) end
+      say("%s measures:    %s", pad("", w), table.concat(ms, "  "))
+    end
+    say("%s bots %s; moves first: %s; seed %s", pad("", w), table.concat(h.bot_list, ", "),
+        table.concat(h.first_list, ", "), table.concat(h.seed_list, ", "))
+  end
+end
+
+-- The groups of summarize()'s list by experiment, in order.
+local function by_experiment(groups)
+  local list, current = {}, nil
+  for _, g in ipairs(groups) do
+    if g.experiment ~= current then
+      current = g.experiment
+      list[#list + 1] = { name = current }
+    end
+    table.insert(list[#list], g)
+  end
+  return list
+end
+
 -- The report text for summarize()'s list.
-function M.format_report(stats)
+function M.format_report(groups)
   local out = {}
   local function say(fmt, ...) out[#out + 1] = fmt:format(...) end
   local w = 12
-  for _, g in ipairs(stats) do w = math.max(w, #g.variant, 3 + #g.variant) end
-  local current
-  for _, g in ipairs(stats) do
-    if g.experiment ~= current then
-      current = g.experiment
-      local n, games = 0, 0
-      for _, h in ipairs(stats) do
-        if h.experiment == current then n, games = n + 1, games + h.games end
-      end
-      if #out > 0 then say("") end
-      say("experiment %s: %d variant%s, %d games", current, n, n == 1 and "" or "s", games)
-      say("")
-      say("%s %6s  %-22s  %-22s  %s", pad("variant", w), "games",
-          "white wins [95% CI]", "black wins [95% CI]", "draws [95% CI]")
-      for _, h in ipairs(stats) do
-        if h.experiment == current then
-          say("%s %6d  %-22s  %-22s  %s", pad(h.variant, w), h.games,
-              rate_text(h.rates.white), rate_text(h.rates.black), rate_text(h.rates.draw))
-        end
-      end
-      local base
-      for _, h in ipairs(stats) do
-        if h.experiment == current then
-          if not base then
-            base = h
-            say("")
-            say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs " .. h.variant, w), "", "white wins",
-                "black wins", "draws", "mean plies")
-          else
-            local cells = {}
-            for _, side in ipairs({ "white", "black", "draw" }) do
-              local d, lo, hi = M.newcombe(h[side], h.games, base[side], base.games)
-              cells[#cells + 1] = d and diff_text(100 * d, 100 * lo, 100 * hi) or "-"
-            end
-            local dm = h.plies.mean - base.plies.mean
-            local se = math.sqrt(h.plies_var / math.max(1, h.games) + base.plies_var / math.max(1, base.games))
-            cells[#cells + 1] = (h.games > 1 and base.games > 1)
-              and diff_text(dm, dm - M.Z95 * se, dm + M.Z95 * se) or ("%+5.1f"):format(dm)
-            say("%s %6s  %-22s  %-22s  %-22s  %s", pad(h.variant, w), "", cells[1], cells[2], cells[3], cells[4])
-          end
-        end
-      end
-      if base then
-        local nv = 0
-        for _, h in ipairs(stats) do if h.experiment == current then nv = nv + 1 end end
-        if nv > 1 then
-          say("(differences from %s: rates in points, Newcombe 95%% CI; mean length in plies,", base.variant)
-          say(" Welch 95%% CI; * when the interval excludes 0)")
-        else
-          out[#out] = nil   -- one variant: no comparison header
-          out[#out] = nil
-        end
-      end
-      say("")
-      say("%s %7s %6s %6s %6s %6s %6s  %9s", pad("plies", w), "mean", "q1", "median", "q3",
-          "min", "max", "branching")
-      for _, h in ipairs(stats) do
-        if h.experiment == current then
-          local p = h.plies
-          say("%s %7.1f %6s %6s %6s %6d %6d  %9.2f", pad(h.variant, w), p.mean, num(p.q1),
-              num(p.median), num(p.q3), p.min, p.max, h.branching)
-        end
-      end
-      say("")
-      say("how games ended (games), pieces per game (captured by / lost / promoted to)")
-      for _, h in ipairs(stats) do
-        if h.experiment == current then
-          local parts = {}
-          for _, r in ipairs(h.reasons) do parts[#parts + 1] = ("%s %d"):format(r.reason, r.count) end
-          say("%s ended: %s", pad(h.variant, w), table.concat(parts, ", "))
-          say("%s captures by: %s", pad("", w), counts_text(h.captures, h.games))
-          say("%s lost:        %s", pad("", w), counts_text(h.captured, h.games))
-          say("%s promoted to: %s", pad("", w), counts_text(h.promotions, h.games))
-          if next(h.measures) then
-            local ms = {}
-            for _, k in ipairs(sorted_keys(h.measures)) do ms[#ms + 1] = ("%s %.3f"):format(k, h.measures[k]) end
-            say("%s measures:    %s", pad("", w), table.concat(ms, "  "))
-          end
-          say("%s bots %s; moves first: %s; seed %s", pad("", w), table.concat(h.bot_list, ", "),
-              table.concat(h.first_list, ", "), table.concat(h.seed_list, ", "))
-        end
-      end
-    end
+  for _, g in ipairs(groups) do w = math.max(w, #g.variant, 3 + #g.variant) end
+  for _, list in ipairs(by_experiment(groups)) do
+    local games = 0
+    for _, h in ipairs(list) do games = games + h.games end
+    if #out > 0 then say("") end
+    say("experiment %s: %d variant%s, %d games", list.name, #list, #list == 1 and "" or "s", games)
+    say("")
+    rates_section(say, list, w)
+    differences_section(say, list, w)
+    lengths_section(say, list, w)
+    endings_section(say, list, w)
   end
   if #out == 0 then out[1] = "no games" end
   return table.concat(out, "\n") .. "\n"

@@ -16,19 +16,12 @@
 --   puzzle.serialize(list)       -> the text of a puzzle file
 --   puzzle.refute(b, move, n)    -> defence | false, nil  or  nil, length
 --
--- The sandbox: the text is compiled as text only (no binary chunks) with an
--- empty environment (no io, os, require, load, debug, package, string ...),
--- string methods are switched off while it runs (("x"):rep(...) fails), a
--- count hook bounds the instructions, and the allocator (cheskers.sandbox)
--- the memory it may use (the hook checks it too). What the
--- chunk returns is copied into fresh tables of plain data; functions and
--- anything else are refused.
+-- The file is read as data by cheskers.sandbox.load_data (text only, an
+-- empty environment, limits on size, nesting, instructions, memory, time;
+-- only plain data comes out).
 
 local cheskers = require "cheskers"
--- the allocator cap (lua/lsandbox.c); without it the count hook's memory
--- check alone bounds the memory, one instruction late
-local has_sandbox, sandbox = pcall(require, "cheskers.sandbox")
-if not has_sandbox then sandbox = nil end
+local sandbox = require "cheskers.sandbox"
 
 local puzzle = {}
 
@@ -58,149 +51,15 @@ local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "
 
 -- ---- the sandbox -----------------------------------------------------------
 
--- Copies plain data (strings, numbers, booleans, tables of them) out of the
--- sandbox; nil, message for anything else, for cycles or for excess. A
--- table shared by two places is copied twice (the budget bounds the work);
--- seen holds the tables on the path from the root.
-local function copy_data(v, depth, seen, left)
-  local t = type(v)
-  if t == "string" or t == "number" or t == "boolean" then return v end
-  if t ~= "table" then return nil, "a puzzle file holds only data, found a " .. t end
-  if depth > 20 then return nil, "tables nested too deeply" end
-  if seen[v] then return nil, "a table appears twice on one path (a cycle)" end
-  seen[v] = true
-  local out = {}
-  for k, x in next, v do   -- next: no __pairs (there are no metatables anyway)
-    left.n = left.n - 1
-    if left.n < 0 then return nil, "too many values" end
-    local kt = type(k)
-    if kt ~= "string" and kt ~= "number" then return nil, "a table key that is a " .. kt end
-    local c, err = copy_data(x, depth + 1, seen, left)
-    if c == nil then return nil, err end
-    out[k] = c
-  end
-  seen[v] = nil
-  return out
-end
-
--- Runs the compiled chunk under the limits: true, value | false, message.
-local function run_limited(chunk)
-  local strmeta = getmetatable("")
-  local saved_index = strmeta.__index
-  local blocked = setmetatable({}, { __index = function(_, k)
-    error("string methods are not available in puzzle files ('" .. tostring(k) .. "')", 2)
-  end })
-  local co = coroutine.create(chunk)
-  local limit_kb = collectgarbage("count") + puzzle.MAX_MEMORY_KB
-  local count, max = 0, puzzle.MAX_INSTRUCTIONS
-  local why
-  debug.sethook(co, function()
-    count = count + 1
-    if count > max then
-      why = "too many instructions (more than " .. max .. "): a loop that does not end?"
-      error(why, 0)
-    end
-    if collectgarbage("count") > limit_kb then
-      collectgarbage()
-      if collectgarbage("count") > limit_kb then
-        why = "too much memory (more than " .. puzzle.MAX_MEMORY_KB .. " KiB)"
-        error(why, 0)
-      end
-    end
-  end, "", 1)
-  strmeta.__index = blocked
-  local ok, res
-  if sandbox then
-    -- the allocator's cap: no single instruction gets past it
-    local done, rok, rres = sandbox.run(puzzle.MAX_MEMORY_KB * 1024, coroutine.resume, co)
-    strmeta.__index = saved_index
-    if done then ok, res = rok, rres else ok, res = false, rok end
-    if not ok and not why and tostring(res):match("not enough memory") then
-      why = "too much memory (more than " .. puzzle.MAX_MEMORY_KB .. " KiB)"
-    end
-  else
-    ok, res = coroutine.resume(co)
-    strmeta.__index = saved_index
-  end
-  debug.sethook(co)
-  if ok and coroutine.status(co) ~= "dead" then
-    ok, res = false, "the file yielded (coroutines are not available)"
-  end
-  if not ok then
-    res = why or tostring(res)
-    collectgarbage()
-    return false, res
-  end
-  return true, res
-end
-
--- The deepest nesting of brackets ({ ( [) in Lua source text, strings and
--- comments skipped; stops counting past limit. Deep nesting would make the
--- compiler itself run out of C stack.
-local function nesting(text, limit)
-  local i, n, depth, max = 1, #text, 0, 0
-  while i <= n do
-    local c = text:sub(i, i)
-    if c == "-" and text:sub(i + 1, i + 1) == "-" then
-      local eq = text:match("^%[(=*)%[", i + 2)
-      if eq then
-        local _, e = text:find("]" .. eq .. "]", i + 4 + #eq, true)
-        i = (e or n) + 1
-      else
-        i = (text:find("\n", i, true) or n) + 1
-      end
-    elseif c == '"' or c == "'" then
-      i = i + 1
-      while i <= n do
-        local d = text:sub(i, i)
-        if d == "\\" then i = i + 2
-        elseif d == c or d == "\n" then i = i + 1 break
-        else i = i + 1 end
-      end
-    elseif c == "[" and text:match("^%[=*%[", i) then
-      local eq = text:match("^%[(=*)%[", i)
-      local _, e = text:find("]" .. eq .. "]", i + 2 + #eq, true)
-      i = (e or n) + 1
-    else
-      if c == "{" or c == "(" or c == "[" then
-        depth = depth + 1
-        if depth > max then
-          max = depth
-          if max > limit then return max end
-        end
-      elseif c == "}" or c == ")" or c == "]" then
-        depth = depth - 1
-      end
-      i = i + 1
-    end
-  end
-  return max
+-- The limits of cheskers.sandbox.load_data, for puzzle files.
+local function data_limits()
+  return { source = puzzle.MAX_SOURCE, instructions = puzzle.MAX_INSTRUCTIONS,
+           memory = puzzle.MAX_MEMORY_KB * 1024, nesting = puzzle.MAX_NESTING }
 end
 
 -- Compiles and runs text in the sandbox: the value it returns, or nil, message.
 function puzzle.run_sandboxed(text, name)
-  if type(text) ~= "string" then return nil, name .. ": not a text" end
-  if #text > puzzle.MAX_SOURCE then
-    return nil, string.format("%s: file too large (%d bytes, at most %d)", name, #text, puzzle.MAX_SOURCE)
-  end
-  if text:byte(1) == 27 then return nil, name .. ": a binary chunk; puzzle files must be text" end
-  if nesting(text, puzzle.MAX_NESTING) > puzzle.MAX_NESTING then
-    return nil, string.format("%s: rejected: brackets nested too deeply (more than %d levels)",
-                              name, puzzle.MAX_NESTING)
-  end
-  local env = setmetatable({}, { __index = function(_, k)
-    error("'" .. tostring(k) .. "' is not available in puzzle files (they hold data only)", 2)
-  end, __metatable = false })
-  local chunk, err = load(text, "=" .. name, "t", env)
-  if not chunk then return nil, name .. ": " .. tostring(err):match("^[^\n]*") end
-  local ok, res = run_limited(chunk)
-  if not ok then return nil, name .. ": rejected: " .. res end
-  local data, cerr = copy_data(res, 0, {}, { n = 200000 })
-  if data == nil then
-    if res == nil then return nil, name .. ": the file returns nothing (it must return a table)" end
-    return nil, name .. ": rejected: " .. cerr
-  end
-  return data
+  return sandbox.load_data(text, name, data_limits())
 end
 
 -- ---- puzzles as data -------------------------------------------------------

@@ -1,7 +1,7 @@
 -- cheskers.record: game records as PGN-like text, read and written.
 --
---   [Rules "golomb"]                       the rules: "golomb", or the options that
---   [FEN "..."]                            differ from it ("majority=false capture=jumps");
+--   [Rules "golomb"]                       the rules as cheskers.rulespec writes them:
+--   [FEN "..."]                            "golomb", or the options that differ;
 --   [White "?"]                            FEN only when the game did not start from
 --   [Black "?"]                            the start position of its rules
 --   [Result "*"]                           "1-0" White won, "0-1" Black won,
@@ -18,19 +18,19 @@
 --   record.read(text) -> board, tags          or nil, "line N: ..."
 --   record.read_all(text) -> array of {board = b, tags = t}   or nil, message
 --   record.movetext(board) -> "1. d6-e5 c3-d4 ..."
---   record.rules_text(rules) -> "golomb" | "name=value ..."
---   record.parse_rules(text) -> rules table, or a preset name | nil, message
+--   record.rules_text, record.parse_rules: rulespec.format and rulespec.parse_text
 --   record.result_token(board) -> "1-0" | "0-1" | "1/2-1/2" | nil
 
 local cheskers = require "cheskers"
+local rulespec = require "cheskers.rulespec"
 
 local record = {}
 
--- The RULES.md options, in the order the rules text lists them.
-record.RULE_OPTIONS = {
-  "majority", "capture", "promote", "first", "flying_kings",
-  "pawns_capture_backward", "draw_repetition", "draw_quiet_plies",
-}
+-- The scalar option names (the core's), for repl.lua until it calls
+-- rulespec.option_names.
+record.RULE_OPTIONS = {}
+for name in pairs(cheskers.rules()) do record.RULE_OPTIONS[#record.RULE_OPTIONS + 1] = name end
+table.sort(record.RULE_OPTIONS)
 
 -- Tags written first, in this order; any others follow sorted.
 record.TAG_ORDER = { "Rules", "FEN", "Event", "Site", "Round", "White", "Black", "Result", "Date" }
@@ -38,67 +38,9 @@ record.TAG_ORDER = { "Rules", "FEN", "Event", "Site", "Round", "White", "Black",
 local RESULT_TOKENS = { white = "1-0", black = "0-1", draw = "1/2-1/2" }
 local IS_RESULT = { ["1-0"] = true, ["0-1"] = true, ["1/2-1/2"] = true, ["*"] = true }
 
-local function format_value(v)
-  if type(v) == "string" and (v == "" or v:find("[%s'\"=,]")) then
-    return "'" .. v .. "'"
-  end
-  return tostring(v)
-end
-
--- The text form of a rule set (a table as board:rules() gives): "golomb" when
--- it is the default, else its options that differ from the default. Options
--- that are not plain values (piece kinds, hooks) cannot be written and are left
--- out.
-function record.rules_text(rules)
-  local default = cheskers.rules()
-  local parts, seen = {}, {}
-  local function add(name)
-    local v = rules[name]
-    seen[name] = true
-    local t = type(v)
-    if (t == "boolean" or t == "number" or t == "string") and v ~= default[name] then
-      parts[#parts + 1] = name .. "=" .. format_value(v)
-    end
-  end
-  for _, name in ipairs(record.RULE_OPTIONS) do add(name) end
-  local extra = {}
-  for name in pairs(rules) do
-    if type(name) == "string" and not seen[name] then extra[#extra + 1] = name end
-  end
-  table.sort(extra)
-  for _, name in ipairs(extra) do add(name) end
-  if #parts == 0 then return "golomb" end
-  return table.concat(parts, " ")
-end
-
--- Reads a rules text: a preset name ("golomb") is returned as it is; a list
--- of name=value (spaces or commas between; 'quoted' values may hold spaces)
--- becomes a table, true/false as booleans and whole numbers as integers.
-function record.parse_rules(text)
-  text = text:match("^%s*(.-)%s*$")
-  if text:match("^[%a_][%w_%-]*$") then return text end
-  local rules, pos = {}, 1
-  while true do
-    pos = text:match("^[%s,]*()", pos)
-    if pos > #text then break end
-    local name, npos = text:match("^([%a_][%w_]*)%s*=%s*()", pos)
-    if not name then
-      return nil, "bad rules text near '" .. text:sub(pos, pos + 15) .. "' (expected name=value)"
-    end
-    local value, vpos = text:match("^'([^']*)'()", npos)
-    if not value then
-      value, vpos = text:match("^([^%s,]+)()", npos)
-      if not value then return nil, "rules text: no value for " .. name end
-      if value == "true" then value = true
-      elseif value == "false" then value = false
-      elseif value:match("^%-?%d+$") then value = math.tointeger(tonumber(value))
-      end
-    end
-    rules[name] = value
-    pos = vpos
-  end
-  return rules
-end
+-- The rules text of a [Rules] tag is cheskers.rulespec's (format, parse_text).
+record.rules_text = rulespec.format
+record.parse_rules = rulespec.parse_text
 
 -- "1-0", "0-1", "1/2-1/2", or nil while the game goes on.
 function record.result_token(board)

@@ -1,74 +1,267 @@
--- cheskers.rulespec - rule sets written as text on a command line.
+-- cheskers.rulespec - rule sets as text: THE one reader and writer, for
+-- every entry point (the [Rules] tag of game records, the REPL's `rules`
+-- command, --rules of match and experiment, `rules diff/show`).
 --
--- A rule spec is one of:
---   a preset name          golomb
---   option text            "majority=false capture=jumps"  (spaces or commas
---                          between; true/false become booleans, whole
---                          numbers become integers, anything else a string)
---   a Lua table literal    "{promote='K', pieces={C={leaps={{1,5}}}}}"
---                          (it may hold filter/result hook functions; they
---                          see cheskers, math, string, table, utf8 and the
---                          pure base functions, not io, os or require)
+-- The text of a rule set (read by parse_text, written by format):
+--   golomb                              a preset name
+--   majority=false capture=jumps        options that differ (spaces or commas
+--                                       between); true/false are booleans,
+--                                       whole numbers integers, else text
+--   start='7k/8/8/8/8/8/8/K7 w 0 1'     'quoted' or "quoted" values hold spaces
+--   pieces={C={leaps={{1,5}}}}          a {...} value is a data literal (read
+--                                       by cheskers.sandbox.load_data)
+-- Option names are the core's (the keys of cheskers.rules(), plus start and
+-- pieces, which have no default); an unknown one gets "did you mean".
+-- Hooks (filter, result) cannot be written as text: they come from rule files.
+--
+-- A rule spec on a command line (parse) is that text, or also:
+--   a Lua table literal    "{promote='K', pieces={C={leaps={{1,5}}}}}" (data only)
 --   a rule file            rules/camel15.lua   (a Lua file returning a rule
---                          table; ends in .lua)
+--                          table; ends in .lua; trusted: it may hold hooks)
 --   an experiment variant  scripts/experiments/camel.lua:camel-1-5
---                          (the rules of that variant, its base included)
--- parse() returns what cheskers.new and cheskers.rules accept: a preset
--- name or a table; nil, message when the text cannot be read. It does not
--- validate option names or values: the module does that when the rules
--- are used.
+--
+--   M.parse(spec)       -> rules (a preset name or a table) | nil, message
+--   M.parse_text(text)  -> the same, for untrusted text (no files)
+--   M.format(rules)     -> the shortest text: "golomb", else the options that differ
+--   M.equal(a, b)       -> whether two rule specs make the same rule set
+--   M.same_value(a, b)  -> whether two option values are the same (deeply)
+--   M.value_text(v)     -> an option value as the text writes it
+--   M.option_names()    -> the sorted option names
+local cheskers = require "cheskers"
+local sandbox = require "cheskers.sandbox"
+
 local M = {}
 
+-- Options with no default value (absent from cheskers.rules()).
+local NO_DEFAULT = { "start", "pieces" }
+
+function M.option_names()
+  local names = {}
+  for k in pairs(cheskers.rules()) do names[#names + 1] = k end
+  for _, k in ipairs(NO_DEFAULT) do names[#names + 1] = k end
+  table.sort(names)
+  return names
+end
+
+-- ---- did you mean ---------------------------------------------------------------
+
+local function distance(a, b)
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+-- " (did you mean 'x'?)" for the nearest of names, or "".
+function M.suggest(word, names)
+  local best, bd = nil, math.max(2, #word // 3) + 1
+  for _, n in ipairs(names) do
+    local d = distance(word, n)
+    if d < bd then best, bd = n, d end
+  end
+  return best and (" (did you mean '" .. best .. "'?)") or ""
+end
+
+-- ---- reading --------------------------------------------------------------------
+
 -- "true" -> true, "12" -> 12, anything else the text itself.
-local function option_value(v)
+local function bare_value(v)
   if v == "true" then return true end
   if v == "false" then return false end
   if v:match("^%-?%d+$") then return math.tointeger(tonumber(v)) end
   return v
 end
 
--- "a=1 b=x" -> {a = 1, b = "x"}, or nil, message.
-function M.parse_options(text)
-  local t, seen = {}, false
-  for item in text:gmatch("[^%s,]+") do
-    local name, value = item:match("^([%a_][%w_]*)=(.*)$")
-    if not name then
-      return nil, ("rule option '%s' is not written name=value"):format(item)
+-- The end of the balanced {...} starting at i (quoted strings skipped), or nil.
+local function brace_end(text, i)
+  local depth = 0
+  while i <= #text do
+    local c = text:sub(i, i)
+    if c == "'" or c == '"' then
+      local e = text:find(c, i + 1, true)
+      if not e then return nil end
+      i = e
+    elseif c == "{" then depth = depth + 1
+    elseif c == "}" then
+      depth = depth - 1
+      if depth == 0 then return i end
     end
-    if t[name] ~= nil then
-      return nil, ("rule option '%s' given twice"):format(name)
-    end
-    t[name] = option_value(value)
-    seen = true
+    i = i + 1
   end
-  if not seen then return nil, "empty rule text" end
+  return nil
+end
+
+-- Reads the value starting at pos: value, next position | nil, message.
+local function read_value(text, pos, name)
+  local q = text:sub(pos, pos)
+  if q == "'" or q == '"' then
+    local e = text:find(q, pos + 1, true)
+    if not e then return nil, "rule option '" .. name .. "': the quote " .. q .. " is not closed" end
+    return text:sub(pos + 1, e - 1), e + 1
+  elseif q == "{" then
+    local e = brace_end(text, pos)
+    if not e then return nil, "rule option '" .. name .. "': the { is not closed" end
+    local v, err = sandbox.load_data("return " .. text:sub(pos, e), "rule option '" .. name .. "'")
+    if v == nil then return nil, err end
+    return v, e + 1
+  end
+  local v = text:match("^[^%s,]+", pos)
+  if not v then return nil, "rule option '" .. name .. "' has no value after =" end
+  return bare_value(v), pos + #v
+end
+
+-- The message for a word that is not name=value.
+local function not_an_option(word, names, text)
+  local default = cheskers.rules()[word]
+  if type(default) == "boolean" then
+    return ("rule option '%s' is not written name=value: write %s=true or %s=false"):format(word, word, word)
+  elseif default ~= nil then
+    return ("rule option '%s' is not written name=value: write %s=%s, for example"):format(word, word, tostring(default))
+  end
+  for _, n in ipairs(names) do
+    if n == word then return ("rule option '%s' is not written name=value: write %s=..."):format(word, word) end
+  end
+  return ("cannot read rule spec '%s': '%s' is not written name=value%s"):format(
+    sandbox.truncate(text, 80), sandbox.truncate(word, 40), M.suggest(word, names))
+end
+
+-- "a=1 b='x y'" -> {a = 1, b = "x y"}, or nil, message.
+local function parse_options(text)
+  local names, known = M.option_names(), {}
+  for _, n in ipairs(names) do known[n] = true end
+  local t, pos = {}, 1
+  while true do
+    pos = text:match("^[%s,]*()", pos)
+    if pos > #text then break end
+    local name, npos = text:match("^([%a_][%w_]*)%s*=%s*()", pos)
+    if not name then
+      return nil, not_an_option(text:match("^[^%s,=]*", pos), names, text)
+    end
+    if not known[name] then
+      return nil, ("unknown rule option '%s'%s"):format(name, M.suggest(name, names))
+    end
+    if t[name] ~= nil then return nil, ("rule option '%s' given twice"):format(name) end
+    local value, vpos = read_value(text, npos, name)
+    if value == nil then return nil, vpos end
+    t[name], pos = value, vpos
+  end
+  if next(t) == nil then return nil, "empty rule text" end
   return t
 end
 
--- What a table literal sees: pure functions for writing hooks, the
--- cheskers module, and nothing that reaches files, processes or globals.
-local function literal_env()
-  local env = { cheskers = require "cheskers" }
-  for _, name in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "select",
-                          "tonumber", "tostring", "type" }) do
-    env[name] = _G[name]
-  end
-  for _, lib in ipairs({ "math", "string", "table", "utf8" }) do
-    local copy = {}
-    for k, v in pairs(_G[lib]) do copy[k] = v end
-    env[lib] = copy
-  end
-  return env
+-- The core's word on a rule spec: spec | nil, its message (no file:line).
+local function validate(spec)
+  local ok, err = pcall(cheskers.rules, spec)
+  if ok then return spec end
+  local msg = tostring(err):gsub("^[^:]*:%d+: ", "")
+  return nil, msg
 end
 
-local function eval_table(text, chunkname)
-  local chunk, err = load("return " .. text, chunkname, "t", literal_env())
-  if not chunk then return nil, err end
-  local ok, v = pcall(chunk)
-  if not ok then return nil, tostring(v) end
-  if type(v) ~= "table" then return nil, chunkname .. ": not a table" end
-  return v
+function M.parse_text(text)
+  if type(text) ~= "string" then return nil, "rule text must be text" end
+  local s = text:match("^%s*(.-)%s*$")
+  if s == "" then return nil, "empty rule text" end
+  if s:sub(1, 1) == "{" then
+    local v, err = sandbox.load_data("return " .. s, "rules literal")
+    if v == nil then return nil, err end
+    if type(v) ~= "table" then return nil, "rules literal: not a table" end
+    return validate(v)
+  end
+  if s:match("^[%a_][%w_%-]*$") and cheskers.rules()[s] == nil then
+    for _, n in ipairs(NO_DEFAULT) do
+      if n == s then return nil, not_an_option(s, M.option_names(), s) end
+    end
+    return validate(s)         -- a preset name
+  end
+  local t, err = parse_options(s)
+  if not t then return nil, err end
+  return validate(t)
 end
+
+-- ---- writing ---------------------------------------------------------------------
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)
+    if type(a) == type(b) and (type(a) == "number" or type(a) == "string") then return a < b end
+    return type(a) < type(b)
+  end)
+  return keys
+end
+
+-- Plain data as a compact Lua literal (no spaces): {C={leaps={{1,5}}}}.
+local function data_text(v)
+  if type(v) == "string" then
+    if not v:find("[\\'%c]") then return "'" .. v .. "'" end
+    return (("%q"):format(v):gsub("\\\n", "\\n"))
+  end
+  if type(v) ~= "table" then return tostring(v) end
+  local parts, n = {}, #v
+  for i = 1, n do parts[#parts + 1] = data_text(v[i]) end
+  for _, k in ipairs(sorted_keys(v)) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+      local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or "[" .. data_text(k) .. "]"
+      parts[#parts + 1] = key .. "=" .. data_text(v[k])
+    end
+  end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
+-- A value as parse_text reads it back to the same value.
+local function value_text(v)
+  if type(v) == "table" then return data_text(v) end
+  if type(v) ~= "string" then return tostring(v) end
+  if v ~= "" and not v:find("[%s,'\"={}]") and bare_value(v) == v then return v end
+  if v:find("'", 1, true) then return '"' .. v .. '"' end
+  return "'" .. v .. "'"
+end
+
+local function deep_equal(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not deep_equal(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+-- The full rule set of a spec, as a board made with it reports it.
+local function full(spec)
+  return cheskers.new(nil, spec):rules()
+end
+
+function M.format(rules)
+  local r, default = full(rules), full(nil)
+  local parts = {}
+  for _, name in ipairs(M.option_names()) do
+    local v = r[name]
+    local t = type(v)
+    if (t == "boolean" or t == "number" or t == "string" or t == "table") and not deep_equal(v, default[name])
+       and not (name == "start" and v == cheskers.START) then
+      parts[#parts + 1] = name .. "=" .. value_text(v)
+    end
+  end
+  if #parts == 0 then return "golomb" end
+  return table.concat(parts, " ")
+end
+
+function M.equal(a, b)
+  return deep_equal(full(a), full(b))
+end
+
+-- Whether two option values are the same (tables compared deeply).
+M.same_value = deep_equal
+
+-- An option value as the rules text writes it.
+M.value_text = value_text
+
+-- ---- command-line specs ------------------------------------------------------------
 
 local function file_exists(path)
   local f = io.open(path, "r")
@@ -80,9 +273,6 @@ function M.parse(text)
   if type(text) ~= "string" then return nil, "rule spec must be text" end
   local s = text:match("^%s*(.-)%s*$")
   if s == "" then return nil, "empty rule text" end
-  if s:sub(1, 1) == "{" then
-    return eval_table(s, "=(rules " .. s .. ")")
-  end
   local file, variant = s:match("^(.-%.lua):([^:]+)$")
   if file then
     local experiment = require "cheskers.experiment"
@@ -105,37 +295,12 @@ function M.parse(text)
     if type(v) ~= "table" then return nil, s .. ": does not return a rule table" end
     return v
   end
-  if s:find("=", 1, true) then return M.parse_options(s) end
-  if s:match("^[%a_][%w_%-]*$") then return s end
-  return nil, ("cannot read rule spec '%s' (expected a preset name, "
-               .. "name=value options, a {table} or a .lua file)"):format(s)
+  return M.parse_text(s)
 end
 
-local function vectors_text(list)
-  local parts = {}
-  for _, v in ipairs(list or {}) do
-    parts[#parts + 1] = "{" .. tostring(v[1]) .. "," .. tostring(v[2]) .. "}"
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
-
--- {C = {leaps = {{1,3}}}} -> "{C={leaps={{1,3}}}}"
+-- {C = {leaps = {{1,3}}}} -> "{C={leaps={{1,3}}}}" (as format writes pieces=)
 function M.pieces_text(pieces)
-  local letters = {}
-  for k in pairs(pieces) do letters[#letters + 1] = k end
-  table.sort(letters)
-  local parts = {}
-  for _, l in ipairs(letters) do
-    local d, fields = pieces[l], {}
-    if type(d) == "table" then
-      if d.leaps then fields[#fields + 1] = "leaps=" .. vectors_text(d.leaps) end
-      if d.rides then fields[#fields + 1] = "rides=" .. vectors_text(d.rides) end
-      if d.capture then fields[#fields + 1] = "capture=" .. tostring(d.capture) end
-      if d.compulsory ~= nil then fields[#fields + 1] = "compulsory=" .. tostring(d.compulsory) end
-    end
-    parts[#parts + 1] = l .. "={" .. table.concat(fields, ",") .. "}"
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
+  return data_text(pieces)
 end
 
 return M

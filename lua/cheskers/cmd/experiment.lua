@@ -1,48 +1,64 @@
 -- cheskers experiment FILE [--games N] [--shard I/N] [--seed S] --out DIR
--- Plays the self-play games of a rule experiment (see cheskers.experiment)
--- into DIR, one JSON line per game; resumable; shards independent.
+-- The command line of cheskers.experiment: plays the self-play games of a
+-- rule experiment into DIR, one JSON line per game; resumable; shards
+-- independent. argparse's help is the only usage text.
 local argparse = require "argparse"
 
-local usage = [[
-usage: cheskers experiment FILE [--games N] [--shard I/N] [--seed S] --out DIR [--moves] [--quiet]
-
+local DESCRIPTION = [[
 Plays the self-play games of the experiment FILE (a Lua file, see
 scripts/experiments/) and appends one JSON line per finished game to
-DIR/<name>.seed<S>.shard<I>of<N>.jsonl.
+DIR/<name>.seed<S>.shard<I>of<N>.jsonl.]]
 
-  --games N     games per variant (default: the file's `games`)
-  --shard I/N   play only shard I of N (default 1/1): the games numbered
-                I, I+N, I+2N, ... of the whole schedule
-  --seed S      the seed (default: the file's `seed`); a game depends only
-                on (seed, variant, game number)
-  --out DIR     output folder (created if missing)
-  --moves       also record each game's start position and moves (keys
-                "start" and "moves"), to replay it later
-  --quiet       no progress on stderr
-
+local EPILOG = [[
 Games already recorded in any .jsonl file of DIR are skipped, so a run
-that was interrupted picks up where it stopped, and shards of the same
-experiment can share DIR. Then: cheskers report DIR.]]
+that was interrupted (even by kill -9) picks up where it stopped, and
+shards of the same experiment can share DIR. A file of DIR made from other
+inputs (edited variants, bots, rules, limits, max_plies...) is refused
+with what differs; --restart throws the experiment's files away first (do
+not give it to shards running at the same time). Then: cheskers report DIR.]]
 
 local function parser()
-  local p = argparse("cheskers experiment", "Play the self-play games of a rule experiment.")
+  local p = argparse("cheskers experiment", DESCRIPTION, EPILOG)
   p:add_help(false)
   p:argument("file", "experiment file (Lua)")
-  p:option("--games", "games per variant"):convert(math.tointeger)
-  p:option("--shard", "shard I/N", "1/1")
-  p:option("--seed", "seed"):convert(math.tointeger)
-  p:option("--out", "output folder")
-  p:flag("--quiet")
-  p:flag("--moves")
-  p:flag("-h --help")
+  p:option("--games", "games per variant (default: the file's `games`)"):convert(math.tointeger)
+  p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
+  p:option("--seed", "the seed (default: the file's `seed`); a game depends only on "
+           .. "(seed, variant, game number)"):convert(math.tointeger)
+  p:option("--out", "output folder (created if missing)")
+  p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
+  p:flag("--restart", "start over: remove this experiment's result files (this seed) in DIR first")
+  p:flag("--sandbox", "run the bot files in a sandbox (as match --sandbox)")
+  p:flag("--quiet", "no progress on stderr")
+  p:flag("-h --help", "this help")
   return p
 end
 
+-- cli.wants_help, loaded only when an argument may ask for help.
+local function wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
+  end
+  return false
+end
+
+local function progress_printer(e, shard, nshards)
+  local last = 0
+  return function(done, total)
+    local now = os.clock()
+    if done == total or now - last >= 1 then
+      last = now
+      io.stderr:write(("\r%s shard %d/%d: %d/%d games"):format(e.name, shard, nshards, done, total))
+      io.stderr:flush()
+    end
+  end
+end
+
 local function run(args)
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
-  local ok, opts = parser():pparse(args)
+  local p = parser()
+  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  local ok, opts = p:pparse(args)
   if not ok then error(opts .. "; see --help", 0) end
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
   if not opts.out then error("--out DIR is required; see --help", 0) end
   if opts.games ~= nil and opts.games < 0 then error("--games must be >= 0", 0) end
   local experiment = require "cheskers.experiment"
@@ -50,23 +66,12 @@ local function run(args)
   local e = experiment.load(opts.file)
   local seed = opts.seed or e.seed
   local started = os.time()
-  local last = 0
-  local progress
-  if not opts.quiet then
-    progress = function(done, total)
-      local now = os.clock()
-      if done == total or now - last >= 1 then
-        last = now
-        io.stderr:write(("\r%s shard %d/%d: %d/%d games"):format(e.name, shard, nshards, done, total))
-        io.stderr:flush()
-      end
-    end
-  end
+  local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
   local shown = false
-  local ok, s = pcall(experiment.run, e, opts.out, shard, nshards, {
-    seed = seed, games = opts.games, moves = opts.moves,
+  local ok_run, s = pcall(experiment.run, e, opts.out, shard, nshards, {
+    seed = seed, games = opts.games, moves = opts.moves, restart = opts.restart, sandbox = opts.sandbox,
     progress = progress and function(...) shown = true; progress(...) end })
-  if not ok then
+  if not ok_run then
     if shown then io.stderr:write("\n") end
     if require("cheskers").error_code(s) == "interrupted" then
       io.stderr:write("cheskers experiment: the finished games are recorded; "
@@ -84,7 +89,7 @@ end
 
 return {
   summary = "play self-play games of a rule experiment (scripts/experiments/)",
-  usage = usage,
+  usage = parser():get_help(),
   run = run,
   main = run,
 }

@@ -1,13 +1,9 @@
 -- cheskers match BOT_A BOT_B [options]: bot against bot (cheskers.match).
+-- This file owns the command line: options (argparse, whose help is the
+-- only usage text), the console progress and fault lines.
 local argparse = require "argparse"
 
-local usage = [[
-usage: cheskers match BOT_A BOT_B [--games N] [--rules SPEC] [--seed S]
-                      [--nodes N | --time T] [--openings FILE | --opening-plies K]
-                      [--max-plies N] [--repetition N] [--out FILE] [--records FILE]
-                      [--resume] [--sprt ELO0,ELO1] [--move-timeout T] [--sandbox]
-                      [--quiet]
-
+local DESCRIPTION = [[
 Plays N games (default 10) between two bots, colours alternating, each pair
 of games from the same opening: K random plies (default 4, chosen from the
 seed) or the lines of an openings file (a position text, or moves from the
@@ -15,54 +11,53 @@ start position, per line). A game ends by the rules, or is adjudicated a
 draw after --max-plies plies (default 400) or at the --repetition-th
 occurrence of a position (default 3; 0: off). A bot that raises an error,
 returns no move or an illegal one, or overruns its time loses the game;
-the reason is recorded and the match goes on.
+the reason is shown and recorded, and the match goes on.
 
 A bot is a name from scripts/bots/ (random, greedy, alphabeta, mcts,
-engine) or a Lua file, with options after a colon:
-  engine:level=5   engine:nodes=50000   alphabeta:depth=3   my/bot.lua
+engine), builtin-random, builtin-greedy, or a Lua file, with options after
+a colon: engine:level=5  engine:nodes=50000  alphabeta:depth=3  my/bot.lua]]
 
-  --nodes N        node budget per move (handed to the bots in limits.nodes)
-  --time T         seconds per move (limits.time); a move taking more than
-                   3T + 1 CPU seconds (or --move-timeout) loses the game
-  --out FILE       JSON lines: a header, then one line per game as it ends
-  --records FILE   the game records (the REPL's format), one after another
-  --resume         continue the match recorded in --out (same bots, seed, rules)
-  --sprt E0,E1     stop early when a sequential test decides between Elo
-                   E0 and E1 (alpha = beta = 0.05)
-  --sandbox        load the bot files in a sandbox: no io, os (but os.clock,
-                   os.time), require (but "cheskers"), package, load, debug,
-                   string patterns; each call into a bot runs under an
-                   instruction budget and a memory cap. A bot that breaks
-                   these loses the game (reason error, detail "sandbox: ...")
-  --quiet          no progress line
-
+local EPILOG = [[
 Prints a progress line as games end and a final table: wins, draws, losses,
 score, the Elo difference with its 95% interval. Exit status 0, or 1 on a
 usage error.]]
 
 local function parser()
-  local p = argparse("cheskers match", "Bot against bot.")
+  local p = argparse("cheskers match", DESCRIPTION, EPILOG)
   p:add_help(false)
   p:argument("BOT_A", "first bot"):target("a")
   p:argument("BOT_B", "second bot"):target("b")
-  p:option("--games -n", "games", "10"):convert(math.tointeger)
-  p:option("--rules", "rule spec")
-  p:option("--seed", "seed", "1"):convert(math.tointeger)
-  p:option("--nodes", "nodes per move"):convert(math.tointeger)
-  p:option("--time", "seconds per move"):convert(tonumber)
+  p:option("--games -n", "games to play", "10"):convert(math.tointeger)
+  p:option("--rules", "rules: a preset, name=value options or a {...} table")
+  p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
+  p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
+  p:option("--time", "seconds per move (limits.time); a move taking more than 3T + 1 CPU seconds "
+           .. "(or --move-timeout) loses the game"):convert(tonumber)
   p:option("--openings", "openings file")
   p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
-  p:option("--max-plies", "adjudication", "400"):convert(math.tointeger)
-  p:option("--repetition", "adjudication", "3"):convert(math.tointeger)
-  p:option("--out", "results file (JSON lines)")
-  p:option("--records", "game records file")
-  p:option("--sprt", "elo0,elo1")
-  p:option("--move-timeout", "seconds"):convert(tonumber)
-  p:flag("--resume")
-  p:flag("--sandbox")
-  p:flag("--quiet -q")
-  p:flag("-h --help")
+  p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
+  p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
+  p:option("--out", "results file (JSON lines: a header, then one line per game as it ends; "
+           .. "its folder is created)")
+  p:option("--records", "game records file (the REPL's format), kept in step with --out")
+  p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
+  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
+  p:flag("--resume", "continue the match recorded in --out (refused if bots, seed, rules... differ)")
+  p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
+         .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
+         .. "loses the game (reason error, detail \"sandbox: ...\")")
+  p:flag("--quiet -q", "no progress line")
+  p:flag("-h --help", "this help")
   return p
+end
+
+-- cli.wants_help, loaded only when an argument may ask for help (cli needs
+-- the program's readline module, which `lua5.4` alone does not have).
+local function wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
+  end
+  return false
 end
 
 local function fail(msg)
@@ -70,63 +65,92 @@ local function fail(msg)
   return 1
 end
 
-local function run(args)
-  local p = parser()
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then print(usage) return 0 end
-  end
-  local ok, o = p:pparse(args)
-  if not ok then return fail(o .. "\n" .. usage:match("^(.-)\n\n")) end
-  local match = require "cheskers.match"
+-- The options as a match configuration, or nil, message.
+local function config(o, match)
   local cfg = {
     a = o.a, b = o.b, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
     opening_plies = o.opening_plies, max_plies = o.max_plies, repetition = o.repetition,
     out = o.out, records = o.records, resume = o.resume, move_timeout = o.move_timeout,
     sandbox = o.sandbox,
   }
-  if not cfg.games or cfg.games < 1 then return fail("--games must be a positive integer") end
-  if o.nodes ~= nil and (not cfg.nodes or cfg.nodes < 1) then return fail("--nodes must be a positive integer") end
-  if o.time ~= nil and (not cfg.time or cfg.time <= 0) then return fail("--time must be a positive number") end
-  if o.resume and not o.out then return fail("--resume needs --out FILE") end
+  if not cfg.games or cfg.games < 1 then return nil, "--games must be a positive integer" end
+  if o.nodes ~= nil and (not cfg.nodes or cfg.nodes < 1) then return nil, "--nodes must be a positive integer" end
+  if o.time ~= nil and (not cfg.time or cfg.time <= 0) then return nil, "--time must be a positive number" end
+  if o.resume and not o.out then return nil, "--resume needs --out FILE" end
   if o.rules then
-    local rulespec = require "cheskers.rulespec"
-    local rules, err = rulespec.parse(o.rules)
-    if not rules then return fail(err) end
-    cfg.rules = rules
-    cfg.rules_text = o.rules
-    local cheskers = require "cheskers"
-    local okr, rerr = pcall(cheskers.rules, rules)
-    if not okr then return fail(tostring(rerr)) end
+    local rules, err = require("cheskers.rulespec").parse(o.rules)
+    if not rules then return nil, err end
+    local okr, rerr = pcall(require("cheskers").rules, rules)
+    if not okr then return nil, tostring(rerr) end
+    cfg.rules, cfg.rules_text = rules, o.rules
   end
   if o.openings then
     local list, err = match.read_openings(o.openings)
-    if not list then return fail(err) end
+    if not list then return nil, err end
     cfg.openings, cfg.openings_file = list, o.openings
   end
   if o.sprt then
     local e0, e1 = o.sprt:match("^%s*(%-?[%d.]+)%s*,%s*(%-?[%d.]+)%s*$")
-    if not e0 then return fail("--sprt takes ELO0,ELO1 (e.g. 0,50)") end
+    if not e0 then return nil, "--sprt takes ELO0,ELO1 (e.g. 0,50)" end
     cfg.sprt = { elo0 = tonumber(e0), elo1 = tonumber(e1) }
   end
+  return cfg
+end
+
+-- "game 3: liar (black) lost by illegal move: a1-h8: ..." and, for a Lua
+-- error, the bot's own traceback.
+local function fault_text(r)
+  local who = r.winner == "white" and r.black or r.white
+  local color = r.winner == "white" and "black" or "white"
+  local text = string.format("game %d: %s (%s) lost by %s: %s", r.game, who, color, r.reason, r.detail or "")
+  if r.traceback and r.traceback ~= "" then text = text .. "\n" .. r.traceback end
+  return text
+end
+
+local function progress_printer(match)
   local okrl, rl = pcall(require, "cheskers.readline")
   local tty = okrl and rl.isatty(2)
-  if not o.quiet then
-    cfg.progress = function(sum, r)
-      local line = match.progress_line(sum, r)
-      if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
-      io.stderr:flush()
+  local shown = false
+  local function progress(sum, r)
+    if r.detail then
+      io.stderr:write(shown and tty and "\r\27[K" or "", fault_text(r), "\n")
     end
+    local line = match.progress_line(sum, r)
+    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
+    shown = true
+    io.stderr:flush()
+  end
+  return progress, function() if tty and shown then io.stderr:write("\n") end end
+end
+
+local function run(args)
+  local p = parser()
+  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  local ok, o = p:pparse(args)
+  if not ok then return fail(o .. "\n" .. p:get_usage()) end
+  local match = require "cheskers.match"
+  local cfg, err = config(o, match)
+  if not cfg then return fail(err) end
+  local finish = function() end
+  if o.quiet then
+    cfg.progress = function(_, r) if r.detail then io.stderr:write(fault_text(r), "\n") end end
+  else
+    cfg.progress, finish = progress_printer(match)
     cfg.log = function(msg) io.stderr:write(msg, "\n") end
   end
-  local sum = match.run(cfg)
-  if tty and not o.quiet then io.stderr:write("\n") end
+  local okr, sum = pcall(match.run, cfg)
+  finish()
+  if not okr then
+    if type(sum) == "string" then return fail(sum) end
+    error(sum, 0)
+  end
   print(match.table(sum))
   return 0
 end
 
 return {
   summary = "play bots against each other: results, Elo, SPRT",
-  usage = usage,
+  usage = parser():get_help(),
   run = run,
   main = run,
 }

@@ -1,57 +1,42 @@
 -- cheskers mine --games N [--moves A-B] [--out DIR] ...
--- Plays self-play games and keeps the positions where the side to move has
--- a unique forced win (no cooks, no duals along the main line) in A to B
--- moves, writing them as puzzle files.
+-- Plays self-play games (through cheskers.game) and keeps the positions
+-- where the side to move has a unique forced win (no cooks, no duals along
+-- the main line) in A to B moves, writing them as puzzle files.
 local argparse = require "argparse"
 
-local usage = [[
-usage: cheskers mine --games N [--moves A-B] [--out DIR] [--file NAME]
-                     [--seed S] [--depth D] [--max N] [--rules SPEC]
-                     [--from games|random] [--pieces N] [--theme T] [--quiet]
-
+local DESCRIPTION = [[
 Plays N self-play games from the start position and looks, at every
 position, for a forced win of the side to move in A to B of its moves
 (default 1-5). A position is kept when its win is unique: one first move
 wins within the stated number, the main line (longest defences) has no
 duals, and the puzzle passes `cheskers check`; and when the side to move
-has at least 3 legal moves (else the key is all but forced). Kept puzzles are written to
-DIR (default: .) as one file per puzzle, named win<K>-<hash>.lua, or all
-into DIR/NAME with --file.
+has at least 3 legal moves (else the key is all but forced). Kept puzzles
+are written to DIR (default: .) as one file per puzzle, named
+win<K>-<hash>.lua, or all into DIR/NAME with --file.]]
 
-  --games N     games to play (required)
-  --moves A-B   win lengths wanted, e.g. 3-5 or 2 (default 1-5)
-  --out DIR     output folder (created if missing)
-  --file NAME   write every puzzle into DIR/NAME (a list) instead
-  --seed S      random seed (default 1); the games depend only on it
-  --depth D     engine search depth for the moves played, when the engine
-                (b:search) is there (default 2); else a greedy player
-  --max N       stop after N puzzles
-  --rules SPEC  a rules preset name (default golomb)
-  --from random look at N random positions instead of N games: kings
-                and up to --pieces (default 4) other pieces a side
-  --theme T     keep only wins that end so: stalemate or kings
-  --quiet       no progress on stderr
-
+local EPILOG = [[
 Games are varied by a few random opening moves and an occasional random
 move; a player with a forced win plays it only now and then, so that the
-games go on past their first puzzle.]]
+games go on past their first puzzle. The games depend only on the seed: a
+run killed at any moment and run again writes the same files.]]
 
 local function parser()
-  local p = argparse("cheskers mine", "Find puzzles in self-play games.")
+  local p = argparse("cheskers mine", DESCRIPTION, EPILOG)
   p:add_help(false)
-  p:option("--games", "games to play"):convert(math.tointeger)
-  p:option("--moves", "win lengths A-B", "1-5")
-  p:option("--out", "output folder", ".")
-  p:option("--file", "one file for all puzzles")
-  p:option("--seed", "random seed", "1"):convert(math.tointeger)
-  p:option("--depth", "engine depth", "2"):convert(math.tointeger)
+  p:option("--games", "games to play (required)"):convert(math.tointeger)
+  p:option("--moves", "win lengths wanted, A-B or one number", "1-5")
+  p:option("--out", "output folder (created if missing)", ".")
+  p:option("--file", "write every puzzle into DIR/NAME (a list) instead")
+  p:option("--seed", "random seed; the games depend only on it", "1"):convert(math.tointeger)
+  p:option("--depth", "engine search depth for the moves played", "2"):convert(math.tointeger)
   p:option("--max", "stop after N puzzles"):convert(math.tointeger)
-  p:option("--rules", "rules preset")
-  p:option("--from", "games or random", "games")
-  p:option("--pieces", "random: most extra pieces a side", "4"):convert(math.tointeger)
-  p:option("--theme", "keep only wins ending so: stalemate or kings")
-  p:flag("--quiet")
-  p:flag("-h --help")
+  p:option("--rules", "a rules preset name (default golomb)")
+  p:option("--from", "games, or random: N random positions (kings and up to --pieces other "
+           .. "pieces a side)", "games")
+  p:option("--pieces", "--from random: most extra pieces a side", "4"):convert(math.tointeger)
+  p:option("--theme", "keep only wins that end so: stalemate or kings")
+  p:flag("--quiet", "no progress on stderr")
+  p:flag("-h --help", "this help")
   return p
 end
 
@@ -82,16 +67,23 @@ local function choose(b, moves, depth, rng)
   return best[rng(#best)]
 end
 
+local store = require "cheskers.store"
+
 local function mkdir(dir)
-  local ok = os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
-  if not ok then error("cannot create folder " .. dir, 0) end
+  local ok, err = store.mkdir(dir)
+  if not ok then error(err, 0) end
 end
 
+-- Writes a puzzle file through a temporary file and a rename: a run killed
+-- at any moment leaves whole files only.
 local function write_file(path, text)
-  local f, err = io.open(path, "w")
+  local tmp = path .. ".tmp"
+  local f, err = io.open(tmp, "w")
   if not f then error(err, 0) end
   f:write(text)
   f:close()
+  local ok, rerr = os.rename(tmp, path)
+  if not ok then error(rerr, 0) end
 end
 
 -- A random position for --from random: both sides' kings (1 or 2) and up
@@ -127,92 +119,129 @@ local function random_position(cheskers, rng, rules, extra)
   return fresh
 end
 
+local FOUND_ENOUGH = setmetatable({}, { __tostring = function() return "found enough" end })
+
+-- The state of a mining run: its options, a generator of its own
+-- (deterministic, independent of math.random), the puzzles found and the
+-- positions seen.
+local function new_miner(opts)
+  local state = opts.seed * 2654435761 % 4294967296
+  local function rng(n)
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state % n + 1
+  end
+  return { opts = opts, rng = rng, found = {}, seen = {} }
+end
+
+local function enough(m) return m.opts.max and #m.found >= m.opts.max end
+
+-- The puzzle of position b with a win in k (line: its main line).
+local function make_puzzle(m, b, k, line, how, source)
+  local opts = m.opts
+  local p = { fen = b:fen(), goal = "win", moves = k, solution = line,
+              title = string.format("%s to play wins in %d", b:turn() == "white" and "White" or "Black", k),
+              tags = { opts.from == "random" and "generated" or "mined",
+                       how == "stalemate" and "stalemate" or "kings" },
+              source = source }
+  if opts.rules then p.rules = opts.rules end
+  return p
+end
+
+-- Looks at position b: returns the first move of a win within opts.hi (or
+-- nil), and the length of the puzzle kept (or nil).
+local function consider(m, b, source, kept_ok)
+  local opts, puzzle = m.opts, require "cheskers.puzzle"
+  local s = b:solve { moves = opts.hi, all = false }
+  if not s.win then return nil end
+  local k, h = s.shortest, b:hash()
+  if k < opts.lo or not kept_ok or m.seen[h] then return s.moves[1] end
+  -- a key that is (nearly) the only legal move makes no puzzle
+  if b:count() < 3 then return s.moves[1] end
+  m.seen[h] = true
+  local line = puzzle.main_line(b, k)
+  if not line then return s.moves[1] end
+  local c = b:copy()
+  for _, t in ipairs(line) do c:play(t) end
+  local _, how = c:result()
+  if opts.theme and how ~= opts.theme then return s.moves[1] end
+  local p = make_puzzle(m, b, k, line, how, source)
+  if not puzzle.check(p).ok then return s.moves[1] end
+  m.found[#m.found + 1] = p
+  if opts.found then opts.found(p, h) end
+  return s.moves[1], k
+end
+
+-- --from random: N random positions.
+local function mine_random(m)
+  local cheskers, opts = require "cheskers", m.opts
+  for i = 1, opts.games do
+    local b = random_position(cheskers, m.rng, opts.rules, opts.pieces or 4)
+    if b then
+      consider(m, b, string.format("cheskers mine --from random --seed %d, position %d", opts.seed, i), true)
+      if enough(m) then return end
+    end
+    if opts.progress then opts.progress(i, opts.games, #m.found) end
+  end
+end
+
+-- The player of the mined games (both sides; a bot of cheskers.game): it
+-- looks for puzzles at every position past the opening, plays a forced win
+-- half the time, else choose().
+local function miner_bot(m)
+  local opts, rng = m.opts, m.rng
+  local bot = { name = "miner", builtin = true, game = 0 }
+  local ply, opening, skip = 0, 0, 0
+  function bot.new_game() ply, opening, skip = 0, 2 + rng(6), 0 end
+  function bot.choose(b, _, moves)
+    ply = ply + 1
+    if #moves == 0 then return nil end
+    local won, k
+    if ply > opening then
+      won, k = consider(m, b, string.format("cheskers mine --seed %d, game %d, ply %d", opts.seed, bot.game, ply),
+                        ply > skip)
+      if k then skip = ply + 2 * k end
+      if enough(m) then error(FOUND_ENOUGH, 0) end
+    end
+    if won and rng(2) == 1 then return won end
+    return choose(b, moves, opts.depth, rng)
+  end
+  return bot
+end
+
+local function mine_games(m)
+  local cheskers, game, opts = require "cheskers", require "cheskers.game", m.opts
+  local bot = miner_bot(m)
+  for g = 1, opts.games do
+    bot.game = g
+    local ok, err = pcall(game.play, { white = bot, black = bot, board = cheskers.new(nil, opts.rules),
+                                       max_plies = 300, repetition = 0, record_moves = false })
+    if not ok then
+      if err == FOUND_ENOUGH then return end
+      error(err, 0)
+    end
+    if opts.progress then opts.progress(g, opts.games, #m.found) end
+  end
+end
+
 -- Mines; returns the list of puzzles found. opts: games, lo, hi, seed,
 -- depth, max, rules, from ("games" or "random"), theme ("stalemate" or
 -- nil), progress(i, n, found), found(p, hash).
 local function mine(opts)
-  local cheskers = require "cheskers"
-  local puzzle = require "cheskers.puzzle"
-  local state = opts.seed * 2654435761 % 4294967296
-  local function rng(n)          -- deterministic, independent of math.random
-    state = (state * 1103515245 + 12345) % 2147483648
-    return state % n + 1
-  end
-  local found, seen = {}, {}
-
-  -- Looks at position b: returns the first move of a win within opts.hi (or
-  -- nil), and the length of the puzzle kept (or nil).
-  local function consider(b, source, kept_ok)
-    local s = b:solve { moves = opts.hi, all = false }
-    if not s.win then return nil end
-    local k, h = s.shortest, b:hash()
-    if k < opts.lo or not kept_ok or seen[h] then return s.moves[1] end
-    -- a key that is (nearly) the only legal move makes no puzzle
-    if b:count() < 3 then return s.moves[1] end
-    seen[h] = true
-    local line = puzzle.main_line(b, k)
-    if not line then return s.moves[1] end
-    local c = b:copy()
-    for _, t in ipairs(line) do c:play(t) end
-    local _, how = c:result()
-    if opts.theme and how ~= opts.theme then return s.moves[1] end
-    local p = { fen = b:fen(), goal = "win", moves = k, solution = line,
-                title = string.format("%s to play wins in %d", b:turn() == "white"
-                        and "White" or "Black", k),
-                tags = { opts.from == "random" and "generated" or "mined",
-                         how == "stalemate" and "stalemate" or "kings" },
-                source = source }
-    if opts.rules then p.rules = opts.rules end
-    if not puzzle.check(p).ok then return s.moves[1] end
-    found[#found + 1] = p
-    if opts.found then opts.found(p, h) end
-    return s.moves[1], k
-  end
-
-  local function done() return opts.max and #found >= opts.max end
-
-  if opts.from == "random" then
-    for i = 1, opts.games do
-      local b = random_position(cheskers, rng, opts.rules, opts.pieces or 4)
-      if b then
-        consider(b, string.format("cheskers mine --from random --seed %d, position %d", opts.seed, i), true)
-        if done() then return found end
-      end
-      if opts.progress then opts.progress(i, opts.games, #found) end
-    end
-    return found
-  end
-
-  for g = 1, opts.games do
-    local b = cheskers.new(nil, opts.rules)
-    local opening = 2 + rng(6)
-    local skip = 0       -- the plies of the last kept puzzle's line
-    for ply = 1, 300 do
-      if b:result() then break end
-      local moves = b:moves()
-      if #moves == 0 then break end
-      local won, k
-      if ply > opening then
-        won, k = consider(b, string.format("cheskers mine --seed %d, game %d, ply %d", opts.seed, g, ply),
-                          ply > skip)
-        if k then skip = ply + 2 * k end
-        if done() then return found end
-      end
-      -- a player with a forced win plays it half the time
-      local m
-      if won and rng(2) == 1 then m = won else m = choose(b, moves, opts.depth, rng) end
-      b:play(m)
-    end
-    if opts.progress then opts.progress(g, opts.games, #found) end
-  end
-  return found
+  local m = new_miner(opts)
+  if opts.from == "random" then mine_random(m) else mine_games(m) end
+  return m.found
 end
 
 local function run(args)
-  local ok, opts = parser():pparse(args)
-  if not ok then error(opts .. "\n" .. usage, 0) end
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
-  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. usage, 0) end
+  local ap = parser()
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then
+      if require("cheskers.cli").wants_help(args) then io.stdout:write(ap:get_help(), "\n") return 0 end
+    end
+  end
+  local ok, opts = ap:pparse(args)
+  if not ok then error(opts .. "\n" .. ap:get_usage(), 0) end
+  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
   if not opts.seed then error("--seed must be an integer", 0) end
   if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
   local lo, hi = parse_range(opts.moves)
@@ -258,7 +287,7 @@ end
 
 return {
   summary = "find puzzles (unique forced wins) in self-play games",
-  usage = usage,
+  usage = parser():get_help(),
   run = run,
   mine = mine,
 }

@@ -1,11 +1,10 @@
 -- cheskers report DIR [--svg FILE | --no-svg]
--- Merges every shard file of DIR and prints the statistics per variant;
--- writes the SVG chart.
+-- The command line of the experiment report: merges every shard file of
+-- DIR (cheskers.experiment.read_dir), prints the statistics per variant and
+-- what is missing; writes the SVG chart (cheskers.chart).
 local argparse = require "argparse"
 
-local usage = [[
-usage: cheskers report DIR [--svg FILE | --no-svg] [--title TEXT]
-
+local DESCRIPTION = [[
 Reads every .jsonl file in DIR (all shards and runs of `cheskers
 experiment`; a game recorded twice counts once) and prints per variant:
   - games; white, black and draw rates with 95% Wilson score intervals;
@@ -15,26 +14,37 @@ experiment`; a game recorded twice counts once) and prints per variant:
     max); the mean branching factor (legal moves per sampled position);
   - how the games ended; pieces captured (by the capturing kind), lost and
     promoted to, per game; the experiment's own measures.
+When games are missing from what the runs planned (a shard not run or cut
+short), it says so on stderr: "found M of N games; shards short: ...".]]
 
+local EPILOG = [[
 Writes an SVG chart (win rates with their intervals, game-length
 histograms) to DIR/report.svg, or to FILE with --svg.]]
 
+-- cli.wants_help, loaded only when an argument may ask for help.
+local function wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
+  end
+  return false
+end
+
 local function parser()
-  local p = argparse("cheskers report", "Merge experiment shards and report.")
+  local p = argparse("cheskers report", DESCRIPTION, EPILOG)
   p:add_help(false)
   p:argument("dir", "output folder of cheskers experiment")
   p:option("--svg", "chart file (default DIR/report.svg)")
   p:option("--title", "chart title")
-  p:flag("--no-svg")
-  p:flag("-h --help")
+  p:flag("--no-svg", "no chart")
+  p:flag("-h --help", "this help")
   return p
 end
 
 local function run(args)
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
-  local ok, opts = parser():pparse(args)
+  local p = parser()
+  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  local ok, opts = p:pparse(args)
   if not ok then error(opts .. "; see --help", 0) end
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
   local experiment = require "cheskers.experiment"
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
@@ -62,7 +72,7 @@ end
 
 return {
   summary = "merge experiment shards: win rates with intervals, lengths, SVG chart",
-  usage = usage,
+  usage = parser():get_help(),
   run = run,
   main = run,
 }

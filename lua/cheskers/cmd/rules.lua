@@ -49,20 +49,11 @@ local function fail(msg)
   return 2
 end
 
-local function same(a, b)
-  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
-  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
-  for k in pairs(b) do if a[k] == nil then return false end end
-  return true
-end
-
-local function value_text(k, v)
-  local rulespec = require "cheskers.rulespec"
+-- An option value for people: the rules text's form; "-" unset, <hook> a function.
+local function value_text(v)
   if v == nil then return "-" end
-  if k == "pieces" and type(v) == "table" then return rulespec.pieces_text(v) end
   if type(v) == "function" then return "<hook>" end
-  if type(v) == "string" then return ("%q"):format(v) end
-  return tostring(v)
+  return require("cheskers.rulespec").value_text(v)
 end
 
 local function sorted_keys(...)
@@ -97,8 +88,10 @@ end
 local function show(spec_text)
   local full, spec = full_rules(spec_text)
   if not full then return fail(spec) end
+  -- the rules text that reads back to this rule set (hooks cannot be written)
+  io.stdout:write(("%-24s %s\n"):format("(as text)", require("cheskers.rulespec").format(spec)))
   for _, k in ipairs(sorted_keys(full)) do
-    io.stdout:write(("%-24s %s\n"):format(k, value_text(k, full[k])))
+    io.stdout:write(("%-24s %s\n"):format(k, value_text(full[k])))
   end
   return 0
 end
@@ -132,8 +125,8 @@ local function diff(a_text, b_text, fen, depth, all)
   out:write("A: ", a_text, "\nB: ", b_text, "\n")
   local opt = {}
   for _, k in ipairs(sorted_keys(fa, fb)) do
-    if not same(fa[k], fb[k]) then
-      opt[#opt + 1] = ("  %-22s A %s   B %s"):format(k, value_text(k, fa[k]), value_text(k, fb[k]))
+    if not require("cheskers.rulespec").same_value(fa[k], fb[k]) then
+      opt[#opt + 1] = ("  %-22s A %s   B %s"):format(k, value_text(fa[k]), value_text(fb[k]))
     end
   end
   if #opt == 0 then out:write("rule options: the same\n")

@@ -1,0 +1,282 @@
+-- cheskers.bots - the one bot loader (match, experiment, mine, and later
+-- tournaments and the REPL's bot mode): the bot-spec grammar, the bot
+-- folders, the built-in fast bots, and the box every bot call runs in.
+--
+--   bots.parse_spec(spec) -> name, options | nil, message
+--       "FILE_OR_NAME[:opt=value,...]": values true/false -> booleans,
+--       numbers -> numbers, "quoted" or 'quoted' -> the text inside, else
+--       the text; options separated by ',' (or ':')
+--   bots.load(spec, opts) -> bot          raises "bot SPEC: what is wrong"
+--       opts.sandbox: run the bot file in an untrusted box (--sandbox); a
+--       table sets the box's limits: {instructions =, memory =, time =}
+--       opts.dirs: folders searched first (an experiment's ../bots)
+--       A table spec is taken as a bot (tests, bots made in code).
+--       Every load is a fresh instance (the file runs again).
+--   bots.dirs(extra) -> { folder, ... }   where names are looked up
+--   bots.names(extra) -> { name, ... }    the bots there, and the built-ins
+--   bots.BUILTIN                          builtin-random, builtin-greedy
+--   bots.call(bot, seconds, fn, ...) -> true, results... | false, reason, detail, traceback
+--       fn run through the bot's box (cheskers.sandbox: reason "time",
+--       "error" or "limit"); every call of a bot file, trusted or not
+--
+-- A bot is a Lua file returning
+--   { name = "...", choose = function(board, limits) return move end,
+--     new_game = function(rules) end,      -- optional
+--     configure = function(options) end }  -- optional: the spec's options
+-- A loaded bot is { name, spec, path, choose, new_game, box, builtin }.
+-- Built-in bots have choose(board, limits, moves) and no box: the game
+-- loop calls them directly with the legal moves (no copy, no hook), which
+-- keeps self-play experiments fast.
+local sandbox = require "cheskers.sandbox"
+
+local M = {}
+
+local function fail(spec, fmt, ...)
+  error("bot " .. tostring(spec) .. ": " .. string.format(fmt, ...), 0)
+end
+
+-- ---- the spec grammar --------------------------------------------------------
+
+local function convert(value)
+  local q = value:match('^"(.*)"$') or value:match("^'(.*)'$")
+  if q then return q end
+  if value == "true" then return true end
+  if value == "false" then return false end
+  local n = tonumber(value)
+  if n then return math.tointeger(n) or n end
+  return value
+end
+
+-- Splits "k=v,k='a,b'" at the separators outside quotes.
+local function split_options(text)
+  local items, cur, quote = {}, {}, nil
+  for c in text:gmatch(".") do
+    if quote then
+      cur[#cur + 1] = c
+      if c == quote then quote = nil end
+    elseif c == '"' or c == "'" then
+      quote = c
+      cur[#cur + 1] = c
+    elseif c == "," or c == ":" then
+      items[#items + 1] = table.concat(cur)
+      cur = {}
+    else
+      cur[#cur + 1] = c
+    end
+  end
+  if quote then return nil, "a quote is not closed" end
+  items[#items + 1] = table.concat(cur)
+  return items
+end
+
+function M.parse_spec(spec)
+  if type(spec) ~= "string" or spec == "" then return nil, "a bot spec is a non-empty text" end
+  local name, rest = spec:match("^([^:]*):(.*)$")
+  if not name then return spec, {} end
+  if name == "" then return nil, "no bot name before ':'" end
+  local items, err = split_options(rest)
+  if not items then return nil, err end
+  local opts = {}
+  for _, item in ipairs(items) do
+    local k, v = item:match("^%s*([%a_][%w_]*)%s*=%s*(.-)%s*$")
+    if not k then return nil, string.format("option '%s' is not written name=value", item) end
+    opts[k] = convert(v)
+  end
+  return name, opts
+end
+
+-- ---- bot folders ---------------------------------------------------------------
+
+-- Folders searched for bots by name: extra (first), scripts/bots/ of the
+-- working directory, then of the source tree this module belongs to, then
+-- the installed share folder.
+function M.dirs(extra)
+  local dirs = {}
+  for _, d in ipairs(extra or {}) do dirs[#dirs + 1] = d:gsub("/*$", "/") end
+  dirs[#dirs + 1] = "scripts/bots/"
+  local src = debug.getinfo(1, "S").source
+  local here = src:sub(1, 1) == "@" and src:sub(2):match("^(.*)/[^/]*$")
+  if here then
+    dirs[#dirs + 1] = here .. "/../../scripts/bots/"      -- lua/cheskers/ -> repo
+    dirs[#dirs + 1] = here .. "/../../../cheskers/bots/"  -- share/lua/5.4/cheskers/ -> share/cheskers/bots
+  end
+  return dirs
+end
+
+M.BUILTIN = {}
+
+-- The names of the bots in the folders, and the built-in ones.
+function M.names(extra)
+  local lfs = require "lfs"
+  local names, seen = {}, {}
+  for _, dir in ipairs(M.dirs(extra)) do
+    if lfs.attributes(dir, "mode") == "directory" then
+      for f in lfs.dir(dir) do
+        local n = f:match("^(.+)%.lua$")
+        if n and not seen[n] then seen[n] = true; names[#names + 1] = n end
+      end
+    end
+  end
+  table.sort(names)
+  for _, n in ipairs({ "builtin-greedy", "builtin-random" }) do names[#names + 1] = n end
+  return names
+end
+
+local function readable(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+local function find_file(spec, name, extra)
+  if name:find("/", 1, true) or name:match("%.lua$") then
+    if not readable(name) then fail(spec, "no file %s", name) end
+    return name
+  end
+  for _, dir in ipairs(M.dirs(extra)) do
+    if readable(dir .. name .. ".lua") then return dir .. name .. ".lua" end
+  end
+  fail(spec, "no such bot (bots: %s)", table.concat(M.names(extra), ", "))
+end
+
+-- ---- built-in bots -------------------------------------------------------------
+
+local function random_choice(list) return list[math.random(#list)] end
+
+M.BUILTIN["builtin-random"] = function()
+  return { name = "builtin-random", builtin = true,
+           choose = function(_, _, moves) return random_choice(moves) end }
+end
+
+M.BUILTIN["builtin-greedy"] = function()
+  return { name = "builtin-greedy", builtin = true,
+    choose = function(_, _, moves)
+      local best, most = {}, -1
+      for _, m in ipairs(moves) do
+        local n = #m.captures
+        if n > most then best, most = { m }, n
+        elseif n == most then best[#best + 1] = m end
+      end
+      return random_choice(best)
+    end }
+end
+
+-- ---- loading a bot file ---------------------------------------------------------
+
+-- The text of a bot file (size-limited).
+local function read_source(spec, path, limit)
+  local f, err = io.open(path, "rb")
+  if not f then fail(spec, "%s", tostring(err)) end
+  local text = f:read(limit + 1) or ""
+  f:close()
+  if #text > limit then fail(spec, "%s is too large (more than %d bytes)", path, limit) end
+  if text:byte(1) == 27 then fail(spec, "%s is a binary chunk; bots must be text", path) end
+  return text
+end
+
+-- "path:12: message" as "line 12 of path: message" (one line, and not the
+-- shape of a Lua error position, which the program shows with a traceback).
+local function where(msg, prefix)
+  msg = tostring(msg):match("^[^\n]*")
+  local file, line, text = msg:match("^(.-):(%d+): (.*)$")
+  if file and file ~= "" then return string.format("%sline %s of %s: %s", prefix or "", line, file, text) end
+  return msg
+end
+
+-- One line for a failed call: the reason's detail.
+local function call_failed(spec, what, reason, detail)
+  if reason == "time" then fail(spec, "%s took too long", what) end
+  fail(spec, "%s", where(detail, "error at "))
+end
+
+-- Checks the table a bot file returned; returns the functions.
+local function check_table(spec, t)
+  if type(t) ~= "table" or type(rawget(t, "choose")) ~= "function" then
+    fail(spec, "the file must return a table with a choose function")
+  end
+  for _, k in ipairs({ "new_game", "configure" }) do
+    local v = rawget(t, k)
+    if v ~= nil and type(v) ~= "function" then fail(spec, "%s must be a function", k) end
+  end
+end
+
+local function load_file(spec, name, opts, lopts)
+  local path = find_file(spec, name, lopts.dirs)
+  local limits = type(lopts.sandbox) == "table" and lopts.sandbox or {}
+  local box = sandbox.new { name = spec, trusted = not lopts.sandbox, instructions = limits.instructions,
+                            memory = limits.memory, time = limits.time }
+  local text = read_source(spec, path, box.limits.source)
+  -- (a trusted box's load passes env = nil to load, which leaves the chunk
+  -- without _ENV: compile trusted files here until sandbox.lua is fixed)
+  local chunk, err
+  if lopts.sandbox then chunk, err = box:load(text, "@" .. path)
+  else chunk, err = load(text, "@" .. path, "t") end
+  if not chunk then
+    err = tostring(err)
+    if err:sub(1, #spec + 2) == spec .. ": " then err = err:sub(#spec + 3) end   -- the box's name
+    fail(spec, "%s", where(err, "syntax error at "))
+  end
+  local ok, t, detail = box:call(30, chunk)
+  if not ok then call_failed(spec, "loading the file", t, detail) end
+  check_table(spec, t)
+  if next(opts) then
+    if not rawget(t, "configure") then fail(spec, "takes no options") end
+    local okc, reason, d = box:call(30, rawget(t, "configure"), opts)
+    if not okc then call_failed(spec, "configure", reason, d) end
+  end
+  -- the name may be set by configure; only a plain short string is taken
+  local bname = rawget(t, "name")
+  bname = type(bname) == "string" and bname ~= "" and bname:sub(1, 60) or name
+  return { name = bname, spec = spec, path = path, choose = rawget(t, "choose"),
+           new_game = rawget(t, "new_game"), box = box }
+end
+
+-- Loads a fresh instance of a bot (see the header).
+function M.load(spec, lopts)
+  lopts = lopts or {}
+  if type(spec) == "table" then
+    if type(spec.choose) ~= "function" then fail(spec.name or "?", "has no choose function") end
+    if not spec.builtin and not spec.box then spec.box = sandbox.new { name = spec.name, trusted = true } end
+    return spec
+  end
+  local name, opts = M.parse_spec(spec)
+  if not name then fail(spec, "%s", opts) end
+  if M.BUILTIN[name] then
+    if next(opts) then fail(spec, "takes no options") end
+    local bot = M.BUILTIN[name]()
+    bot.spec = spec
+    return bot
+  end
+  return load_file(spec, name, opts, lopts)
+end
+
+-- The entry of a call: fn not tail-called, so that the box's traceback
+-- stops at this frame even when fn tail-calls (its own frame is gone then).
+local function entry(fn, ...)
+  local r = table.pack(fn(...))
+  return table.unpack(r, 1, r.n)
+end
+
+-- The traceback without the frames of the runner (this file and below).
+local function bot_frames(tb)
+  if not tb then return nil end
+  local lines = {}
+  for line in tb:gmatch("[^\n]+") do
+    if line:find("cheskers/bots.lua:", 1, true) then break end
+    lines[#lines + 1] = line
+  end
+  return table.concat(lines, "\n")
+end
+
+local function answer(ok, ...)
+  if ok then return true, ... end
+  local reason, detail, tb = ...
+  return false, reason, detail, bot_frames(tb)
+end
+
+-- Calls fn(...) for bot through its box (see the header).
+function M.call(bot, seconds, fn, ...)
+  return answer(bot.box:call(seconds, entry, fn, ...))
+end
+
+return M

@@ -1,0 +1,403 @@
+-- cheskers.store - the one results store of match and experiment (later
+-- tournaments): a JSON-lines file with a header line holding the
+-- fingerprint of what produced the results, one line appended per finished
+-- game (flushed, and fsync'd where lua-posix is there), a lock so that two
+-- runs never write one file at once, and resume that keeps every complete
+-- game and drops only a line cut short by a kill. An optional game-records
+-- file is kept in step: records are rendered from the stored results, so
+-- that a resumed run never doubles nor loses one.
+--
+--   store.open(o) -> s           takes the lock; raises with a message
+--     o.path        the results file (its folder is created)
+--     o.kind        "match", "experiment", ... (in the header)
+--     o.fingerprint plain data: what must be equal for stored games to count
+--     o.restart     true: throw away what is there (else it is kept, after
+--                   checking the fingerprint)
+--     o.key         function(rec) -> text: the identity of a game
+--     o.records     game records file, or nil; o.render(rec) -> its text
+--     o.order       keys first in each result line (see encode)
+--     o.restart_hint how the user starts over (default "use --restart to
+--                   start over"), in the message refusing other inputs
+--     o.lock        a lock of o.path already held (from store.lock), kept
+--     o.plan        data kept in the header and not checked (what the run
+--                   means to play, for reports of missing games)
+--   s.header, s.results (complete results read back, in file order)
+--   s:has(key) -> boolean
+--   s:append(rec)                 one line, then the record; both synced
+--   s:close()                     releases the lock
+--   store.read(path) -> header, results, torn (a last line cut short), bad
+--   store.encode(value [, first]) -> text   JSON on one line: the keys named in
+--                                 first (default KEY_ORDER), then the others sorted
+--   store.decode(text) -> value | nil   (integers read back as integers)
+--   store.mkdir(path) -> true | nil, message      (with its parents)
+--   store.diff(a, b) -> { "field: X there, Y here", ... }
+--   store.lock(path) -> lock; store.unlock(lock)
+--   store.plain(v) -> data        functions as digests of their source
+--   store.digest(text) -> 16 hex digits (FNV-1a)
+local json = require "dkjson"
+local lfs = require "lfs"
+
+local M = {}
+
+M.VERSION = 1
+
+local has_posix, unistd = pcall(require, "posix.unistd")
+local stdio = has_posix and require "posix.stdio"
+
+local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+
+-- ---- JSON ------------------------------------------------------------------------
+
+-- Keys first in this order, then the others sorted.
+M.KEY_ORDER = { "header", "v", "kind", "fingerprint", "game", "experiment", "seed", "variant",
+                "vindex", "white", "black", "a_color", "first", "winner", "result", "reason",
+                "detail", "traceback", "plies", "score_a" }
+
+local function collect_keys(v, acc)
+  if type(v) ~= "table" then return end
+  for k, x in pairs(v) do
+    if type(k) == "string" then acc[k] = true end
+    collect_keys(x, acc)
+  end
+end
+
+local PREFERRED = {}
+for _, k in ipairs(M.KEY_ORDER) do PREFERRED[k] = true end
+
+function M.encode(value, first)
+  first = first or M.KEY_ORDER
+  local acc = {}
+  collect_keys(value, acc)
+  local rest = {}
+  local preferred = first == M.KEY_ORDER and PREFERRED or {}
+  if first ~= M.KEY_ORDER then for _, k in ipairs(first) do preferred[k] = true end end
+  for k in pairs(acc) do if not preferred[k] then rest[#rest + 1] = k end end
+  table.sort(rest)
+  local order = table.move(first, 1, #first, 1, {})
+  table.move(rest, 1, #rest, #order + 1, order)
+  return json.encode(value, { keyorder = order })
+end
+
+function M.decode(text)
+  local ok, v = pcall(json.decode, text, 1, nil)
+  if ok and type(v) == "table" then return v end
+  return nil
+end
+
+-- ---- files and folders ---------------------------------------------------------
+
+function M.mkdir(path)
+  if path == "" or lfs.attributes(path, "mode") == "directory" then return true end
+  local parent = path:match("^(.*)/[^/]+/*$")
+  if parent and parent ~= "" then
+    local ok, err = M.mkdir(parent)
+    if not ok then return nil, err end
+  end
+  local ok, err = lfs.mkdir(path)
+  if not ok and lfs.attributes(path, "mode") ~= "directory" then
+    return nil, "cannot create folder " .. path .. ": " .. tostring(err)
+  end
+  return true
+end
+
+local function dirname(path) return path:match("^(.*)/[^/]*$") end
+
+-- Flushes f to the file and, with lua-posix, to the disk.
+local function sync(f)
+  f:flush()
+  if has_posix then unistd.fsync(stdio.fileno(f)) end
+end
+
+-- Writes text to path through a temporary file and a rename: a kill leaves
+-- one or the other.
+local function replace_file(path, text)
+  local tmp = path .. ".tmp"
+  local f, err = io.open(tmp, "wb")
+  if not f then errorf("cannot write %s: %s", tmp, tostring(err)) end
+  f:write(text)
+  sync(f)
+  f:close()
+  local ok, rerr = os.rename(tmp, path)
+  if not ok then errorf("cannot write %s: %s", path, tostring(rerr)) end
+end
+
+-- Reads a results file: the header (nil when there is none), the complete
+-- results in file order, whether its last line was cut short, and the
+-- number of unreadable lines.
+function M.read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil, {}, false, 0 end
+  local data = f:read("a")
+  f:close()
+  local header, results, bad = nil, {}, 0
+  local torn = #data > 0 and data:sub(-1) ~= "\n"
+  for line in data:gmatch("([^\n]*)\n") do
+    local v = line ~= "" and M.decode(line)
+    if not v then bad = bad + (line ~= "" and 1 or 0)
+    elseif v.header then header = header or v
+    else results[#results + 1] = v end
+  end
+  return header, results, torn, bad
+end
+
+-- ---- the lock --------------------------------------------------------------------
+
+local function read_first_line(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local l = f:read("l")
+  f:close()
+  return l
+end
+
+-- "pid@host" of this process (Linux /proc; "?" elsewhere).
+local function owner_id()
+  local stat = read_first_line("/proc/self/stat")
+  local pid = stat and stat:match("^(%d+)") or "?"
+  local host = read_first_line("/proc/sys/kernel/hostname") or os.getenv("HOSTNAME") or "?"
+  return pid .. "@" .. host
+end
+
+function M.unlock(lock)
+  os.remove(lock .. "/owner")
+  os.remove(lock)
+end
+
+-- Whether the owner "pid@host" of a lock is a dead process of this machine
+-- (a lock whose owner file was never written is taken as dead).
+local function owner_dead(owner, me)
+  if not owner then return true end
+  local pid, host = owner:match("^(%d+)@(.*)$")
+  return pid and host == me:match("@(.*)$") and lfs.attributes("/proc/" .. pid, "mode") == nil
+end
+
+-- Takes the lock folder of a file (mkdir is atomic): two runs never write
+-- one file at once. A lock of a dead process of this machine is taken
+-- over. Raises when a live run holds it.
+function M.lock(path)
+  local lock = path .. ".lock"
+  local me = owner_id()
+  for _ = 1, 3 do
+    if lfs.mkdir(lock) then
+      local f = io.open(lock .. "/owner", "w")
+      if f then f:write(me, "\n") f:close() end
+      return lock
+    end
+    local owner = read_first_line(lock .. "/owner")
+    if not owner_dead(owner, me) then
+      errorf("%s is in use by another run (%s); if no such run is alive, remove %s",
+             path, owner or "?", lock)
+    end
+    M.unlock(lock)
+  end
+  errorf("cannot take the lock %s", lock)
+end
+
+-- ---- fingerprints ---------------------------------------------------------------
+
+-- 64-bit FNV-1a of a string, as 16 hex digits.
+function M.digest(s)
+  local h = -3750763034362895579   -- 0xcbf29ce484222325
+  for i = 1, #s do h = (h ~ s:byte(i)) * 1099511628211 end
+  return string.format("%016x", h)
+end
+
+-- The source lines of a Lua function (from its file or its chunk text),
+-- or nil.
+local function source_of(fn)
+  local info = debug.getinfo(fn, "S")
+  if info.what ~= "Lua" or info.linedefined < 1 then return nil end
+  local text
+  if info.source:sub(1, 1) == "@" then
+    local f = io.open(info.source:sub(2), "rb")
+    if not f then return nil end
+    text = f:read("a")
+    f:close()
+  elseif info.source:sub(1, 1) ~= "=" then
+    text = info.source
+  else
+    return nil
+  end
+  local out, n = {}, 0
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    if n >= info.linedefined then out[#out + 1] = line end
+    if n >= info.lastlinedefined then break end
+  end
+  return table.concat(out, "\n")
+end
+
+-- v as plain data for a fingerprint: functions (rule hooks, measures) as
+-- a digest of their source lines (else of their bytecode), so that an
+-- edited hook counts as a change and a moved one does not.
+function M.plain(v)
+  local t = type(v)
+  if t == "function" then
+    local code = source_of(v)
+    if not code then
+      local ok, dump = pcall(string.dump, v, true)
+      code = ok and dump or "?"
+    end
+    return "function " .. M.digest(code)
+  elseif t == "table" then
+    local c = {}
+    for k, x in pairs(v) do c[type(k) == "number" and k or tostring(k)] = M.plain(x) end
+    return c
+  elseif t == "userdata" or t == "thread" then
+    return tostring(t)
+  end
+  return v
+end
+
+local function show(v)
+  if type(v) == "table" then return "{}" end
+  if v == nil then return "nothing" end
+  return string.format("%q", v):gsub("\\\n", "\\n")
+end
+
+-- Leaves of plain data as path -> shown value ("variants[2].rules.majority").
+local function flatten(v, path, out)
+  if type(v) ~= "table" or next(v) == nil then
+    out[path] = show(v)
+    return out
+  end
+  for k, x in pairs(v) do
+    local sub = math.type(k) == "integer" and string.format("%s[%d]", path, k)
+                or (path == "" and tostring(k) or path .. "." .. tostring(k))
+    flatten(x, sub, out)
+  end
+  return out
+end
+
+-- The fields of two fingerprints that differ, as "field: X there, Y here",
+-- down to the leaves of nested tables.
+function M.diff(there, here)
+  local a, b = flatten(there or {}, "", {}), flatten(here or {}, "", {})
+  local keys, seen = {}, {}
+  for _, t in ipairs({ a, b }) do
+    for k in pairs(t) do if not seen[k] then seen[k] = true keys[#keys + 1] = k end end
+  end
+  table.sort(keys)
+  local out = {}
+  for _, k in ipairs(keys) do
+    local x, y = a[k] or "nothing", b[k] or "nothing"
+    if x ~= y then out[#out + 1] = string.format("%s: %s there, %s here", k, x, y) end
+  end
+  return out
+end
+
+-- ---- the store ---------------------------------------------------------------------
+
+local Store = {}
+Store.__index = Store
+
+local function header_of(o)
+  return { header = "cheskers results", v = M.VERSION, kind = o.kind, fingerprint = o.fingerprint,
+           plan = o.plan }
+end
+
+-- Checks a stored header against this run's: raises naming what differs.
+function M.check_header(path, header, o)
+  if not header then
+    errorf("%s has no header line (not a results file of this version); %s", path,
+           o.restart_hint or "use --restart to start over")
+  end
+  local d = M.diff(header.fingerprint, M.decode(M.encode(o.fingerprint)))
+  if header.kind ~= o.kind then
+    table.insert(d, 1, "kind: " .. tostring(header.kind) .. " there, " .. o.kind .. " here")
+  end
+  if #d > 0 then
+    errorf("%s holds results of other inputs:\n  %s\n(%s)", path, table.concat(d, "\n  "),
+           o.restart_hint or "use --restart to start over")
+  end
+end
+
+-- The lines of the file: the header and the kept results.
+local function file_text(header, results, order)
+  local lines = { M.encode(header) }
+  for _, r in ipairs(results) do lines[#lines + 1] = M.encode(r, order) end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+local function records_text(o, results)
+  local parts = {}
+  for _, r in ipairs(results) do parts[#parts + 1] = o.render(r) end
+  return table.concat(parts)
+end
+
+-- What is kept of an existing file (nothing on restart); the file is
+-- rewritten when a line was cut short or unreadable.
+local function load_existing(self, o)
+  local header, results, torn, bad = M.read(o.path)
+  if o.restart or (not header and #results == 0) then return {}, true end
+  M.check_header(o.path, header, o)
+  local kept, seen = {}, {}
+  for _, r in ipairs(results) do
+    local k = o.key(r)
+    if k and not seen[k] then seen[k] = true; kept[#kept + 1] = r end
+  end
+  self.header = header
+  return kept, torn or bad > 0 or #kept ~= #results
+end
+
+function M.open(o)
+  assert(o.path and o.kind and o.key, "store.open needs path, kind and key")
+  local dir = dirname(o.path)
+  if dir then
+    local ok, err = M.mkdir(dir)
+    if not ok then error(err, 0) end
+  end
+  local lock = o.lock or M.lock(o.path)
+  local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {} }, Store)
+  local ok, err = pcall(function()
+    local kept, rewrite = load_existing(self, o)
+    self.header = self.header or header_of(o)
+    if o.plan and M.encode(self.header.plan or {}) ~= M.encode(o.plan) then
+      self.header.plan, rewrite = o.plan, true
+    end
+    self.results = kept
+    for _, r in ipairs(kept) do self.done[o.key(r)] = true end
+    if rewrite then replace_file(o.path, file_text(self.header, kept, o.order)) end
+    self:open_records()
+    self.f = assert(io.open(o.path, "ab"))
+  end)
+  if not ok then M.unlock(lock) error(err, 0) end
+  return self
+end
+
+-- The records file: rewritten from the kept results, then appended to.
+function Store:open_records()
+  local o = self.opts
+  if not o.records then return end
+  local dir = dirname(o.records)
+  if dir then
+    local ok, err = M.mkdir(dir)
+    if not ok then error(err, 0) end
+  end
+  replace_file(o.records, records_text(o, self.results))
+  local err
+  self.rf, err = io.open(o.records, "ab")
+  if not self.rf then errorf("cannot write %s: %s", o.records, tostring(err)) end
+end
+
+function Store:has(key) return self.done[key] == true end
+
+function Store:append(rec)
+  self.f:write(M.encode(rec, self.opts.order) .. "\n")
+  sync(self.f)
+  self.results[#self.results + 1] = rec
+  self.done[self.opts.key(rec)] = true
+  if self.rf then
+    self.rf:write(self.opts.render(rec))
+    sync(self.rf)
+  end
+end
+
+function Store:close()
+  if self.f then self.f:close() self.f = nil end
+  if self.rf then self.rf:close() self.rf = nil end
+  if self.lock_dir then M.unlock(self.lock_dir) self.lock_dir = nil end
+end
+
+M.has_fsync = has_posix
+return M

@@ -1,0 +1,193 @@
+-- tests/game_spec.lua - the bot loader (cheskers.bots: spec grammar,
+-- lookup, errors, fresh instances) and the game loop (cheskers.game: the
+-- fault policy, adjudication, the per-ply observer, random opening plies).
+local cheskers = require "cheskers"
+local bots = require "cheskers.bots"
+local game = require "cheskers.game"
+
+local function tmpfile(text)
+  local p = os.tmpname()
+  os.remove(p)
+  p = p .. ".lua"
+  local f = assert(io.open(p, "w"))
+  f:write(text)
+  f:close()
+  return p
+end
+
+local function first_mover(name)
+  return bots.load({ name = name or "first", choose = function(b) return b:moves()[1] end })
+end
+
+describe("bot specs", function()
+  local ROWS = {
+    -- spec, name, options (or nil and a message fragment)
+    { "greedy", "greedy", {} },
+    { "engine:level=3,mobility=-2", "engine", { level = 3, mobility = -2 } },
+    { "my/bot.lua:depth=2:fast=true", "my/bot.lua", { depth = 2, fast = true } },
+    { "x:c=1.5,name=abc,off=false", "x", { c = 1.5, name = "abc", off = false } },
+    { "x:book=\"a,b:c\",q='7'", "x", { book = "a,b:c", q = "7" } },
+    { "x:depth", nil, "option 'depth' is not written name=value" },
+    { "x:k='open", nil, "a quote is not closed" },
+    { ":k=1", nil, "no bot name" },
+  }
+  for _, row in ipairs(ROWS) do
+    it("reads " .. row[1], function()
+      local name, opts = bots.parse_spec(row[1])
+      if row[2] then
+        assert.equal(row[2], name)
+        assert.same(row[3], opts)
+      else
+        assert.is_nil(name)
+        assert.matches(row[3], opts, 1, true)
+      end
+    end)
+  end
+end)
+
+describe("the bot loader", function()
+  it("names unknown bots and the known ones in one line", function()
+    local ok, err = pcall(bots.load, "nosuchbot")
+    assert.is_false(ok)
+    assert.matches("^bot nosuchbot: no such bot %(bots: .*greedy.*builtin%-random%)$", err)
+  end)
+
+  it("refuses options for a bot without configure, and bad options", function()
+    assert.has_error(function() bots.load("random:depth=2") end, "bot random:depth=2: takes no options")
+    assert.has_error(function() bots.load("builtin-greedy:x=1") end, "bot builtin-greedy:x=1: takes no options")
+    assert.has_error(function() bots.load("engine:level") end,
+                     "bot engine:level: option 'level' is not written name=value")
+  end)
+
+  it("says where a bot file has a syntax error, in one line", function()
+    local path = tmpfile("return { choose = function(b)\n  return b:moves()[1]\n")
+    local ok, err = pcall(bots.load, path)
+    os.remove(path)
+    assert.is_false(ok)
+    assert.equal("bot " .. path .. ": syntax error at line 3 of " .. path
+                 .. ": 'end' expected (to close 'function' at line 1) near <eof>", err)
+  end)
+
+  it("loads a fresh instance each time: no state shared", function()
+    local path = tmpfile("local n = 0\nreturn { choose = function(b) n = n + 1 return b:moves()[1] end,"
+                         .. " count = function() return n end }")
+    local a, b = bots.load(path), bots.load(path)
+    os.remove(path)
+    a.choose(cheskers.new())
+    assert.are_not.equal(a.choose, b.choose)
+    assert.are_not.equal(bots.load("builtin-greedy"), bots.load("builtin-greedy"))
+  end)
+
+  it("passes the typed options to configure", function()
+    local path = tmpfile("local got\nreturn { choose = function() return got end,"
+                         .. " configure = function(o) got = o end }")
+    local bot = bots.load(path .. ":n=3,flag=true,s='x y'")
+    os.remove(path)
+    assert.same({ n = 3, flag = true, s = "x y" }, bot.choose())
+  end)
+
+  it("looks in the folders given first", function()
+    local path = tmpfile("return { name = 'mine', choose = function(b) return b:moves()[1] end }")
+    local dir, file = path:match("^(.*)/([^/]+)%.lua$")
+    local bot = bots.load(file, { dirs = { dir } })
+    os.remove(path)
+    assert.equal("mine", bot.name)
+  end)
+end)
+
+describe("the fault policy", function()
+  local ROWS = {
+    -- bot, reason, what the detail says
+    { { choose = function() error("bot bug") end }, "error", "bot bug" },
+    { { choose = function() error(("x"):rep(100000)) end }, "error", "xxx" },
+    { { choose = function() return "a1-h8" end }, "illegal move", "a1-h8: " },
+    { { choose = function() return { from = "a1" } end }, "illegal move", "not a move (table)" },
+    { { choose = function() end }, "no move", "choose returned nothing" },
+    { { choose = function() while true do end end }, "time", "time" },
+    { { new_game = function() error("no") end, choose = function(b) return b:moves()[1] end }, "error", "no" },
+  }
+  for i, row in ipairs(ROWS) do
+    it("makes the side whose bot faults lose: " .. row[2] .. " (" .. i .. ")", function()
+      row[1].name = "faulty"
+      local g = game.play { white = first_mover(), black = bots.load(row[1]), board = cheskers.new(),
+                            move_timeout = 0.3, max_plies = 40 }
+      assert.equal("white", g.winner)
+      assert.equal("black", g.fault)
+      assert.equal(row[2], g.reason)
+      assert.matches(row[3], g.detail, 1, true)
+      assert.is_true(#g.detail <= 300)
+      assert.is_nil(g.detail:find("\n"))
+    end)
+  end
+
+  it("keeps the bot's own traceback of a Lua error, not the runner's", function()
+    local function inner() error("deep bug") end
+    local g = game.play { white = bots.load({ name = "tb", choose = function() inner() end }),
+                          black = first_mover(), board = cheskers.new() }
+    assert.equal("error", g.reason)
+    assert.matches("^stack traceback:", g.traceback)
+    assert.matches("game_spec.lua:%d+: in [%w ]*'inner'", g.traceback)
+    assert.is_nil(g.traceback:find("game.lua", 1, true))
+    assert.is_nil(g.traceback:find("sandbox.lua", 1, true))
+  end)
+
+  it("raises Ctrl-C instead of losing the game", function()
+    local ctrl_c = bots.load({ name = "c", choose = function(b) b:perft(3, function() cheskers.interrupt() end) end })
+    local ok, err = pcall(game.play, { white = ctrl_c, black = first_mover(), board = cheskers.new() })
+    assert.is_false(ok)
+    assert.equal("interrupted", cheskers.error_code(err))
+  end)
+end)
+
+describe("the game loop", function()
+  it("calls the observer before each move with the position it is played from", function()
+    local seen = {}
+    local g = game.play { white = first_mover(), black = bots.load("builtin-greedy"), board = cheskers.new(),
+                          seed = { 4 }, max_plies = 6, random_plies = 2,
+                          on_ply = function(b, m, info)
+                            assert.truthy(b:parse(tostring(m)))      -- legal where it is played
+                            seen[#seen + 1] = { info.ply, info.color, info.random, info.moves and #info.moves }
+                          end }
+    assert.equal(6, g.plies)
+    assert.equal("max plies", g.reason)
+    assert.equal(6, #seen)
+    local start = cheskers.new():count()
+    -- Black moves first (the start position's side letter is b): plies 1-2
+    -- random (moves generated), 3 and 5 the built-in bot playing Black (given
+    -- the moves), 4 and 6 the table bot playing White (no list)
+    assert.equal("black", cheskers.new():turn())
+    assert.same({ 1, "black", true, start }, seen[1])
+    assert.equal(true, seen[2][3])
+    assert.same({ 3, "black", false }, { seen[3][1], seen[3][2], seen[3][3] })
+    assert.is_number(seen[3][4])
+    assert.same({ 4, "white", false }, { seen[4][1], seen[4][2], seen[4][3] })
+    assert.is_nil(seen[4][4])
+    assert.equal(6, #g.moves)
+  end)
+
+  it("depends only on the seed", function()
+    local function run(seed)
+      return table.concat(game.play { white = bots.load("builtin-random"), black = bots.load("builtin-random"),
+                                      board = cheskers.new(), seed = { seed }, max_plies = 30 }.moves, " ")
+    end
+    local a = run(11)
+    math.randomseed(99)
+    assert.equal(a, run(11))
+    assert.are_not.equal(a, run(12))
+  end)
+
+  it("adjudicates the N-th repetition as a draw", function()
+    local shuffle = bots.load({ name = "shuffle", choose = function(b)
+      local h = b:history()
+      local last = h[#h - 1]
+      if last then return last.to .. "-" .. last.from end
+      return b:moves()[1]
+    end })
+    local g = game.play { white = shuffle, black = shuffle, board = cheskers.new("1k6/8/8/8/8/8/8/6K1 w 0 1"),
+                          repetition = 3 }
+    assert.equal("repetition", g.reason)
+    assert.equal("draw", g.winner)
+    -- the start position occurs again after 4 plies and a third time after 8
+    assert.equal(8, g.plies)
+  end)
+end)

@@ -1,0 +1,252 @@
+-- tests/hostile_spec.lua - the hostile corpus (tests/hostile/) against the one
+-- sandbox (lua/cheskers/sandbox.lua, issue 11): bots run in boxes, puzzle
+-- files and rule-spec literals read as data. Each case asserts the outcome:
+-- which reason and message, no marker file created, and a time bound
+-- (generous, scaled by CHESKERS_TIME_SCALE).
+local cheskers = require "cheskers"
+local sandbox = require "cheskers.sandbox"
+local puzzle = require "cheskers.puzzle"
+local rulespec = require "cheskers.rulespec"
+local H = require "helpers"
+
+local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
+local DIR = H.ROOT .. "/tests/hostile/"
+local MARK = os.tmpname()       -- a path no sandboxed code may create
+os.remove(MARK)
+
+local function exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+local function read(name)
+  local f = assert(io.open(DIR .. name, "rb"))
+  local text = f:read("a"):gsub("MARKER", MARK)
+  f:close()
+  return text
+end
+
+-- Wall-clock seconds (the box's time limit is wall clock too).
+local function wall()
+  local p = io.popen("date +%s.%N")
+  local t = tonumber(p:read("l"))
+  p:close()
+  return t
+end
+
+-- A box holding the bot of file name: box, bot table.
+local function load_bot(name, opts)
+  opts = opts or {}
+  opts.name = opts.name or name
+  local box = sandbox.new(opts)
+  local fn = assert(box:load(read(name), "@" .. name))
+  local ok, bot = box:call(5 * SCALE, fn)
+  assert(ok, "loading " .. name .. ": " .. tostring(bot))
+  return box, bot
+end
+
+-- Calls bot[fname] in its box with a time limit: elapsed seconds, results.
+local function timed_call(box, bot, fname, seconds, ...)
+  local t0 = wall()
+  local r = table.pack(box:call(seconds, bot[fname], ...))
+  return wall() - t0, r
+end
+
+describe("hostile bots in a box", function()
+  after_each(function()
+    assert.is_false(exists(MARK), "the marker file was created")
+    assert.are.equal("function", type(getmetatable("").__index.rep), "string metatable restored")
+    assert.are.equal(cheskers.engine.defaults()[cheskers.engine.names[1]],
+                     cheskers.engine.get(cheskers.engine.names[1]), "engine weights untouched")
+  end)
+
+  -- {file, seconds given, reason, detail pattern}: each call ends in time
+  local CASES = {
+    { "bot_xpcall_handler_loop.lua", 1, "time", "^time limit %(1 s%)$" },
+    { "bot_table_move.lua", 5, "limit", "^sandbox: instruction limit %(a table operation over %d+ elements%)$" },
+    { "bot_table_remove_len.lua", 5, "limit", "^sandbox: instruction limit" },
+    { "bot_table_insert_len.lua", 5, "limit", "^sandbox: instruction limit" },
+    { "bot_string_compare.lua", 1, "time", "^time limit %(1 s%)$" },
+    { "bot_rep_huge.lua", 5, "limit", "^sandbox: memory limit" },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1] .. " ends with reason " .. c[3], function()
+      local box, bot = load_bot(c[1])
+      local elapsed, r = timed_call(box, bot, "choose", c[2] * SCALE, cheskers.new())
+      assert.is_false(r[1])
+      assert.are.equal(c[3], r[2])
+      assert.matches(c[4], r[3])
+      assert.is_true(elapsed < (c[2] + 3) * SCALE, "took " .. elapsed .. " s")
+    end)
+  end
+
+  it("string.rep of empty text returns at once instead of looping 2^63 times", function()
+    local box, bot = load_bot("bot_rep_empty.lua")
+    local elapsed, r = timed_call(box, bot, "choose", 5 * SCALE)
+    assert.are.same({ true, "x", n = 2 }, r)
+    assert.is_true(elapsed < 2 * SCALE)
+  end)
+
+  for _, name in ipairs({ "bot_perft.lua", "bot_divide.lua", "bot_solve.lua" }) do
+    it(name .. ": core work ends at the call's deadline", function()
+      local box, bot = load_bot(name)
+      local board = cheskers.new()
+      local fen = board:fen()
+      local elapsed, r = timed_call(box, bot, "choose", 1 * SCALE, board)
+      assert.is_false(r[1])
+      if cheskers.deadline then        -- core's deadline: the call times out
+        assert.are.equal("time", r[2])
+      else                             -- until then: refused in the box
+        assert.are.equal("limit", r[2])
+        assert.matches("is not available %(it would not stop at the time limit%)", r[3])
+      end
+      assert.is_true(elapsed < 4 * SCALE, "took " .. elapsed .. " s")
+      assert.are.equal(fen, board:fen())
+    end)
+  end
+
+  it("engine weights and names set in one box are seen by no other box nor the runner", function()
+    local a, abot = load_bot("bot_engine_set.lua", { name = "a" })
+    local b, bbot = load_bot("bot_engine_read.lua", { name = "b" })
+    local name = cheskers.engine.names[1]
+    local default = cheskers.engine.defaults()[name]
+    assert.are_not.equal(4321, default)
+    assert.are.same({ true, 4321, n = 2 }, table.pack(a:call(5, abot.choose)))
+    assert.are.same({ true, name, default, default, n = 4 }, table.pack(b:call(5, bbot.choose)))
+    assert.are.equal(name, cheskers.engine.names[1])
+    -- the box keeps its own weights from call to call
+    local get = a:load("return cheskers.engine.get(...)")
+    assert.are.same({ true, 4321, n = 2 }, table.pack(a:call(5, get, name)))
+  end)
+
+  it("a bot keeping 40 MB more per call is stopped at the memory it holds (128 MiB)", function()
+    local box, bot = load_bot("bot_hoard.lua")
+    local results = {}
+    for i = 1, 5 do
+      local r = table.pack(box:call(10 * SCALE, bot.choose))
+      results[i] = r[1] and "ok" or r[2] .. ": " .. r[3]
+    end
+    -- call 3 holds 80 MiB and needs 80 more (string.rep builds 40 MiB in a
+    -- buffer, then copies it into the string): past 128 MiB
+    assert.are.same({ "ok", "ok",
+                      "limit: sandbox: memory limit (more than 131072 KiB held)",
+                      "limit: sandbox: memory limit (more than 131072 KiB held)",
+                      "limit: sandbox: memory limit (more than 131072 KiB held)" }, results)
+    assert.is_true(box:held() <= 128 * 2^20)
+    bot, box = nil, nil
+    collectgarbage()
+    assert.is_true(collectgarbage("count") < 64 * 1024, "the runner holds " .. collectgarbage("count") .. " KiB")
+  end)
+
+  it("a memory cap smaller than the default is honoured across calls", function()
+    local box, bot = load_bot("bot_hoard.lua", { memory = 100 * 2^20 })
+    assert.is_true((box:call(10 * SCALE, bot.choose)))
+    -- 40 MiB held + 80 MiB to build the next string > 100 MiB
+    local ok, reason, detail = box:call(10 * SCALE, bot.choose)
+    assert.are.same({ false, "limit", "sandbox: memory limit (more than 102400 KiB held)" }, { ok, reason, detail })
+  end)
+
+  it("a 60 MB error message and a 60 MB result: the detail is one truncated line", function()
+    local box, bot = load_bot("bot_big_result.lua")
+    local ok, reason, detail, tb = box:call(10 * SCALE, bot.fail)
+    assert.are.same({ false, "error" }, { ok, reason })
+    assert.are.equal(sandbox.DETAIL, #detail)
+    assert.matches("^bot_big_result.lua:3: yyyy.*%.%.%.$", detail)
+    assert.matches("bot_big_result.lua:3: in function <bot_big_result.lua:3>", tb, 1, true)
+    assert.is_nil(tb:find("sandbox.lua", 1, true), "the runner's frames are not in the traceback")
+    ok = box:call(10 * SCALE, bot.choose)
+    assert.is_true(ok)
+  end)
+
+  -- {function of bot_escape.lua, the detail}
+  local ESCAPES = {
+    { "io", "sandbox: 'io' is not available" },
+    { "os", "sandbox: 'os.execute' is not available" },
+    { "load", "sandbox: 'load' is not available" },
+    { "require", "sandbox: require('io') is not available" },
+    { "puzzle", "sandbox: 'cheskers.puzzle' is not available" },
+    { "meta", "sandbox: 'getmetatable' of a string is not available" },
+    { "gc", "sandbox: '__gc' is not available" },
+  }
+  for _, c in ipairs(ESCAPES) do
+    it("bot_escape.lua " .. c[1] .. " is refused: " .. c[2], function()
+      local box, bot = load_bot("bot_escape.lua")
+      local ok, reason, detail = box:call(5, bot[c[1]])
+      assert.are.same({ false }, { ok })
+      assert.matches(c[2], detail, 1, true)
+      assert.is_true(reason == "limit" or reason == "error")
+    end)
+  end
+
+  it("a trusted box runs in _G under the time cap only", function()
+    local box = sandbox.new{ name = "trusted", trusted = true }
+    assert.are.equal(_G, box.env)
+    local fn = assert(box:load("return io.write ~= nil, ('x'):rep(3)"))
+    assert.are.same({ true, true, "xxx", n = 3 }, table.pack(box:call(5, fn)))
+    local loop = assert(box:load("while true do end"))
+    local t0 = wall()
+    assert.are.same({ false, "time", "time limit (0.5 s)", n = 3 }, table.pack(box:call(0.5, loop)))
+    assert.is_true(wall() - t0 < 3 * SCALE)
+  end)
+
+  it("Ctrl-C (an interrupted error) is re-raised, not the box's fault, even through the box's pcall", function()
+    local box = sandbox.new{ name = "c" }
+    local fn = assert(box:load([[
+      local press = ...
+      local b = cheskers.new()
+      pcall(b.search, b, { depth = 30, info = function() press() end })
+      return "caught"]]))
+    local ok, err = pcall(box.call, box, 5 * SCALE, fn, cheskers.interrupt)
+    assert.is_false(ok)
+    assert.are.equal("interrupted", cheskers.error_code(err))
+  end)
+end)
+
+describe("hostile puzzle files", function()
+  it("a 4 KB file that loops is rejected within a few seconds", function()
+    local t0 = wall()
+    local list, err = puzzle.load(DIR .. "puzzle_slow.lua")
+    local elapsed = wall() - t0
+    assert.is_nil(list)
+    assert.matches("puzzle_slow.lua: rejected: too many instructions %(more than 1000000%): a loop that does not end%?", err)
+    assert.is_true(elapsed < 3 * SCALE, "took " .. elapsed .. " s")
+  end)
+
+  it("a file that reaches for io is rejected and creates nothing", function()
+    local list, err = puzzle.load_string(read("puzzle_escape.lua"), "puzzle_escape.lua")
+    assert.is_nil(list)
+    assert.are.equal("puzzle_escape.lua: rejected: puzzle_escape.lua:2: 'io' is not available "
+                     .. "(only data: tables, texts, numbers, booleans)", err)
+    assert.is_false(exists(MARK))
+  end)
+
+  it("`cheskers check` reports the real time a rejection took", function()
+    local p = io.popen(H.ROOT .. "/cheskers check " .. DIR .. "puzzle_slow.lua 2>&1")
+    local out = p:read("a")
+    p:close()
+    local secs = tonumber(out:match("a loop that does not end%? %((%d+%.%d+) s%)"))
+    assert.is_number(secs, out)
+    assert.is_true(secs > 0, out)
+  end)
+end)
+
+describe("hostile rule-spec literals see only data", function()
+  -- {file, the message}
+  local CASES = {
+    { "rules_puzzle_load.txt", "'cheskers' is not available (only data" },
+    { "rules_io.txt", "'io' is not available (only data" },
+    { "rules_hook.txt", "only data is accepted, found a function" },
+    { "rules_loop.txt", "too many instructions" },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1] .. " is refused", function()
+      local t0 = wall()
+      local rules, err = rulespec.parse(read(c[1]))
+      assert.is_nil(rules)
+      assert.matches(c[2], err, 1, true)
+      assert.is_false(exists(MARK))
+      assert.is_true(wall() - t0 < 3 * SCALE)
+    end)
+  end
+end)

@@ -1,0 +1,133 @@
+-- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10):
+-- every rule set the program writes reads back to the same rule set, directly
+-- and through a game record's [Rules] tag; typos get "did you mean". The
+-- option values below are the rule book's (../shared/RULES.md, "Options").
+local cheskers = require "cheskers"
+local rulespec = require "cheskers.rulespec"
+local record = require "cheskers.record"
+
+-- option -> every value the rule book allows (numbers: a few)
+local VALUES = {
+  majority = { true, false },
+  capture = { "mixed", "jumps", "all", "optional" },
+  promote = { "K", "B", "C", "KB", "KC", "BC", "KBC" },
+  first = { "black", "white" },
+  flying_kings = { true, false },
+  pawns_capture_backward = { true, false },
+  draw_repetition = { 0, 2, 3 },
+  draw_quiet_plies = { 0, 1, 40 },
+}
+
+local START = "7k/8/8/8/8/8/8/K7 w 0 1"
+local PIECES = { C = { leaps = { { 1, 5 } } } }
+
+-- The rule set a board made with spec reports.
+local function full(spec)
+  return cheskers.new(nil, spec):rules()
+end
+
+-- Rule sets to round-trip: {label, rules table}.
+local function cases()
+  local list = { { "the defaults", {} } }
+  for name, values in pairs(VALUES) do
+    for _, v in ipairs(values) do
+      list[#list + 1] = { name .. "=" .. tostring(v), { [name] = v } }
+    end
+  end
+  list[#list + 1] = { "start", { start = START } }
+  list[#list + 1] = { "pieces", { pieces = PIECES } }
+  list[#list + 1] = { "a new kind with rides", { pieces = { A = { rides = { { 1, 1 } }, capture = "take" } } } }
+  list[#list + 1] = { "everything at once", { start = START, pieces = PIECES, majority = false,
+                                              capture = "jumps", promote = "BC", first = "white",
+                                              draw_repetition = 3 } }
+  return list
+end
+
+describe("rules text", function()
+  it("knows the same options as the rule book (names from the core)", function()
+    local expected = { "pieces", "start" }
+    for name in pairs(VALUES) do expected[#expected + 1] = name end
+    table.sort(expected)
+    assert.same(expected, rulespec.option_names())
+  end)
+
+  for _, c in ipairs(cases()) do
+    it("round-trips " .. c[1] .. " through format and parse", function()
+      local text = rulespec.format(c[2])
+      local back, err = rulespec.parse(text)
+      assert.is_not_nil(back, err)
+      assert.same(full(c[2]), full(back))
+      assert.is_true(rulespec.equal(c[2], back))
+      -- the same through parse_text (records, untrusted text)
+      assert.same(full(c[2]), full((rulespec.parse_text(text))))
+    end)
+
+    it("round-trips " .. c[1] .. " through a game record", function()
+      local b0 = cheskers.new(nil, c[2])
+      local first = b0:moves()[1]
+      if first then b0:play(first) end
+      local b, err = record.read(record.write(b0))
+      assert.is_not_nil(b, err)
+      assert.same(b0:rules(), b:rules())
+      assert.equal(b0:fen(), b:fen())
+    end)
+  end
+
+  it("writes the shortest text", function()
+    assert.equal("golomb", rulespec.format(nil))
+    assert.equal("golomb", rulespec.format("golomb"))
+    assert.equal("golomb", rulespec.format({ majority = true }))
+    assert.equal("majority=false", rulespec.format({ majority = false }))
+    assert.equal("capture=jumps majority=false", rulespec.format({ majority = false, capture = "jumps" }))
+    assert.equal("start='" .. START .. "'", rulespec.format({ start = START }))
+  end)
+
+  it("reads both quotes, commas and spaces", function()
+    local want = full({ start = START, majority = false })
+    for _, text in ipairs({ "start='" .. START .. "' majority=false",
+                            'start="' .. START .. '",majority=false',
+                            "  majority=false ,  start='" .. START .. "'  " }) do
+      assert.same(want, full(assert(rulespec.parse(text))), text)
+    end
+  end)
+
+  it("reads pieces written as a data literal value", function()
+    local r = assert(rulespec.parse("pieces={C={leaps={{1,5}}}} majority=false"))
+    assert.same(full({ pieces = PIECES, majority = false }), full(r))
+  end)
+
+  -- {text, the exact message}
+  local ERRORS = {
+    { "majorty=false", "unknown rule option 'majorty' (did you mean 'majority'?)" },
+    { "flying_king=true", "unknown rule option 'flying_king' (did you mean 'flying_kings'?)" },
+    { "captre=jumps", "unknown rule option 'captre' (did you mean 'capture'?)" },
+    { "xyzzy=1", "unknown rule option 'xyzzy'" },
+    { "flying_kings", "rule option 'flying_kings' is not written name=value: write flying_kings=true or flying_kings=false" },
+    { "majority=false flying_kings", "rule option 'flying_kings' is not written name=value: write flying_kings=true or flying_kings=false" },
+    { "majority=false majority=true", "rule option 'majority' given twice" },
+    { "start='7k/8 w", "rule option 'start': the quote ' is not closed" },
+    { "pieces={C={leaps={{1,5}}}", "rule option 'pieces': the { is not closed" },
+    { "pieces={C=io}", "rule option 'pieces': rejected: rule option 'pieces':1: 'io' is not available (only data: tables, texts, numbers, booleans)" },
+    { "", "empty rule text" },
+  }
+  for _, e in ipairs(ERRORS) do
+    it("refuses '" .. e[1] .. "': " .. e[2], function()
+      local r, err = rulespec.parse(e[1])
+      assert.is_nil(r)
+      assert.equal(e[2], err)
+    end)
+  end
+
+  it("refuses a bad value with the core's message", function()
+    local r, err = rulespec.parse("capture=sometimes")
+    assert.is_nil(r)
+    assert.matches("capture", err)
+    assert.matches("sometimes", err)
+  end)
+
+  it("a record's [Rules] tag never reads a file", function()
+    local b, err = record.read('[Rules "scripts/experiments/camel.lua:camel-1-5"]\n\n*\n')
+    assert.is_nil(b)
+    assert.matches("^line 1: ", err)
+  end)
+end)

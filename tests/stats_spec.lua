@@ -1,0 +1,137 @@
+-- tests/stats_spec.lua - cheskers.stats: Elo with its interval, SPRT,
+-- Wilson and Newcombe intervals, Welch's interval, means and quantiles.
+-- Expected values are worked out by hand (the arithmetic is in the
+-- comments) or taken from published examples, never from the program.
+local statistics = require "cheskers.stats"
+
+describe("Elo", function()
+  it("maps scores to Elo and back: 75% is 400 log10(3) = +190.85", function()
+    assert.near(0.5, statistics.expected(0), 1e-12)
+    -- 1 / (1 + 10^(-400/400)) = 1 / 1.1 = 10/11
+    assert.near(10 / 11, statistics.expected(400), 1e-12)
+    -- -400 log10(1/0.75 - 1) = -400 log10(1/3) = 400 log10(3) = 190.848...
+    assert.near(190.848, statistics.elo_of(0.75), 1e-3)
+    assert.equal(math.huge, statistics.elo_of(1))
+    assert.equal(-math.huge, statistics.elo_of(0))
+  end)
+
+  it("gives 3 wins and 1 loss +190.85 with the interval [-126.46, +inf]", function()
+    -- s = 0.75; per-game variance (3 (1 - .75)^2 + 1 (.75)^2) / 4 = (0.1875 + 0.5625) / 4 = 0.1875
+    -- se = sqrt(0.1875 / 4) = 0.216506; low score 0.75 - 1.96 se = 0.325647
+    -- -400 log10(1/0.325647 - 1) = -126.456; the high score 1.174 > 1: +inf
+    local e, lo, hi = statistics.elo(3, 0, 1)
+    assert.near(190.848, e, 1e-3)
+    assert.near(-126.456, lo, 1e-3)
+    assert.equal(math.huge, hi)
+  end)
+
+  it("an even score is 0 with a symmetric interval; no games: 0 in (-inf, +inf)", function()
+    local e, lo, hi = statistics.elo(10, 0, 10)
+    assert.equal(0, e)
+    assert.near(-lo, hi, 1e-9)
+    assert.same({ 0, -math.huge, math.huge }, { statistics.elo(0, 0, 0) })
+  end)
+
+  it("all wins: +inf, with a finite low end from half a game added to each outcome", function()
+    -- 5.5 wins, 0.5 draws, 0.5 losses: s = 5.75 / 6.5 = 0.884615
+    -- variance (5.5 (0.115385)^2 + 0.5 (0.384615)^2 + 0.5 (0.884615)^2) / 6.5 = 0.082840
+    -- se = sqrt(0.082840 / 5) = 0.128717; low score 1 - 1.96 se = 0.747714 -> +188.74
+    local e, lo = statistics.elo(5, 0, 0)
+    assert.equal(math.huge, e)
+    assert.near(188.738, lo, 1e-3)
+  end)
+end)
+
+describe("SPRT", function()
+  it("has the bounds log(beta / (1 - alpha)) and log((1 - beta) / alpha)", function()
+    local llr, lower, upper, d = statistics.sprt(0, 0, 0, 0, 50)
+    assert.equal(0, llr)
+    assert.near(-2.944439, lower, 1e-6)    -- log(0.05 / 0.95)
+    assert.near(2.944439, upper, 1e-6)
+    assert.is_nil(d)
+  end)
+
+  it("gives 95 wins, 2 draws, 3 losses an LLR of 142.06 between Elo 0 and 100: H1", function()
+    -- counts + 0.5: 95.5, 2.5, 3.5 (101.5); score 96.75 / 101.5 = 0.953202
+    -- variance (95.5 (0.046798)^2 + 2.5 (0.453202)^2 + 3.5 (0.953202)^2) / 101.5 = 0.038450
+    -- s0 = 0.5, s1 = 1 / (1 + 10^-0.25) = 0.640065; n = 100, s = 0.96
+    -- LLR = (s1 - s0) (2 n s - n (s0 + s1)) / (2 var) = 0.140065 * 77.9935 / 0.076901 = 142.055
+    local llr, _, _, d = statistics.sprt(95, 2, 3, 0, 100)
+    assert.near(142.055, llr, 1e-2)
+    assert.equal("H1", d)
+    local _, _, _, d0 = statistics.sprt(3, 2, 95, 0, 100)
+    assert.equal("H0", d0)
+    local _, _, _, dn = statistics.sprt(2, 1, 2, 0, 100)
+    assert.is_nil(dn)
+  end)
+end)
+
+describe("intervals and summaries", function()
+  local z2 = statistics.Z95 ^ 2
+
+  it("Wilson interval of 10 out of 10 is [1 / (1 + z^2/10), 1]", function()
+    local lo, hi = statistics.wilson(10, 10)
+    assert.near(1 / (1 + z2 / 10), lo, 1e-12)
+    assert.near(1, hi, 1e-12)
+  end)
+
+  it("Wilson interval is symmetric: 0 of 10 mirrors 10 of 10", function()
+    local lo, hi = statistics.wilson(0, 10)
+    assert.near(0, lo, 1e-12)
+    assert.near(1 - 1 / (1 + z2 / 10), hi, 1e-12)
+  end)
+
+  it("Wilson interval of 5 of 10 is 0.5 +- z/(1+z^2/n) sqrt(1/4n + z^2/4n^2)", function()
+    local lo, hi = statistics.wilson(5, 10)
+    local half = statistics.Z95 / (1 + z2 / 10) * math.sqrt(0.25 / 10 + z2 / 400)
+    assert.near(0.5 - half, lo, 1e-12)
+    assert.near(0.5 + half, hi, 1e-12)
+    assert.near(0.2366, lo, 1e-4)   -- the textbook value
+  end)
+
+  it("Wilson interval of no games is [0, 0]", function()
+    assert.same({ 0, 0 }, { statistics.wilson(0, 0) })
+  end)
+
+  it("differences of rates have Newcombe's hybrid score intervals (his published examples)", function()
+    -- Newcombe (1998), Statistics in Medicine 17:873, method 10, z = 1.96
+    local d, lo, hi = statistics.newcombe(56, 70, 48, 80, 1.96)
+    assert.near(0.2, d, 1e-12)
+    assert.near(0.0524, lo, 5e-5)
+    assert.near(0.3339, hi, 5e-5)
+    d, lo, hi = statistics.newcombe(9, 10, 3, 10, 1.96)
+    assert.near(0.6, d, 1e-12)
+    assert.near(0.1705, lo, 5e-5)
+    assert.near(0.8090, hi, 5e-5)
+    assert.is_nil(statistics.newcombe(1, 0, 1, 2))
+  end)
+
+  it("quartiles interpolate between order statistics", function()
+    local xs = { 1, 2, 3, 4 }
+    assert.equal(1.75, statistics.quantile(xs, 0.25))
+    assert.equal(2.5, statistics.quantile(xs, 0.5))
+    assert.equal(3.25, statistics.quantile(xs, 0.75))
+    assert.equal(1, statistics.quantile(xs, 0))
+    assert.equal(4, statistics.quantile(xs, 1))
+    assert.equal(7, statistics.quantile({ 7 }, 0.25))
+  end)
+
+
+  it("Welch: means 10 and 8 of 4 and 9 values with variances 4 and 9: 2 +- 1.96 sqrt(2)", function()
+    -- se = sqrt(4/4 + 9/9) = sqrt(2) = 1.414214; 1.959964 * 1.414214 = 2.771808
+    local d, lo, hi = statistics.welch(10, 4, 4, 8, 9, 9)
+    assert.near(2, d, 1e-12)
+    assert.near(2 - 2.771808, lo, 1e-6)
+    assert.near(2 + 2.771808, hi, 1e-6)
+    assert.is_nil(statistics.welch(1, 0, 1, 2, 0, 5))   -- one value: no interval
+  end)
+
+  it("mean and sample variance: 2 4 4 4 5 5 7 9 has mean 5 and variance 32 / 7", function()
+    -- squared deviations 9 1 1 1 0 0 4 16 = 32, over n - 1 = 7
+    local m, v = statistics.mean_var({ 2, 4, 4, 4, 5, 5, 7, 9 })
+    assert.equal(5, m)
+    assert.near(32 / 7, v, 1e-12)
+    assert.same({ 0, 0 }, { statistics.mean_var({}) })
+    assert.same({ 3, 0 }, { statistics.mean_var({ 3 }) })
+  end)
+end)
