@@ -38,7 +38,7 @@ build/core/%.o: core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-build/lua/%.o: lua/%.c $(CORE_HDR) lua/lcheskers.h
+build/lua/%.o: lua/%.c $(CORE_HDR) $(wildcard lua/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -c $< -o $@
 
