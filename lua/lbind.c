@@ -135,7 +135,7 @@ int lb_check_square(lua_State *L, int arg)
 }
 
 /* Makes room for plies[0 .. n-1]; new entries are zero. False when out of memory. */
-bool lb_reserve_plies(Board *b, size_t n)
+bool lb_grow_plies(Board *b, size_t n)
 {
     Ply *p;
     size_t cap;
@@ -199,15 +199,14 @@ Board *lb_push_board_copy(lua_State *L, const chk_pos *src, int ridx, bool up)
 /* b, the board at arg or NULL when that is no board, when it is open. idle:
  * also require that no core work runs on it, as every call that changes the
  * board or runs core work on it does. */
-Board *lb_usable_board(lua_State *L, int arg, Board *b, bool idle)
+Board *lb_unusable_board(lua_State *L, int arg, const Board *b)
 {
     if (b == NULL)
         luaL_typeerror(L, arg, BOARD_MT);
     if (b->closed)
         lcheskers_error(L, "bad_argument", "attempt to use a closed board");
-    if (idle && b->busy)
-        lcheskers_error(L, "busy", "board is busy");
-    return b;
+    lcheskers_error(L, "busy", "board is busy");
+    return NULL;
 }
 
 /* The open board at arg (see lb_usable_board). */
@@ -574,11 +573,40 @@ void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
 
 /* ---- stopping and failed core calls ------------------------------------- */
 
+/* The one mutable global: set by cheskers.interrupt() or a SIGINT handler. */
+static volatile sig_atomic_t interrupt_flag = 0;
+
+volatile sig_atomic_t *lcheskers_interrupt_flag(void)
+{
+    return &interrupt_flag;
+}
+
+/* cheskers.deadline([seconds]): every long core call stops (code "timeout";
+ * a search returns its best move so far) once seconds (wall clock) have
+ * passed from now; nil or no argument: no deadline. Returns the seconds
+ * left of the previous deadline, or nil. */
+int lcheskers_deadline(lua_State *L)
+{
+    State *st = lb_state(L);
+    double t = chk_clock();
+    if (st->deadline > 0)
+        lua_pushnumber(L, st->deadline > t ? st->deadline - t : 0);
+    else
+        lua_pushnil(L);
+    if (lua_isnoneornil(L, 1)) {
+        st->deadline = 0;
+    } else {
+        lua_Number secs = luaL_checknumber(L, 1);
+        luaL_argcheck(L, secs >= 0 && secs < 1e9, 1, "seconds must be from 0 to 1e9");
+        st->deadline = t + secs;
+    }
+    return 1;
+}
+
 chk_stop lb_stop(lua_State *L)
 {
-    volatile sig_atomic_t *flag = lcheskers_interrupt_flag();
-    *flag = 0;
-    return chk_stop_make(flag, lb_state(L)->deadline);
+    interrupt_flag = 0;
+    return chk_stop_make(&interrupt_flag, lb_state(L)->deadline);
 }
 
 void lb_push_status_error(lua_State *L, int status, const char *who)

@@ -153,9 +153,18 @@ void *lb_test_udata(lua_State *L, int arg, bool up, bool board);
 #define lb_testmove(L, arg, up) ((Move *)lb_test_udata(L, arg, up, false))
 #define lb_testboard(L, arg, up) ((Board *)lb_test_udata(L, arg, up, true))
 
+/* Raises why b (the board at arg, or NULL when that is no board) cannot be
+ * used: no board, closed (code "bad_argument") or busy (code "busy"). */
+Board *lb_unusable_board(lua_State *L, int arg, const Board *b);
 /* b, the board at arg or NULL when that is no board, when it is open. idle:
- * also require that no core work runs on it (code "busy" otherwise). */
-Board *lb_usable_board(lua_State *L, int arg, Board *b, bool idle);
+ * also require that no core work runs on it (code "busy" otherwise). Inline:
+ * the hot methods call it. */
+static inline Board *lb_usable_board(lua_State *L, int arg, Board *b, bool idle)
+{
+    if (b == NULL || b->closed || (idle && b->busy))
+        return lb_unusable_board(L, arg, b);
+    return b;
+}
 /* The open board at arg (see lb_usable_board). */
 Board *lb_check_board(lua_State *L, int arg, bool idle, bool up);
 #define lb_checkboard(L) lb_check_board(L, 1, false, true)
@@ -217,8 +226,13 @@ void lb_push_status_error(lua_State *L, int status, const char *who);
 
 /* ---- boards and moves (made here: hooks need them too) ------------------ */
 
-/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of memory. */
-bool lb_reserve_plies(Board *b, size_t n);
+/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of
+ * memory. lb_grow_plies does the allocation, out of the hot path. */
+bool lb_grow_plies(Board *b, size_t n);
+static inline bool lb_reserve_plies(Board *b, size_t n)
+{
+    return n <= b->nplies || lb_grow_plies(b, n);
+}
 /* The stamp of the current position (given one on first use). */
 static inline uint64_t lb_board_stamp(Board *b, State *st)
 {

@@ -21,56 +21,21 @@
  * deadline (cheskers.deadline) passes: the board is restored and an error
  * value raised, code "interrupted" or "timeout".
  */
-#include <signal.h>
 #include <string.h>
 
 #include "lbind.h"
-
-/* The one mutable global: set by cheskers.interrupt() or a SIGINT handler. */
-static volatile sig_atomic_t interrupt_flag = 0;
-
-volatile sig_atomic_t *lcheskers_interrupt_flag(void)
-{
-    return &interrupt_flag;
-}
 
 /* cheskers.interrupt() */
 static int l_interrupt(lua_State *L)
 {
     (void)L;
-    interrupt_flag = 1;
+    *lcheskers_interrupt_flag() = 1;
     return 0;
-}
-
-/* cheskers.deadline([seconds]): every long core call stops (code "timeout")
- * once seconds (wall clock) have passed from now; nil or no argument: no
- * deadline. Returns the seconds left of the previous deadline, or nil. */
-static int l_deadline(lua_State *L)
-{
-    State *st = lb_state(L);
-    double t = chk_clock();
-    if (st->deadline > 0)
-        lua_pushnumber(L, st->deadline > t ? st->deadline - t : 0);
-    else
-        lua_pushnil(L);
-    if (lua_isnoneornil(L, 1)) {
-        st->deadline = 0;
-    } else {
-        lua_Number secs = luaL_checknumber(L, 1);
-        luaL_argcheck(L, secs >= 0 && secs < 1e9, 1, "seconds must be from 0 to 1e9");
-        st->deadline = t + secs;
-    }
-    return 1;
-}
-
-int lcheskers_deadline(lua_State *L)
-{
-    return l_deadline(L);
 }
 
 static const luaL_Reg module_funcs[] = {
     {"interrupt", l_interrupt},
-    {"deadline", l_deadline},
+    {"deadline", lcheskers_deadline},
     {"error_code", lcheskers_error_code},
     {NULL, NULL}
 };
