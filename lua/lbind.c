@@ -259,7 +259,7 @@ static int call_filter(lua_State *L)
     lb_push_move(L, pos, m, lb_board_stamp(b, r->ctx.st), false);
     lua_call(L, 2, 1);
     if (!lua_isboolean(L, -1))
-        return luaL_error(L, "filter hook must return a boolean (got %s)", luaL_typename(L, -1));
+        return lcheskers_error(L, "hook", "filter hook must return a boolean (got %s)", luaL_typename(L, -1));
     return 1;
 }
 
@@ -282,18 +282,18 @@ static int call_result(lua_State *L)
         return 2;
     }
     if (lua_type(L, top - 1) != LUA_TSTRING)
-        return luaL_error(L, "result hook must return \"white\", \"black\", \"draw\" or nil (got %s)",
+        return lcheskers_error(L, "hook", "result hook must return \"white\", \"black\", \"draw\" or nil (got %s)",
                           luaL_typename(L, top - 1));
     for (i = 0; winners[i] && strcmp(winners[i], lua_tostring(L, top - 1)) != 0; i++)
         ;
     if (winners[i] == NULL) {
         size_t len;
         const char *s = lua_tolstring(L, top - 1, &len);
-        return luaL_error(L, "result hook returned a bad winner %s (\"white\", \"black\", \"draw\" or nil)",
+        return lcheskers_error(L, "hook", "result hook returned a bad winner %s (\"white\", \"black\", \"draw\" or nil)",
                           lb_push_clipped(L, s, len));
     }
     if (!lua_isnil(L, top) && lua_type(L, top) != LUA_TSTRING)
-        return luaL_error(L, "result hook must return a reason string (got %s)", luaL_typename(L, top));
+        return lcheskers_error(L, "hook", "result hook must return a reason string (got %s)", luaL_typename(L, top));
     lua_pushinteger(L, codes[i]);
     lua_pushvalue(L, top);
     return 2;

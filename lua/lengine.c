@@ -88,7 +88,12 @@ static int check_weight(lua_State *L, int arg)
 static void read_weights(lua_State *L, int idx, chk_weights *w)
 {
     chk_weights nw = *w;
+    const char *names[CHK_NWEIGHTS + 1];
+    for (int i = 0; i < CHK_NWEIGHTS; i++)
+        names[i] = chk_weight_name(i);
+    names[CHK_NWEIGHTS] = NULL;
     idx = lua_absindex(L, idx);
+    lb_check_options(L, idx, "weights: ", "weight", names);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING)
@@ -259,9 +264,9 @@ static int eval_protected(lua_State *L)
     int isnum;
     lua_Number v = lua_tonumberx(L, -1, &isnum);
     if (!isnum)
-        return luaL_error(L, "eval function must return a number (got %s)", luaL_typename(L, -1));
+        return lcheskers_error(L, "hook", "eval function must return a number (got %s)", luaL_typename(L, -1));
     if (v != v)
-        return luaL_error(L, "eval function returned NaN");
+        return lcheskers_error(L, "hook", "eval function returned NaN");
     c->score = v;
     return 0;
 }
@@ -430,12 +435,12 @@ static int board_search(lua_State *L)
         break;
     case CHK_EVAL_ERROR:
         if (lua_isnil(L, c.err))
-            return luaL_error(L, "search: the eval function failed");
+            return lcheskers_error(L, "hook", "search: the eval function failed");
         lua_pushvalue(L, c.err);
         return lua_error(L);
     case CHK_ABORTED:
         if (lua_isnil(L, c.err))
-            return luaL_error(L, "search: the info function failed");
+            return lcheskers_error(L, "hook", "search: the info function failed");
         lua_pushvalue(L, c.err);
         return lua_error(L);
     default:
