@@ -217,6 +217,7 @@ static int64_t count_roots(lua_State *L, Board *b, int depth)
             b->busy = false;
             return lua_error(L);
         }
+        c.stop.countdown = 1;   /* progress took time: the next check reads the clock */
         if (i + 1 < c.n && chk_stop_check(&c.stop) != CHK_OK) {  /* e.g. cheskers.interrupt() in progress */
             b->busy = false;
             return partial_error(L, c.stop.status, total);
