@@ -258,11 +258,13 @@ void chk_sq_name(int sq, char out[3]);
 /* ---- move generation and play ------------------------------------------- */
 
 /* The legal moves (RULES.md), deterministic order. 0 when the game is over
- * (lost kings, a draw by rule, or a result hook). -1 when a hook failed. */
+ * (lost kings, a draw by rule, or a result hook). CHK_HOOK_ERROR when a hook
+ * failed (as for every call below that runs hooks). */
 int chk_gen_moves(chk_pos *p, chk_move *list);
 /* Number of legal moves, as chk_gen_moves would return, faster. */
 int chk_count_moves(chk_pos *p);
-/* Moves under the capture rule ignoring whether the game is over. */
+/* Moves under the capture rule ignoring whether the game is over
+ * (CHK_HOOK_ERROR when the filter hook failed). */
 int chk_gen_rule_moves(const chk_pos *p, chk_move *list);
 /* Make a move (assumed legal). Returns false (board unchanged) only when
  * the history cannot grow. */

@@ -10,7 +10,7 @@
  * hooks made to fail after a number of calls. After every operation the
  * position passes the invariants of fuzz.h; search and solve must restore
  * the position and answer with legal moves; a failing hook must be reported
- * (chk_gen_moves -1, CHK_HOOK_ERROR from the others) with the position
+ * (CHK_HOOK_ERROR from every call) with the position
  * restored.
  */
 #include "fuzz.h"
@@ -272,7 +272,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             switch (what) {
             case 0:
                 rc = chk_gen_moves(&pos, list);
-                FUZZ_CHECK(!hk.failed || rc == -1, "gen_moves: hook failed, got %lld", (long long)rc);
+                FUZZ_CHECK(!hk.failed || rc == CHK_HOOK_ERROR, "gen_moves: hook failed, got %lld", (long long)rc);
                 break;
             case 1:
                 rc = chk_perft(&pos, depth, next(&in) & 1, NULL);
