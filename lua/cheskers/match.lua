@@ -162,6 +162,7 @@ local function safe_cheskers(box)
   local c = {}
   for k, v in pairs(cheskers) do c[k] = v end
   c.interrupt = nil
+  c.deadline = nil    -- the deadline that bounds the bot's own C calls
   local eng = {}
   for k, v in pairs(cheskers.engine or {}) do eng[k] = v end
   eng.deadline = nil
@@ -449,7 +450,7 @@ function call_bot(cap, box, fn, ...)
     elseif clock() > deadline then error(TIMEOUT, 0) end
   end, "", 1000)
   local function handler(e)
-    if e == TIMEOUT then return e end
+    if e == TIMEOUT or cheskers.error_code(e) == "timeout" then return TIMEOUT end
     if is_interrupt(e) then return INTERRUPTED end
     return debug.traceback(tostring(e), 2)
   end
