@@ -91,6 +91,15 @@ bool chk__fast_rules(const chk_rules *r);
 
 /* ---- status.c ----------------------------------------------------------- */
 
+/* chk_stop_check that reads the clock now, for callers that check only
+ * every so many nodes themselves. */
+static inline chk_status chk__stop_check_now(chk_stop *s)
+{
+    if (s != NULL)
+        s->countdown = 1;
+    return chk_stop_check(s);
+}
+
 #define CHK_TABLE_DEFAULT_BYTES ((size_t)16 << 20)
 
 /* A zeroed hash table of *count entries of entry_size bytes, *count the

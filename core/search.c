@@ -165,23 +165,25 @@ static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound,
 }
 
 /* Polls the limits: every node for the node budget (so that node-limited
- * searches are reproducible) and the stop condition (which reads the clock
- * itself only now and then), every 1024 nodes for the time budget. */
+ * searches are reproducible), every 1024 nodes for the stop condition (the
+ * flag and the deadline) and the time budget. */
 static inline bool check_limits(chk_search *s)
 {
     if (s->node_limit && s->nodes >= s->node_limit) {
         s->abort = ABORT_LIMIT;
         return true;
     }
-    chk_status st = chk_stop_check(s->o->stop);
-    if (st != CHK_OK) {
-        s->stopped = st;
-        s->abort = ABORT_STOP;
-        return true;
-    }
-    if ((s->nodes & 1023) == 0 && s->seconds > 0 && elapsed(s) >= s->seconds) {
-        s->abort = ABORT_LIMIT;
-        return true;
+    if ((s->nodes & 1023) == 0) {
+        chk_status st = chk__stop_check_now(s->o->stop);
+        if (st != CHK_OK) {
+            s->stopped = st;
+            s->abort = ABORT_STOP;
+            return true;
+        }
+        if (s->seconds > 0 && elapsed(s) >= s->seconds) {
+            s->abort = ABORT_LIMIT;
+            return true;
+        }
     }
     return false;
 }

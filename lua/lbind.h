@@ -6,8 +6,9 @@
  * (the hot checks are inline here). Binding files include this header and
  * depend downward only:
  *
- *   lbind.c (base) <- lmove.c <- lrules.c <- lboard.c, lperft.c,
- *   lsolve.c, lengine.c <- lcheskers.c (module state and registration)
+ *   lerror.c <- lbind.c (the base) <- lmove.c, lrules.c <- lboard.c,
+ *   lperft.c, lsolve.c (also lmove.c), lengine.c <- lcheskers.c (module
+ *   registration, luaopen_cheskers_core)
  *
  * Internal names start with lb_; the public interface is lcheskers.h.
  */
