@@ -202,6 +202,37 @@ describe("cheskers.deadline", function()
   end)
 end)
 
+describe("cheskers.interrupt", function()
+  -- A board whose filter hook raises the interrupt flag on its 200th call:
+  -- the long call running then must stop with the board restored.
+  local function interrupting()
+    local calls = 0
+    return cheskers.new(nil, { filter = function()
+      calls = calls + 1
+      if calls == 200 then cheskers.interrupt() end
+      return true
+    end })
+  end
+  local CALLS = {
+    perft = function(b) return b:perft(20) end,
+    divide = function(b) return b:divide(20) end,
+    search = function(b) return b:search { depth = 60 } end,
+    solve = function(b) return b:solve(15) end,
+    defend = function(b) return b:defend(15) end,
+    refute = function(b) return b:refute("b6-c5", 15) end,
+  }
+  for name, call in pairs(CALLS) do
+    it("stops " .. name .. " (code interrupted), board restored and idle", function()
+      local b = interrupting()
+      local before = snapshot(b)
+      local e = error_of(call, b)
+      assert.are.equal("interrupted", cheskers.error_code(e), tostring(e))
+      assert.are.same(before, snapshot(b))
+      assert.is_true(#b:moves() > 0)
+    end)
+  end
+end)
+
 describe("perft progress and partial results", function()
   it("progress hears each root move with its text and count", function()
     local b = cheskers.new()
