@@ -72,7 +72,7 @@ void *lb_test_udata(lua_State *L, int arg, bool up, bool board)
 }
 
 /* Sets the metatable of the value on top: the upvalue mt or the registry's tname. */
-void lb_set_metatable(lua_State *L, bool up, int mt, const char *tname)
+static void set_metatable(lua_State *L, bool up, int mt, const char *tname)
 {
     if (up) {
         lua_pushvalue(L, mt);
@@ -177,7 +177,7 @@ Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
     b->nplies = 0;
     b->busy = false;
     b->closed = true;
-    lb_set_metatable(L, up, UV_BOARD_MT, BOARD_MT);
+    set_metatable(L, up, UV_BOARD_MT, BOARD_MT);
     lua_pushvalue(L, ridx);
     lua_setiuservalue(L, -2, 1);
     if (!lb_reserve_plies(b, nhist + 1))
@@ -219,7 +219,7 @@ Board *lb_check_board(lua_State *L, int arg, bool idle, bool up)
 Move *lb_new_move(lua_State *L, bool up)
 {
     Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
-    lb_set_metatable(L, up, UV_MOVE_MT, MOVE_MT);
+    set_metatable(L, up, UV_MOVE_MT, MOVE_MT);
     return mv;
 }
 

@@ -181,8 +181,6 @@ Board *lb_check_board(lua_State *L, int arg, bool idle, bool up);
 State *lb_state(lua_State *L);
 /* [-0, +1] Pushes the State of L, made on first use (luaopen). */
 void lb_push_state(lua_State *L);
-/* Sets the metatable of the value on top: the upvalue mt or the registry's tname. */
-void lb_set_metatable(lua_State *L, bool up, int mt, const char *tname);
 /* luaL_setfuncs with the three upvalues (State, board and move metatables)
  * onto the table on top of the stack. */
 void lb_setfuncs(lua_State *L, const luaL_Reg *l);

@@ -13,27 +13,18 @@
 
 #include "lbind.h"
 
-typedef struct Option {
-    const char *name;
-    int type;           /* LUA_TBOOLEAN, LUA_TSTRING, LUA_TNUMBER (an integer) */
-} Option;
-
-static const Option rule_options[] = {
-    {"majority", LUA_TBOOLEAN},
-    {"capture", LUA_TSTRING},
-    {"promote", LUA_TSTRING},
-    {"first", LUA_TSTRING},
-    {"flying_kings", LUA_TBOOLEAN},
-    {"pawns_capture_backward", LUA_TBOOLEAN},
-    {"draw_repetition", LUA_TNUMBER},
-    {"draw_quiet_plies", LUA_TNUMBER},
-    {NULL, 0}
-};
-
-/* Every key of a rules table: rule_options' names, then these. */
+/* Every key of a rules table: first the options the core reads
+ * (chk_rules_set), NOPTIONS of them, with their Lua types in option_types;
+ * then the ones read here. */
+#define NOPTIONS 8
 static const char *const option_names[] = {
     "majority", "capture", "promote", "first", "flying_kings", "pawns_capture_backward",
-    "draw_repetition", "draw_quiet_plies", "start", "pieces", "filter", "result", NULL
+    "draw_repetition", "draw_quiet_plies",
+    "start", "pieces", "filter", "result", NULL
+};
+static const int option_types[NOPTIONS] = {   /* LUA_TNUMBER: an integer */
+    LUA_TBOOLEAN, LUA_TSTRING, LUA_TSTRING, LUA_TSTRING, LUA_TBOOLEAN, LUA_TBOOLEAN,
+    LUA_TNUMBER, LUA_TNUMBER
 };
 
 static const char *const kind_fields[] = {"leaps", "rides", "capture", "compulsory", NULL};
@@ -148,15 +139,17 @@ static void read_pieces(lua_State *L, Rules *r, int t)
     }
 }
 
-/* Sets one option of rule_options from the value at v. */
-static void read_option(lua_State *L, Rules *r, const Option *o, int v)
+/* Sets option i (below NOPTIONS) from the value at v. */
+static void read_option(lua_State *L, Rules *r, int i, int v)
 {
+    const char *name = option_names[i];
+    int type = option_types[i];
     char text[MAX_TEXT + 1], err[ERR_SIZE];
     const char *value = text;
-    if (lua_type(L, v) != o->type)
-        lcheskers_error(L, "bad_rules", "rules option '%s' must be %s", o->name,
-                   o->type == LUA_TBOOLEAN ? "a boolean" : o->type == LUA_TSTRING ? "a string" : "an integer");
-    switch (o->type) {
+    if (lua_type(L, v) != type)
+        lcheskers_error(L, "bad_rules", "rules option '%s' must be %s", name,
+                   type == LUA_TBOOLEAN ? "a boolean" : type == LUA_TSTRING ? "a string" : "an integer");
+    switch (type) {
     case LUA_TBOOLEAN:
         value = lua_toboolean(L, v) ? "true" : "false";
         break;
@@ -164,9 +157,9 @@ static void read_option(lua_State *L, Rules *r, const Option *o, int v)
         int isint;
         lua_Integer n = lua_tointegerx(L, v, &isint);
         if (!isint)
-            lcheskers_error(L, "bad_rules", "rules option '%s' must be an integer", o->name);
+            lcheskers_error(L, "bad_rules", "rules option '%s' must be an integer", name);
         if (n < INT_MIN || n > INT_MAX)
-            lcheskers_error(L, "bad_rules", "rules option '%s' is out of range", o->name);
+            lcheskers_error(L, "bad_rules", "rules option '%s' is out of range", name);
         snprintf(text, sizeof text, "%d", (int)n);
         break;
     }
@@ -174,11 +167,11 @@ static void read_option(lua_State *L, Rules *r, const Option *o, int v)
         size_t len;
         const char *s = lua_tolstring(L, v, &len);
         if (len > MAX_TEXT || strlen(s) != len)
-            lcheskers_error(L, "bad_rules", "rules option '%s': bad value %s", o->name, lb_push_clipped(L, s, len));
+            lcheskers_error(L, "bad_rules", "rules option '%s': bad value %s", name, lb_push_clipped(L, s, len));
         value = s;
     }
     }
-    if (chk_rules_set(&r->r, o->name, value, err, sizeof err) < 0)
+    if (chk_rules_set(&r->r, name, value, err, sizeof err) < 0)
         lcheskers_error(L, "bad_rules", "%s", err);   /* the core's message names the option */
 }
 
@@ -193,9 +186,9 @@ static void read_rules_table(lua_State *L, Rules *r, int t, int h)
     if (lb_rawgetfield(L, t, "pieces") != LUA_TNIL)
         read_pieces(L, r, -1);
     lua_pop(L, 1);
-    for (i = 0; rule_options[i].name; i++) {
-        if (lb_rawgetfield(L, t, rule_options[i].name) != LUA_TNIL)
-            read_option(L, r, &rule_options[i], lua_gettop(L));
+    for (i = 0; i < NOPTIONS; i++) {
+        if (lb_rawgetfield(L, t, option_names[i]) != LUA_TNIL)
+            read_option(L, r, i, lua_gettop(L));
         lua_pop(L, 1);
     }
     if (chk_rules_finish(&r->r, err, sizeof err) < 0)
