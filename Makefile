@@ -71,7 +71,7 @@ build/core/%.o: core/%.c $(CORE_HDR) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-build/lua/%.o: lua/%.c $(CORE_HDR) lua/lcheskers.h build/flags
+build/lua/%.o: lua/%.c $(CORE_HDR) $(wildcard lua/*.h) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -c $< -o $@
 

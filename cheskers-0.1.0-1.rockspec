@@ -36,15 +36,17 @@ dependencies = {
 build = {
    type = "builtin",
    modules = {
-      cheskers = {
+      ["cheskers.core"] = {
          sources = {
-            "lua/lcheskers.c", "lua/lengine.c", "lua/lerror.c", "lua/lsandbox.c", "lua/lsolve.c",
+            "lua/lbind.c", "lua/lboard.c", "lua/lcheskers.c", "lua/lengine.c", "lua/lerror.c",
+            "lua/lmove.c", "lua/lperft.c", "lua/lrules.c", "lua/lsandbox.c", "lua/lsolve.c",
             "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c",
-            "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c",
+            "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c", "core/status.c",
          },
          incdirs = { "core", "lua" },
          defines = { "_POSIX_C_SOURCE=200809L" },
       },
+      ["cheskers"] = "lua/cheskers/init.lua",
       ["cheskers.bots"] = "lua/cheskers/bots.lua",
       ["cheskers.chart"] = "lua/cheskers/chart.lua",
       ["cheskers.cli"] = "lua/cheskers/cli.lua",

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cheskers.h"
 
@@ -27,11 +26,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "perft_bench: bad position: %s\n", err);
         return 2;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = chk_clock();
     int64_t n = chk_perft(&p, depth, bulk, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    double s = chk_clock() - t0;
     printf("perft %d %s: %lld nodes in %.3f s, %.1f Mnps\n", depth, bulk ? "bulk" : "make",
            (long long)n, s, (double)n / s / 1e6);
     chk_pos_free(&p);

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
         clock_t c0 = clock();
         int rc = chk_search_run(s, &p, &o, &info);
         secs += (double)(clock() - c0) / CLOCKS_PER_SEC;
-        if (rc != CHK_SEARCH_OK) {
+        if (rc != CHK_OK) {
             fprintf(stderr, "search_bench: search failed (%d)\n", rc);
             return 1;
         }

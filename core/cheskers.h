@@ -31,6 +31,60 @@
 
 typedef uint32_t chk_bb;
 
+/* ---- status, clock and stopping (status.c) ------------------------------ */
+
+/* How a long core call ended. Calls that return a count or a length return
+ * it when >= 0 and a negative chk_status otherwise; calls that return only a
+ * status return CHK_OK on success. The same value means the same thing in
+ * perft, divide, search and solve. */
+typedef enum chk_status {
+    CHK_OK = 0,
+    CHK_STOPPED = -1,       /* the stop flag was raised (Ctrl-C, an interrupt) */
+    CHK_TIMEOUT = -2,       /* the deadline passed */
+    CHK_HOOK_ERROR = -3,    /* a rule hook failed */
+    CHK_NO_MEMORY = -4,     /* the position's history (or a table) could not grow */
+    CHK_NODE_LIMIT = -5,    /* the solver's node budget ran out */
+    CHK_EVAL_ERROR = -6,    /* search: the eval callback failed */
+    CHK_ABORTED = -7        /* search: the info callback asked to stop */
+} chk_status;
+
+/* A short name of a status ("stopped", "timeout" ...), "?" for no status. */
+const char *chk_status_name(int status);
+
+/* Monotonic wall-clock seconds (from an arbitrary origin): the one clock of
+ * the project, for deadlines and timings. */
+double chk_clock(void);
+
+/* When a long call must stop: a flag polled on every check, and a deadline
+ * (a chk_clock() time, 0: none) read from the clock once every
+ * CHK_STOP_EVERY checks, so polling costs next to nothing. A NULL chk_stop
+ * never stops. Once a check has failed, every later one fails the same way. */
+#define CHK_STOP_EVERY 1024
+typedef struct chk_stop {
+    const volatile sig_atomic_t *flag;  /* non-zero: CHK_STOPPED; may be NULL */
+    double deadline;                    /* chk_clock() time; 0: none */
+    unsigned countdown;                 /* checks until the next clock read */
+    chk_status status;                  /* CHK_OK until a check fails */
+} chk_stop;
+
+/* A stop condition from a flag (may be NULL) and a deadline (0: none). */
+chk_stop chk_stop_make(const volatile sig_atomic_t *flag, double deadline);
+/* Reads the clock: CHK_OK or CHK_TIMEOUT (out of line; see chk_stop_check). */
+chk_status chk__stop_clock(chk_stop *s);
+/* CHK_OK, CHK_STOPPED or CHK_TIMEOUT. */
+static inline chk_status chk_stop_check(chk_stop *s)
+{
+    if (s == NULL)
+        return CHK_OK;
+    if (s->status != CHK_OK)
+        return s->status;
+    if (s->flag && *s->flag)
+        return s->status = CHK_STOPPED;
+    if (s->deadline > 0 && --s->countdown == 0)
+        return chk__stop_clock(s);
+    return CHK_OK;
+}
+
 enum { CHK_WHITE = 0, CHK_BLACK = 1 };
 enum { CHK_PAWN = 0, CHK_KING = 1, CHK_BISHOP = 2, CHK_CAMEL = 3 };
 
@@ -204,11 +258,13 @@ void chk_sq_name(int sq, char out[3]);
 /* ---- move generation and play ------------------------------------------- */
 
 /* The legal moves (RULES.md), deterministic order. 0 when the game is over
- * (lost kings, a draw by rule, or a result hook). -1 when a hook failed. */
+ * (lost kings, a draw by rule, or a result hook). CHK_HOOK_ERROR when a hook
+ * failed (as for every call below that runs hooks). */
 int chk_gen_moves(chk_pos *p, chk_move *list);
 /* Number of legal moves, as chk_gen_moves would return, faster. */
 int chk_count_moves(chk_pos *p);
-/* Moves under the capture rule ignoring whether the game is over. */
+/* Moves under the capture rule ignoring whether the game is over
+ * (CHK_HOOK_ERROR when the filter hook failed). */
 int chk_gen_rule_moves(const chk_pos *p, chk_move *list);
 /* Make a move (assumed legal). Returns false (board unchanged) only when
  * the history cannot grow. */
@@ -237,18 +293,25 @@ int chk_repetitions(const chk_pos *p);
 /* "c3xe5xg7", "a7-b8=K". Returns the length. */
 size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
 /* Find the legal move that text names (RULES.md reading rules). Returns 0 on
- * success, -1 with a message listing candidates when illegal or ambiguous. */
+ * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why,
+ * without quoting it); CHK_PARSE_ILLEGAL when it names no legal move or more
+ * than one (err names the move, "illegal move ..." or "ambiguous move ...",
+ * and lists candidates); CHK_HOOK_ERROR when a rule hook failed. */
+enum { CHK_PARSE_BAD_TEXT = -1, CHK_PARSE_ILLEGAL = -2 };
 int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_t errlen);
 
 /* ---- perft -------------------------------------------------------------- */
 
 /* Count move sequences of length depth. bulk: count the last ply without
- * making it. stop: polled; when it becomes non-zero, returns -1 with the
- * position restored. Returns -2 when a hook failed. */
-int64_t chk_perft(chk_pos *p, int depth, bool bulk, const volatile sig_atomic_t *stop);
+ * making it. stop (may be NULL): checked at every interior node; when it
+ * fails, returns CHK_STOPPED or CHK_TIMEOUT. CHK_HOOK_ERROR when a hook
+ * failed, CHK_NO_MEMORY when the history could not grow. The position is
+ * always restored. */
+int64_t chk_perft(chk_pos *p, int depth, bool bulk, chk_stop *stop);
 /* Per root move counts; counts[i] belongs to moves[i]. Returns the number of
- * root moves, -1 if stopped, -2 on hook error. */
-int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, const volatile sig_atomic_t *stop);
+ * root moves, or a negative chk_status as chk_perft (counts of the root moves
+ * before the failing one are filled). */
+int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, chk_stop *stop);
 
 /* ---- search (engine): declarations added by core/search.c's author ---- */
 
@@ -322,7 +385,7 @@ typedef struct chk_search_opts {
     int depth;                          /* maximum depth, 0: CHK_MAX_PLY - 1 */
     int64_t nodes;                      /* node budget, 0: none */
     double seconds;                     /* time budget, 0: none */
-    const volatile sig_atomic_t *stop;  /* polled; non-zero stops the search */
+    chk_stop *stop;                     /* NULL: none; polled every 1024 nodes */
     const chk_weights *weights;         /* NULL: chk_weights_default */
     chk_eval_fn eval;                   /* NULL: chk_eval with weights */
     void *eval_ud;
@@ -330,19 +393,14 @@ typedef struct chk_search_opts {
     void *info_ud;
 } chk_search_opts;
 
-/* chk_search_run's results. Each run starts from an empty transposition
- * table and empty killer/history tables (the context only saves the
- * allocation), so with a depth or node limit (and no time limit or stop)
- * the result depends only on the position (history included) and the
- * options. */
-enum {
-    CHK_SEARCH_OK = 0,          /* finished by its limits */
-    CHK_SEARCH_STOPPED = 1,     /* the stop flag was raised; *out has the best so far */
-    CHK_SEARCH_HOOK_ERROR = -1, /* a rule hook failed */
-    CHK_SEARCH_EVAL_ERROR = -2, /* the eval callback failed */
-    CHK_SEARCH_ABORTED = -3,    /* the info callback asked to stop */
-    CHK_SEARCH_NO_MEMORY = -4   /* the position's history could not grow */
-};
+/* chk_search_run returns a chk_status: CHK_OK (finished by its limits:
+ * depth, nodes, seconds), CHK_STOPPED or CHK_TIMEOUT (the stop condition
+ * failed; *out has the best so far), CHK_HOOK_ERROR, CHK_EVAL_ERROR (the eval
+ * callback failed), CHK_ABORTED (the info callback asked to stop) or
+ * CHK_NO_MEMORY. Each run starts from an empty transposition table and empty
+ * killer/history tables (the context only saves the allocation), so with a
+ * depth or node limit (and no time limit or stop) the result depends only on
+ * the position (history included) and the options. */
 
 /* A search context: the transposition table, the move stack, killer and
  * history tables, all allocated here once. hash_bytes 0: 16 MiB. */
@@ -370,13 +428,12 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
  * search at a time. The table is dropped by itself when the rules differ
  * from the last search's, and not used under rules whose results depend on
  * the path (draw_repetition, hooks). Every call restores the position. The
- * calls poll stop (may be NULL) and return CHK_SOLVE_STOPPED when it
- * becomes non-zero; CHK_SOLVE_LIMIT when a call visited more nodes than
- * the budget set by chk_solver_limit; CHK_SOLVE_ERROR when a rule hook
- * failed (returned -1); CHK_SOLVE_NOMEM when the position's history could
- * not grow. n is capped at CHK_SOLVE_MAX_MOVES. */
+ * calls check stop (may be NULL) and return CHK_STOPPED or CHK_TIMEOUT when
+ * it fails; CHK_NODE_LIMIT when a call visited more nodes than the budget
+ * set by chk_solver_limit; CHK_HOOK_ERROR when a rule hook failed (returned
+ * -1); CHK_NO_MEMORY when the position's history could not grow. n is capped
+ * at CHK_SOLVE_MAX_MOVES. */
 #define CHK_SOLVE_MAX_MOVES 15
-enum { CHK_SOLVE_STOPPED = -1, CHK_SOLVE_ERROR = -2, CHK_SOLVE_NOMEM = -3, CHK_SOLVE_LIMIT = -4 };
 
 typedef struct chk_solver chk_solver;
 
@@ -391,24 +448,24 @@ void chk_solver_limit(chk_solver *s, uint64_t max_nodes);
  * there is none (or the game is over). best (may be NULL) receives the first
  * move of a shortest win. */
 int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
-              const volatile sig_atomic_t *stop);
+              chk_stop *stop);
 /* Every first move that wins within n: moves[i] (room for CHK_MAX_MOVES)
  * with lens[i] its shortest win, in move generation order. Returns how many. */
 int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens,
-                    const volatile sig_atomic_t *stop);
+                    chk_stop *stop);
 /* The side to move defends against the other side, which has n moves left.
  * Returns n + 1 when a reply holds (no win within n; *defence is such a
  * reply, the refutation), else the attacker's shortest win against the best
  * defence, 1..n (*defence puts it furthest off), or 0 when the game is
  * already won by the attacker (defence->npath = 0 when there is no reply). */
 int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
-                     const volatile sig_atomic_t *stop);
+                     chk_stop *stop);
 /* Does m, a legal move of the side to move, win within n? Returns the
  * shortest win that starts with m, 1..n, or n + 1 when it does not:
  * *defence is then the reply that refutes it (defence->npath = 0 when m
  * itself ends the game without winning it). With n = 1 any reply after a
  * move that does not end the game "refutes" it. */
 int chk_solve_refute(chk_solver *s, chk_pos *p, const chk_move *m, int n, chk_move *defence,
-                     const volatile sig_atomic_t *stop);
+                     chk_stop *stop);
 
 #endif

@@ -89,4 +89,23 @@ int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only);
 int chk__count_bb(const chk_pos *p);
 bool chk__fast_rules(const chk_rules *r);
 
+/* ---- status.c ----------------------------------------------------------- */
+
+/* chk_stop_check that reads the clock now, for callers that check only
+ * every so many nodes themselves. */
+static inline chk_status chk__stop_check_now(chk_stop *s)
+{
+    if (s != NULL)
+        s->countdown = 1;
+    return chk_stop_check(s);
+}
+
+#define CHK_TABLE_DEFAULT_BYTES ((size_t)16 << 20)
+
+/* A zeroed hash table of *count entries of entry_size bytes, *count the
+ * largest power of two (at least 1024) whose entries fit in bytes (0: the
+ * default, 16 MiB). NULL when out of memory. Freed with free(). The one
+ * allocator of the transposition tables of search.c and solve.c. */
+void *chk__table_alloc(size_t bytes, size_t entry_size, size_t *count);
+
 #endif

@@ -582,7 +582,7 @@ int chk_gen_rule_moves(const chk_pos *p, chk_move *list)
         for (int i = 0; i < n; i++) {
             int rc = r->filter(r->hook_ud, p, &list[i]);
             if (rc < 0)
-                return -1;
+                return CHK_HOOK_ERROR;
             if (rc)
                 list[j++] = list[i];
         }
@@ -597,7 +597,7 @@ static __attribute__((noinline)) int gen_moves_hooked(chk_pos *p, chk_move *list
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
-        return -1;
+        return CHK_HOOK_ERROR;
     if (w != CHK_ONGOING)
         return 0;
     return chk_gen_rule_moves(p, list);
@@ -635,7 +635,7 @@ int chk_count_moves(chk_pos *p)
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
-        return -1;
+        return CHK_HOOK_ERROR;
     if (w != CHK_ONGOING)
         return 0;
     if (p->rules->filter)

@@ -187,14 +187,14 @@ int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_
     err[0] = 0;
     if (!text) {
         snprintf(err, errlen, "no move text");
-        return -1;
+        return CHK_PARSE_BAD_TEXT;
     }
     if (parse_text(p, text, &x, err, errlen))
-        return -1;
+        return CHK_PARSE_BAD_TEXT;
     int n = chk_gen_moves(p, list);
     if (n < 0) {
         snprintf(err, errlen, "a rule hook failed");
-        return -1;
+        return CHK_HOOK_ERROR;
     }
     int from = x.sq[0], to = x.sq[x.nsq - 1], nc = 0;
     for (int i = 0; i < n; i++) {
@@ -236,22 +236,22 @@ int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_
     if (nc > 1) {
         snprintf(err, errlen, "ambiguous move %s: it could be ", text);
         list_moves(p, list, idx, nc, err, errlen);
-        return -1;
+        return CHK_PARSE_ILLEGAL;
     }
     if (n == 0) {
         snprintf(err, errlen, "illegal move %s: the game is over", text);
-        return -1;
+        return CHK_PARSE_ILLEGAL;
     }
     chk_sq_name(from, sq);
     int pc = p->sq[from];
     if (pc == CHK_NONE) {
         snprintf(err, errlen, "illegal move %s: no piece on %s", text, sq);
-        return -1;
+        return CHK_PARSE_ILLEGAL;
     }
     if (CHK_PIECE_COLOR(pc) != p->side) {
         snprintf(err, errlen, "illegal move %s: the piece on %s is not %s's", text, sq,
                  p->side == CHK_WHITE ? "White" : "Black");
-        return -1;
+        return CHK_PARSE_ILLEGAL;
     }
     for (int i = 0; i < n; i++)
         if (list[i].from == from)
@@ -259,12 +259,12 @@ int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_
     if (nc) {
         snprintf(err, errlen, "illegal move %s: legal moves from %s are ", text, sq);
         list_moves(p, list, idx, nc, err, errlen);
-        return -1;
+        return CHK_PARSE_ILLEGAL;
     }
     bool forced = false;
     for (int i = 0; i < n; i++)
         forced = forced || list[i].captures;
     snprintf(err, errlen, "illegal move %s: the piece on %s has no legal move%s", text, sq,
              forced ? " (a capture is compulsory)" : "");
-    return -1;
+    return CHK_PARSE_ILLEGAL;
 }

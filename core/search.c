@@ -13,7 +13,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -58,7 +57,8 @@ struct chk_search {
     chk_weights weights;
     int64_t nodes, node_limit;
     double seconds;
-    struct timespec t0;
+    double t0;                          /* chk_clock() at the start */
+    chk_status stopped;                 /* how the stop condition failed */
     int abort;
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
@@ -71,12 +71,8 @@ chk_search *chk_search_new(size_t hash_bytes)
     chk_search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (!hash_bytes)
-        hash_bytes = (size_t)16 << 20;
-    size_t n = 1024;
-    while (n * 2 * sizeof(tt_entry) <= hash_bytes)
-        n *= 2;
-    s->tt = calloc(n, sizeof *s->tt);
+    size_t n;
+    s->tt = chk__table_alloc(hash_bytes, sizeof *s->tt, &n);
     s->moves = malloc(MOVE_STACK * sizeof *s->moves);
     s->scores = malloc(MOVE_STACK * sizeof *s->scores);
     if (!s->tt || !s->moves || !s->scores) {
@@ -109,9 +105,7 @@ void chk_search_clear(chk_search *s)
 
 static double elapsed(const chk_search *s)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - s->t0.tv_sec) + (double)(t.tv_nsec - s->t0.tv_nsec) / 1e9;
+    return chk_clock() - s->t0;
 }
 
 static inline move_key key_of(const chk_move *m)
@@ -171,7 +165,8 @@ static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound,
 }
 
 /* Polls the limits: every node for the node budget (so that node-limited
- * searches are reproducible), every 1024 nodes for the flag and the clock. */
+ * searches are reproducible), every 1024 nodes for the stop condition (the
+ * flag and the deadline) and the time budget. */
 static inline bool check_limits(chk_search *s)
 {
     if (s->node_limit && s->nodes >= s->node_limit) {
@@ -179,7 +174,9 @@ static inline bool check_limits(chk_search *s)
         return true;
     }
     if ((s->nodes & 1023) == 0) {
-        if (s->o->stop && *s->o->stop) {
+        chk_status st = chk__stop_check_now(s->o->stop);
+        if (st != CHK_OK) {
+            s->stopped = st;
             s->abort = ABORT_STOP;
             return true;
         }
@@ -563,7 +560,8 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->age = s->age ? s->age : 1;
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
-    clock_gettime(CLOCK_MONOTONIC, &s->t0);
+    s->t0 = chk_clock();
+    s->stopped = CHK_OK;
     memset(out, 0, sizeof *out);
 
     int maxdepth = o->depth > 0 && o->depth < CHK_MAX_PLY - 1 ? o->depth : CHK_MAX_PLY - 1;
@@ -571,13 +569,13 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     /* The root's legal moves: the game may be over already. */
     int n = chk_gen_moves(p, s->moves);
     if (n < 0)
-        return CHK_SEARCH_HOOK_ERROR;
+        return CHK_HOOK_ERROR;
     if (n == 0) {
         int v = game_over(s, 0);
         if (s->abort)
-            return CHK_SEARCH_HOOK_ERROR;
+            return CHK_HOOK_ERROR;
         out->score = v == INF ? -CHK_SCORE_WIN : v;
-        return CHK_SEARCH_OK;
+        return CHK_OK;
     }
     chk_move first = s->moves[0];
 
@@ -588,7 +586,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         fill_info(s, out, depth, v);
         done = depth;
         if (o->info && o->info(o->info_ud, out))
-            return CHK_SEARCH_ABORTED;
+            return CHK_ABORTED;
         if (v >= CHK_SCORE_MATE_MIN || v <= -CHK_SCORE_MATE_MIN) {
             int dist = CHK_SCORE_WIN - (v < 0 ? -v : v);
             if (depth >= dist + 4)
@@ -610,10 +608,10 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         out->seconds = elapsed(s);
     }
     switch (s->abort) {
-    case ABORT_STOP: return CHK_SEARCH_STOPPED;
-    case ABORT_HOOK: return CHK_SEARCH_HOOK_ERROR;
-    case ABORT_EVAL: return CHK_SEARCH_EVAL_ERROR;
-    case ABORT_MEMORY: return CHK_SEARCH_NO_MEMORY;
-    default: return CHK_SEARCH_OK;
+    case ABORT_STOP: return s->stopped;
+    case ABORT_HOOK: return CHK_HOOK_ERROR;
+    case ABORT_EVAL: return CHK_EVAL_ERROR;
+    case ABORT_MEMORY: return CHK_NO_MEMORY;
+    default: return CHK_OK;
     }
 }

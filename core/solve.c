@@ -17,8 +17,8 @@
  * Everything is allocated once per solver context (the table and a move
  * list per ply); the search itself allocates nothing (chk_make's history
  * grows once, on the first deep line). Every exit path restores the
- * position. A hook returning -1 gives CHK_SOLVE_ERROR; the stop flag gives
- * CHK_SOLVE_STOPPED, the node budget CHK_SOLVE_LIMIT.
+ * position. A hook returning -1 gives CHK_HOOK_ERROR; the stop condition
+ * CHK_STOPPED or CHK_TIMEOUT, the node budget CHK_NODE_LIMIT.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,6 @@
 #include "internal.h"
 
 #define MAX_PLY        (2 * CHK_SOLVE_MAX_MOVES + 2)
-#define TT_DEFAULT     ((size_t)16 << 20)
 #define NO_BEST        0xFFFF
 
 typedef struct tt_entry {
@@ -50,7 +49,7 @@ struct chk_solver {
     bool have_print;
     bool use_tt;                    /* off for history-dependent rules */
     int quiet_limit;                /* draw_quiet_plies when it is on */
-    const volatile sig_atomic_t *stop;
+    chk_stop *stop;
 };
 
 /* ---- context ------------------------------------------------------------ */
@@ -60,12 +59,8 @@ chk_solver *chk_solver_new(size_t tt_bytes)
     chk_solver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (!tt_bytes)
-        tt_bytes = TT_DEFAULT;
-    size_t n = 1024;
-    while (n * 2 * sizeof(tt_entry) <= tt_bytes)
-        n *= 2;
-    s->tt = calloc(n, sizeof *s->tt);
+    size_t n;
+    s->tt = chk__table_alloc(tt_bytes, sizeof *s->tt, &n);
     s->mask = n - 1;
     s->lists = malloc((size_t)MAX_PLY * CHK_MAX_MOVES * sizeof *s->lists);
     s->scores = malloc((size_t)MAX_PLY * CHK_MAX_MOVES * sizeof *s->scores);
@@ -130,7 +125,7 @@ static uint64_t rules_print(const chk_rules *r)
 /* Readies s for a search of p: the table is dropped when the rules differ
  * from the ones it was filled under, and not used at all when a result may
  * depend on the path (repetition draws, hooks). */
-static void begin(chk_solver *s, const chk_pos *p, const volatile sig_atomic_t *stop)
+static void begin(chk_solver *s, const chk_pos *p, chk_stop *stop)
 {
     const chk_rules *r = p->rules;
     uint64_t fp = rules_print(r);
@@ -145,14 +140,16 @@ static void begin(chk_solver *s, const chk_pos *p, const volatile sig_atomic_t *
     s->node_limit = s->max_nodes ? s->nodes + s->max_nodes : 0;
 }
 
-/* CHK_SOLVE_STOPPED or CHK_SOLVE_LIMIT when the search must end, else 0. */
+/* CHK_STOPPED, CHK_TIMEOUT or CHK_NODE_LIMIT when the search must end,
+ * else 0 (CHK_OK). */
 static inline int must_stop(const chk_solver *s)
 {
-    if (s->stop && *s->stop)
-        return CHK_SOLVE_STOPPED;
+    chk_status st = chk_stop_check(s->stop);
+    if (st != CHK_OK)
+        return st;
     if (s->node_limit && s->nodes > s->node_limit)
-        return CHK_SOLVE_LIMIT;
-    return 0;
+        return CHK_NODE_LIMIT;
+    return CHK_OK;
 }
 
 /* ---- transposition table ------------------------------------------------ */
@@ -242,7 +239,7 @@ static void sort_order(uint16_t *order, const int32_t *score, int n)
  * index of the first move that wins at once, or -1; the moves that keep the
  * game going are listed in order[0..*cand) with score[i] the defender's
  * number of replies (moves that lose are left out; with a win, the list
- * stops there). Returns 0, or CHK_SOLVE_ERROR / CHK_SOLVE_NOMEM. */
+ * stops there). Returns 0, or CHK_HOOK_ERROR / CHK_NO_MEMORY. */
 static int look_ahead(chk_pos *p, chk_move *list, int cnt, int32_t *score, uint16_t *order,
                       int *cand, int *win)
 {
@@ -252,11 +249,11 @@ static int look_ahead(chk_pos *p, chk_move *list, int cnt, int32_t *score, uint1
     for (int i = 0; i < cnt; i++) {
         int replies = 0;
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         int st = status(p, me, &replies);
         chk_unmake(p);
         if (st == ST_ERROR)
-            return CHK_SOLVE_ERROR;
+            return CHK_HOOK_ERROR;
         if (st == ST_WIN) {
             *win = i;
             return 0;
@@ -272,8 +269,8 @@ static int look_ahead(chk_pos *p, chk_move *list, int cnt, int32_t *score, uint1
 static int defend(chk_solver *s, chk_pos *p, int n, int ply);
 
 /* Attacker (the side to move) node, the game going on: 1 when it wins
- * within n >= 1 of its moves, 0 when not, or CHK_SOLVE_STOPPED,
- * CHK_SOLVE_ERROR, CHK_SOLVE_NOMEM. */
+ * within n >= 1 of its moves, 0 when not, or CHK_STOPPED,
+ * CHK_HOOK_ERROR, CHK_NO_MEMORY. */
 static int attack(chk_solver *s, chk_pos *p, int n, int ply)
 {
     s->nodes++;
@@ -295,7 +292,7 @@ static int attack(chk_solver *s, chk_pos *p, int n, int ply)
     uint16_t *order = order_at(s, ply);
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     /* One ply ahead: a move that wins at once ends the search; the others
      * are ordered by the defender's number of replies (the hash move first). */
     int cand, win;
@@ -320,7 +317,7 @@ static int attack(chk_solver *s, chk_pos *p, int n, int ply)
     for (int j = 0; j < cand; j++) {
         int i = order[j];
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         int r = defend(s, p, n - 1, ply + 1);
         chk_unmake(p);
         if (r < 0)
@@ -348,7 +345,7 @@ static int defend(chk_solver *s, chk_pos *p, int n, int ply)
     uint16_t *order = order_at(s, ply);
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     int attacker = !p->side, cand = 0;
     /* One ply ahead: a reply that ends the game in the defender's favour,
      * leaves the attacker without a move, or that the table knows to hold,
@@ -359,20 +356,20 @@ static int defend(chk_solver *s, chk_pos *p, int n, int ply)
     for (int i = 0; i < cnt; i++) {
         int reason;
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         int w = chk_result_static(p, &reason);
         tt_entry *e = reason == CHK_REASON_ERROR ? NULL : tt_probe(s, tt_key(s, p));
         int amob = (reason == CHK_REASON_ERROR || w != CHK_ONGOING) ? 0 : chk_count_moves(p);
         chk_unmake(p);
         if (reason == CHK_REASON_ERROR)
-            return CHK_SOLVE_ERROR;
+            return CHK_HOOK_ERROR;
         if (w != CHK_ONGOING) {
             if (w != attacker)
                 return 0;
             continue;
         }
         if (amob < 0)
-            return CHK_SOLVE_ERROR;
+            return CHK_HOOK_ERROR;
         if (amob == 0 || (e && e->nowin >= n))  /* the attacker stalemated, or known to fail */
             return 0;
         score[i] = 4 * amob - bb_count(list[i].captures);
@@ -384,7 +381,7 @@ static int defend(chk_solver *s, chk_pos *p, int n, int ply)
     for (int j = 0; j < cand; j++) {
         int i = order[j];
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         int r = attack(s, p, n, ply + 1);
         chk_unmake(p);
         if (r < 0)
@@ -412,7 +409,7 @@ static int shortest_from_attack(chk_solver *s, chk_pos *p, int n, int ply)
 /* ---- public calls ------------------------------------------------------- */
 
 int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens,
-                    const volatile sig_atomic_t *stop)
+                    chk_stop *stop)
 {
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
@@ -422,22 +419,22 @@ int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     if (w != CHK_ONGOING || n < 1)
         return 0;
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     int me = p->side;
     /* score: 0 unknown, k the shortest win, -1 no win within n */
     for (int i = 0; i < cnt; i++) {
         int replies = 0;
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         int st = status(p, me, &replies);
         chk_unmake(p);
         if (st == ST_ERROR)
-            return CHK_SOLVE_ERROR;
+            return CHK_HOOK_ERROR;
         score[i] = st == ST_WIN ? 1 : st == ST_LOSS ? -1 : 0;
     }
     for (int k = 2; k <= n; k++) {
@@ -445,7 +442,7 @@ int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens
             if (score[i] != 0)
                 continue;
             if (!chk_make(p, &list[i]))
-                return CHK_SOLVE_NOMEM;
+                return CHK_NO_MEMORY;
             int r = defend(s, p, k - 1, 1);
             chk_unmake(p);
             if (r < 0)
@@ -465,7 +462,7 @@ int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens
 }
 
 int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
-              const volatile sig_atomic_t *stop)
+              chk_stop *stop)
 {
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
@@ -476,12 +473,12 @@ int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     if (w != CHK_ONGOING || n < 1)
         return 0;
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     int cand, win;
     int rc = look_ahead(p, list, cnt, score, order, &cand, &win);
     if (rc < 0)
@@ -496,7 +493,7 @@ int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
         for (int j = 0; j < cand; j++) {
             int i = order[j];
             if (!chk_make(p, &list[i]))
-                return CHK_SOLVE_NOMEM;
+                return CHK_NO_MEMORY;
             int r = defend(s, p, k - 1, 1);
             chk_unmake(p);
             if (r < 0)
@@ -512,7 +509,7 @@ int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
 }
 
 int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
-                     const volatile sig_atomic_t *stop)
+                     chk_stop *stop)
 {
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
@@ -525,22 +522,22 @@ int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
     int attacker = !p->side;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     if (w != CHK_ONGOING)
         return w == attacker ? 0 : n + 1;
     int cnt = chk_gen_rule_moves(p, list);
     if (cnt < 0)
-        return CHK_SOLVE_ERROR;
+        return CHK_HOOK_ERROR;
     if (cnt == 0)
         return 0;       /* stalemated: the attacker has won */
     /* score: -1 loses at once, 0 unknown, n + 1 holds */
     for (int i = 0; i < cnt; i++) {
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         w = chk_result_static(p, &reason);
         chk_unmake(p);
         if (reason == CHK_REASON_ERROR)
-            return CHK_SOLVE_ERROR;
+            return CHK_HOOK_ERROR;
         score[i] = w == CHK_ONGOING ? 0 : w == attacker ? -1 : n + 1;
         if (score[i] == n + 1) {
             if (defence)
@@ -564,7 +561,7 @@ int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
         if (score[i] != 0)
             continue;
         if (!chk_make(p, &list[i]))
-            return CHK_SOLVE_NOMEM;
+            return CHK_NO_MEMORY;
         int r = attack(s, p, n, 1);
         chk_unmake(p);
         if (r < 0)
@@ -580,7 +577,7 @@ int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
         int len = 0;
         if (score[i] == 0) {
             if (!chk_make(p, &list[i]))
-                return CHK_SOLVE_NOMEM;
+                return CHK_NO_MEMORY;
             len = shortest_from_attack(s, p, n, 1);
             chk_unmake(p);
             if (len < 0)
@@ -597,7 +594,7 @@ int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
 }
 
 int chk_solve_refute(chk_solver *s, chk_pos *p, const chk_move *m, int n, chk_move *defence,
-                     const volatile sig_atomic_t *stop)
+                     chk_stop *stop)
 {
     chk_move mv = *m;
     if (n > CHK_SOLVE_MAX_MOVES)
@@ -607,7 +604,7 @@ int chk_solve_refute(chk_solver *s, chk_pos *p, const chk_move *m, int n, chk_mo
     if (n < 1)
         return n + 1;
     if (!chk_make(p, &mv))
-        return CHK_SOLVE_NOMEM;
+        return CHK_NO_MEMORY;
     int rc = chk_solve_defend(s, p, n - 1, defence, stop);
     chk_unmake(p);
     if (rc < 0)

@@ -20,24 +20,21 @@
  *   cheskers.engine.defaults() -> table
  *   cheskers.engine.names                   the weight names, in order
  *   cheskers.engine.features(board) -> table   name -> feature value
- *   cheskers.engine.deadline([seconds])     every search stops by then (nil: no deadline)
+ *   cheskers.engine.deadline([seconds])     the same function as cheskers.deadline
  *   cheskers.engine.WIN, cheskers.engine.MATE_MIN   score constants
  *
  * The weights and one search context (its tables allocated once) belong to
  * the Lua state: they live in the Engine userdata, upvalue 1 of every
- * function here (no globals). The interrupt flag of lcheskers.h stops a
- * search: the board is restored and "interrupted" raised. Lua callbacks run
+ * function here (no globals). The interrupt flag and the deadline stop a
+ * search (lbind.h: lb_stop): the board is restored and "interrupted" or
+ * "timeout" raised. Lua callbacks run
  * under lua_pcall; their errors are raised once the search has returned and
  * the board is restored.
  */
 #include <stdbool.h>
 #include <string.h>
-#include <time.h>
 
-#include "lauxlib.h"
-#include "lua.h"
-
-#include "lcheskers.h"
+#include "lbind.h"
 
 #define ENGINE_MT "cheskers.engine"
 #define DEFAULT_DEPTH 8
@@ -46,15 +43,7 @@ typedef struct Engine {
     chk_weights w;
     chk_search *search;     /* made on first use */
     bool searching;         /* search is in use (a callback searches again) */
-    double deadline;        /* engine.deadline: monotonic seconds, 0: none */
 } Engine;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* A search context of its own, for a search started from inside another
  * one's callback; freed by its __gc (a Lua error cannot leak it). */
@@ -99,20 +88,25 @@ static int check_weight(lua_State *L, int arg)
 static void read_weights(lua_State *L, int idx, chk_weights *w)
 {
     chk_weights nw = *w;
+    const char *names[CHK_NWEIGHTS + 1];
+    for (int i = 0; i < CHK_NWEIGHTS; i++)
+        names[i] = chk_weight_name(i);
+    names[CHK_NWEIGHTS] = NULL;
     idx = lua_absindex(L, idx);
+    lb_check_options(L, idx, "weights: ", "weight", names);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING)
-            luaL_error(L, "weights: keys must be weight names");
+            lcheskers_error(L, "bad_argument", "weights: keys must be weight names");
         const char *name = lua_tostring(L, -2);
         int i = chk_weight_index(name);
         if (i < 0)
-            luaL_error(L, "weights: unknown weight '%s'", name);
+            lcheskers_error(L, "bad_option", "weights: unknown weight '%s'", name);
         if (!lua_isinteger(L, -1))
-            luaL_error(L, "weights: '%s' must be an integer", name);
+            lcheskers_error(L, "bad_argument", "weights: '%s' must be an integer", name);
         lua_Integer v = lua_tointeger(L, -1);
         if (v < -100000 || v > 100000)
-            luaL_error(L, "weights: '%s' out of range (-100000..100000)", name);
+            lcheskers_error(L, "bad_argument", "weights: '%s' out of range (-100000..100000)", name);
         nw.w[i] = (int)v;
         lua_pop(L, 1);
     }
@@ -157,27 +151,6 @@ static int l_set(lua_State *L)
     return 0;
 }
 
-/* engine.deadline([seconds]): every search from now on stops within
- * seconds (wall clock) at the latest; nil or no argument: no deadline.
- * Returns the seconds left of the previous deadline, or nil. */
-static int l_deadline(lua_State *L)
-{
-    Engine *e = getengine(L);
-    double t = now();
-    if (e->deadline > 0)
-        lua_pushnumber(L, e->deadline > t ? e->deadline - t : 0);
-    else
-        lua_pushnil(L);
-    if (lua_isnoneornil(L, 1)) {
-        e->deadline = 0;
-    } else {
-        lua_Number secs = luaL_checknumber(L, 1);
-        luaL_argcheck(L, secs >= 0 && secs < 1e9, 1, "seconds must be >= 0");
-        e->deadline = t + secs;
-    }
-    return 1;
-}
-
 static int l_reset(lua_State *L)
 {
     chk_weights_default(&getengine(L)->w);
@@ -194,7 +167,7 @@ static int l_defaults(lua_State *L)
 
 static int l_features(lua_State *L)
 {
-    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_pos *p = lb_checkpos(L, 1);
     int f[CHK_NWEIGHTS];
     chk_eval_features(p, f);
     lua_createtable(L, 0, CHK_NWEIGHTS);
@@ -209,7 +182,7 @@ static int l_features(lua_State *L)
 static int board_eval(lua_State *L)
 {
     Engine *e = getengine(L);
-    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_pos *p = lb_checkpos(L, 1);
     int f[CHK_NWEIGHTS];
     chk_eval_features(p, f);
     lua_pushinteger(L, chk_eval(p, &e->w));
@@ -247,7 +220,7 @@ static void push_line(lua_State *L, const chk_pos *p, const chk_move *ms, int n)
     q->caphist = (size_t)n + 1;
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
-        lcheskers_pushmove(L, q, &ms[i]);
+        lb_push_move(L, q, &ms[i], 0, false);
         lua_rawseti(L, -2, i + 1);
         if (i + 1 < n && !chk_make(q, &ms[i]))
             break;
@@ -260,7 +233,7 @@ static void push_result(lua_State *L, const chk_pos *p, const chk_search_info *s
 {
     lua_createtable(L, 0, 8);
     if (si->npv > 0) {
-        lcheskers_pushmove(L, p, &si->pv[0]);
+        lb_push_move(L, p, &si->pv[0], 0, false);
         lua_setfield(L, -2, "move");
     }
     lua_pushinteger(L, si->score);
@@ -291,9 +264,9 @@ static int eval_protected(lua_State *L)
     int isnum;
     lua_Number v = lua_tonumberx(L, -1, &isnum);
     if (!isnum)
-        return luaL_error(L, "eval function must return a number (got %s)", luaL_typename(L, -1));
+        return lcheskers_error(L, "hook", "eval function must return a number (got %s)", luaL_typename(L, -1));
     if (v != v)
-        return luaL_error(L, "eval function returned NaN");
+        return lcheskers_error(L, "hook", "eval function returned NaN");
     c->score = v;
     return 0;
 }
@@ -355,10 +328,10 @@ static lua_Integer opt_count(lua_State *L, const char *name)
     lua_Integer v = 0;
     if (lua_getfield(L, 2, name) != LUA_TNIL) {
         if (!lua_isinteger(L, -1))
-            luaL_error(L, "search: '%s' must be an integer", name);
+            lcheskers_error(L, "bad_argument", "search: '%s' must be an integer", name);
         v = lua_tointeger(L, -1);
         if (v < 1)
-            luaL_error(L, "search: '%s' must be at least 1", name);
+            lcheskers_error(L, "bad_argument", "search: '%s' must be at least 1", name);
     }
     lua_pop(L, 1);
     return v;
@@ -373,7 +346,7 @@ static int opt_function(lua_State *L, const char *name, int slot)
         return 0;
     }
     if (t != LUA_TFUNCTION)
-        luaL_error(L, "search: '%s' must be a function", name);
+        lcheskers_error(L, "bad_argument", "search: '%s' must be a function", name);
     lua_replace(L, slot);
     return slot;
 }
@@ -383,7 +356,7 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info", NULL };
     Engine *e = getengine(L);
-    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
     chk_weights w = e->w;
     Call c;
@@ -395,38 +368,20 @@ static int board_search(lua_State *L)
     }
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
-    lua_pushnil(L);
-    while (lua_next(L, 2)) {
-        int ok = 0;
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING)
-            for (int i = 0; known[i]; i++)
-                ok |= !strcmp(lua_tostring(L, -1), known[i]);
-        if (!ok) {
-            const char *k = luaL_tolstring(L, -1, NULL);
-            return luaL_error(L, "search: unknown option %s (depth, nodes, time, eval, weights, info)", k);
-        }
-    }
+    lb_check_options(L, 2, "search: ", "option", known);
     o.depth = (int)opt_count(L, "depth");
     if (o.depth > CHK_MAX_PLY - 1)
-        return luaL_error(L, "search: 'depth' must be at most %d", CHK_MAX_PLY - 1);
+        return lcheskers_error(L, "bad_argument", "search: 'depth' must be at most %d", CHK_MAX_PLY - 1);
     o.nodes = (int64_t)opt_count(L, "nodes");
     if (lua_getfield(L, 2, "time") != LUA_TNIL) {
         int isnum;
         o.seconds = lua_tonumberx(L, -1, &isnum);
         if (!isnum || !(o.seconds > 0))
-            return luaL_error(L, "search: 'time' must be a positive number of seconds");
+            return lcheskers_error(L, "bad_argument", "search: 'time' must be a positive number of seconds");
     }
     lua_pop(L, 1);
     if (!o.depth && !o.nodes && !(o.seconds > 0))
         o.depth = DEFAULT_DEPTH;
-    if (e->deadline > 0) {
-        double left = e->deadline - now();
-        if (left < 0.001)
-            left = 0.001;
-        if (!(o.seconds > 0) || o.seconds > left)
-            o.seconds = left;
-    }
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);
@@ -459,40 +414,37 @@ static int board_search(lua_State *L)
         ctx = e->search;
     }
     if (!ctx)
-        return luaL_error(L, "search: not enough memory");
+        return lcheskers_error(L, "no_memory", "search: not enough memory");
     o.weights = &w;
     o.eval = c.eval ? eval_cb : NULL;
     o.eval_ud = &c;
     o.info = c.info ? info_cb : NULL;
     o.info_ud = &c;
-    o.stop = lcheskers_interrupt_flag();
-    *lcheskers_interrupt_flag() = 0;
+    chk_stop stop = lb_stop(L);
+    o.stop = &stop;
     bool outer = !e->searching;
-    int slot = lcheskers_core_begin(L, 1);
+    int slot = lb_call_begin(L, 1);
     e->searching = true;
     int rc = chk_search_run(ctx, p, &o, si);
     if (outer)
         e->searching = false;
-    lcheskers_core_end(L, 1, slot);     /* raises the error of a failed rule hook */
+    lb_call_end(L, 1, slot);     /* raises the error of a failed rule hook */
     switch (rc) {
-    case CHK_SEARCH_OK:
+    case CHK_OK:
+    case CHK_TIMEOUT:   /* the deadline bounds a search: its best move so far */
         break;
-    case CHK_SEARCH_STOPPED:
-        return lcheskers_error(L, "interrupted", "interrupted");
-    case CHK_SEARCH_EVAL_ERROR:
+    case CHK_EVAL_ERROR:
         if (lua_isnil(L, c.err))
-            return luaL_error(L, "search: the eval function failed");
+            return lcheskers_error(L, "hook", "search: the eval function failed");
         lua_pushvalue(L, c.err);
         return lua_error(L);
-    case CHK_SEARCH_ABORTED:
+    case CHK_ABORTED:
         if (lua_isnil(L, c.err))
-            return luaL_error(L, "search: the info function failed");
+            return lcheskers_error(L, "hook", "search: the info function failed");
         lua_pushvalue(L, c.err);
         return lua_error(L);
-    case CHK_SEARCH_HOOK_ERROR:
-        return luaL_error(L, "search: a rule hook failed");
     default:
-        return luaL_error(L, "search: not enough memory");
+        return lb_status_error(L, rc, "search");
     }
     push_result(L, p, si);
     return 1;
@@ -505,7 +457,7 @@ static const luaL_Reg engine_funcs[] = {
     { "get", l_get },
     { "set", l_set },
     { "reset", l_reset },
-    { "deadline", l_deadline },
+    { "deadline", lcheskers_deadline },
     { "defaults", l_defaults },
     { "features", l_features },
     { NULL, NULL }
@@ -517,7 +469,8 @@ static const luaL_Reg engine_board_methods[] = {
     { NULL, NULL }
 };
 
-int lcheskers_open_engine(lua_State *L)
+/* With the module on top: adds b:search and b:eval, and cheskers.engine. */
+void lb_open_engine(lua_State *L)
 {
     int module = lua_absindex(L, -1);
     luaL_checktype(L, module, LUA_TTABLE);
@@ -525,19 +478,16 @@ int lcheskers_open_engine(lua_State *L)
     chk_weights_default(&e->w);
     e->search = NULL;
     e->searching = false;
-    e->deadline = 0;
     if (luaL_newmetatable(L, ENGINE_MT)) {
         lua_pushcfunction(L, engine_gc);
         lua_setfield(L, -2, "__gc");
     }
     lua_setmetatable(L, -2);
     /* the board methods: the __index table of the board metatable */
-    luaL_getmetatable(L, "cheskers.board");
-    if (!lua_istable(L, -1) || lua_getfield(L, -1, "__index") != LUA_TTABLE)
-        return luaL_error(L, "lcheskers_open_engine: no board methods table");
-    lua_pushvalue(L, -3);
+    lb_push_board_methods(L);
+    lua_pushvalue(L, -2);
     luaL_setfuncs(L, engine_board_methods, 1);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
     /* cheskers.engine */
     lua_createtable(L, 0, 10);
     lua_pushvalue(L, -2);
@@ -554,5 +504,4 @@ int lcheskers_open_engine(lua_State *L)
     lua_setfield(L, -2, "MATE_MIN");
     lua_setfield(L, module, "engine");
     lua_pop(L, 1);
-    return 0;
 }

@@ -3,12 +3,15 @@
  * matching message text.
  *
  * An error value is a table { code = "interrupted", message = "..." } whose
- * metatable (registry "cheskers.error") gives it __tostring (the message) and
- * __concat, so code that prints or concatenates errors keeps working. Lua
+ * metatable (registry "cheskers.error") gives it __tostring (the message),
+ * __concat and the string methods (e:find(...) searches the message), so
+ * code that prints, concatenates or searches errors keeps working. Lua
  * code asks cheskers.error_code(e): the code of an error value, nil for
  * anything else (a plain string error, a table of its own).
  *
- * Codes: "interrupted" (cheskers.interrupt() or Ctrl-C stopped the call).
+ * Codes (docs/lua_api.md lists them with their meaning): "interrupted",
+ * "timeout", "illegal_move", "bad_position", "bad_rules", "bad_option",
+ * "bad_argument", "hook", "busy", "no_memory", "node_limit".
  */
 #include <stdarg.h>
 
@@ -29,6 +32,32 @@ static int error_tostring(lua_State *L)
     return 1;
 }
 
+/* The string method of an error value (upvalue 1): applied to its message,
+ * so that e:find(...), e:match(...) work as on the message text. */
+static int error_method(lua_State *L)
+{
+    int n = lua_gettop(L);
+    luaL_tolstring(L, 1, NULL);
+    lua_replace(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* __index: the string methods, as error_method closures. */
+static int error_index(lua_State *L)
+{
+    lua_pushliteral(L, "");
+    if (luaL_getmetafield(L, -1, "__index") != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2);
+    if (lua_gettable(L, -2) != LUA_TFUNCTION)
+        return 0;
+    lua_pushcclosure(L, error_method, 1);
+    return 1;
+}
+
 static int error_concat(lua_State *L)
 {
     luaL_tolstring(L, 1, NULL);
@@ -45,6 +74,8 @@ static void push_error_mt(lua_State *L)
         lua_setfield(L, -2, "__tostring");
         lua_pushcfunction(L, error_concat);
         lua_setfield(L, -2, "__concat");
+        lua_pushcfunction(L, error_index);
+        lua_setfield(L, -2, "__index");
     }
 }
 

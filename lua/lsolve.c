@@ -1,6 +1,5 @@
 /*
- * lsolve.c - the forced-win solver (core/solve.c) as board methods, and
- * b:svg (drawn by the Lua module cheskers.svg):
+ * lsolve.c - the forced-win solver (core/solve.c) as board methods:
  *
  *   b:solve(n | {moves = n, all = bool, nodes = budget})
  *       -> { win = bool, shortest = k or nil, moves = {move...},
@@ -21,33 +20,24 @@
  *       nil and its shortest win when it does; else the defender's reply
  *       that refutes it (a move of the position after move), or false when
  *       move itself ends the game without winning it.
- *   b:svg(opts) -> require("cheskers.svg").render(b, opts)
- * and registers package.preload["cheskers.budget"] (lsandbox.c). Also the
- * module's __index function that loads cheskers.puzzle and cheskers.svg on
- * first use (lcheskers_module_index).
  *
  * One solver context (transposition table of 16 MiB) per Lua state, made on
  * first use and shared by every board; it is a userdata upvalue of these
- * functions (no globals). The interrupt flag of lcheskers.h stops a run:
- * the board is restored and "interrupted" raised.
+ * functions (no globals). The interrupt flag and the deadline stop a run
+ * (lbind.h: lb_stop): the board is restored and "interrupted" or "timeout"
+ * raised. Options tables are checked (unknown keys: code "bad_option").
  *
- * Boards and move objects come from lcheskers.c (lcheskers.h); each solve
- * runs inside lcheskers_core_begin/end, so the board is busy meanwhile and
+ * Boards and move objects come from lbind.h; each solve runs inside
+ * lb_call_begin/end, so the board is busy meanwhile and
  * rules written with Lua hooks work (without the transposition table: their
  * results may depend on the path). A hook that solves while a solve runs
  * gets an error.
  */
 #include <string.h>
-#include <time.h>
 
-#include "lauxlib.h"
-#include "lua.h"
-
-#include "cheskers.h"
-#include "lcheskers.h"
+#include "lbind.h"
 
 #define SOLVER_MT "cheskers.solver"
-#define BOARD_MT  "cheskers.board"
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
@@ -64,17 +54,11 @@ static int solver_gc(lua_State *L)
     return 0;
 }
 
-/* Raises for a negative solver result. */
+/* Raises for a negative solver result (a chk_status). */
 static void check_rc(lua_State *L, int rc)
 {
-    if (rc == CHK_SOLVE_STOPPED)
-        lcheskers_error(L, "interrupted", "interrupted");
-    else if (rc == CHK_SOLVE_ERROR)
-        luaL_error(L, "solve: a rule hook failed");
-    else if (rc == CHK_SOLVE_NOMEM)
-        luaL_error(L, "solve: not enough memory");
-    else if (rc == CHK_SOLVE_LIMIT)
-        luaL_error(L, "solve: node limit reached");
+    if (rc < 0)
+        lb_status_error(L, rc, "solve");
 }
 
 static lsolver *get_lsolver(lua_State *L)
@@ -88,20 +72,20 @@ static chk_solver *get_solver(lua_State *L)
 {
     lsolver *ls = get_lsolver(L);
     if (ls->running)
-        luaL_error(L, "solve: the solver is busy (a solve inside a solve)");
+        lcheskers_error(L, "busy", "solve: the solver is busy (a solve inside a solve)");
     if (!ls->s) {
         ls->s = chk_solver_new(0);
         if (!ls->s)
-            luaL_error(L, "solver: not enough memory");
+            lcheskers_error(L, "no_memory", "solver: not enough memory");
     }
     return ls->s;
 }
 
 /* Brackets a solver call on the board at 1: the board is busy and its
- * rules' Lua hooks can run meanwhile (lcheskers_core_begin). */
+ * rules' Lua hooks can run meanwhile (lb_call_begin). */
 static int solve_begin(lua_State *L)
 {
-    int slot = lcheskers_core_begin(L, 1);
+    int slot = lb_call_begin(L, 1);
     get_lsolver(L)->running = true;
     return slot;
 }
@@ -110,17 +94,26 @@ static int solve_begin(lua_State *L)
 static void solve_end(lua_State *L, int slot, int rc)
 {
     get_lsolver(L)->running = false;
-    lcheskers_core_end(L, 1, slot);
+    lb_call_end(L, 1, slot);
     check_rc(L, rc);
 }
 
 /* The move count argument: an integer or a table's field "moves"; *all
- * from the table's field "all" (default true); the table's field "nodes"
- * (a node budget, default none) is set on the solver s. */
-static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s)
+ * from the table's field "all" (default true; only b:solve has it); the
+ * table's field "nodes" (a node budget, default none) is set on the solver
+ * s. Other keys are refused (code "bad_option"). */
+static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s, const char *who)
 {
+    static const char *const solve_keys[] = { "moves", "all", "nodes", NULL };
+    static const char *const other_keys[] = { "moves", "nodes", NULL };
     lua_Integer n = 0;
     *all = true;
+    if (lua_istable(L, arg)) {
+        lua_pushfstring(L, "%s: ", who);
+        lb_check_options(L, arg, lua_tostring(L, -1), "option",
+                         strcmp(who, "solve") == 0 ? solve_keys : other_keys);
+        lua_pop(L, 1);
+    }
     chk_solver_limit(s, 0);
     if (lua_istable(L, arg)) {
         lua_getfield(L, arg, "nodes");
@@ -147,48 +140,35 @@ static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s)
     return (int)n;
 }
 
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* The interrupt flag, cleared: a solver call starts. */
-static volatile sig_atomic_t *start_flag(void)
-{
-    volatile sig_atomic_t *stop = lcheskers_interrupt_flag();
-    *stop = 0;
-    return stop;
-}
 
 /* b:solve(n | {moves = n, all = bool}) -> table (see the top) */
 static int board_solve(lua_State *L)
 {
-    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_pos *p = lb_checkpos(L, 1);
     chk_solver *s = get_solver(L);
     bool all;
-    int n = check_moves_arg(L, 2, &all, s);
+    int n = check_moves_arg(L, 2, &all, s, "solve");
     lua_settop(L, 2);
     chk_move *moves = lua_newuserdatauv(L, CHK_MAX_MOVES * sizeof *moves, 0);
     int *lens = lua_newuserdatauv(L, CHK_MAX_MOVES * sizeof *lens, 0);
     uint64_t nodes0 = chk_solver_nodes(s);
-    double t0 = seconds();
+    double t0 = chk_clock();
+    chk_stop stop = lb_stop(L);
     int cnt, shortest = 0;
     int slot = solve_begin(L);
     if (all) {
-        cnt = chk_solve_moves(s, p, n, moves, lens, start_flag());
+        cnt = chk_solve_moves(s, p, n, moves, lens, &stop);
         solve_end(L, slot, cnt);
         for (int i = 0; i < cnt; i++)
             if (!shortest || lens[i] < shortest)
                 shortest = lens[i];
     } else {
-        shortest = chk_solve(s, p, n, moves, start_flag());
+        shortest = chk_solve(s, p, n, moves, &stop);
         solve_end(L, slot, shortest);
         cnt = shortest > 0;
         lens[0] = shortest;
     }
-    double t1 = seconds();
+    double t1 = chk_clock();
     lua_createtable(L, 0, 6);
     lua_pushboolean(L, cnt > 0);
     lua_setfield(L, -2, "win");
@@ -198,7 +178,7 @@ static int board_solve(lua_State *L)
     }
     lua_createtable(L, cnt, 0);
     for (int i = 0; i < cnt; i++) {
-        lcheskers_pushmove(L, p, &moves[i]);
+        lb_push_move(L, p, &moves[i], 0, false);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "moves");
@@ -218,17 +198,18 @@ static int board_solve(lua_State *L)
 /* b:defend(n | {moves = n}) -> move or nil, length or nil */
 static int board_defend(lua_State *L)
 {
-    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_pos *p = lb_checkpos(L, 1);
     chk_solver *s = get_solver(L);
     bool all;
-    int n = check_moves_arg(L, 2, &all, s);
+    int n = check_moves_arg(L, 2, &all, s, "defend");
     chk_move d;
     lua_settop(L, 2);
+    chk_stop stop = lb_stop(L);
     int slot = solve_begin(L);
-    int rc = chk_solve_defend(s, p, n, &d, start_flag());
+    int rc = chk_solve_defend(s, p, n, &d, &stop);
     solve_end(L, slot, rc);
     if (d.npath)
-        lcheskers_pushmove(L, p, &d);
+        lb_push_move(L, p, &d, 0, false);
     else
         lua_pushnil(L);
     if (rc > n)
@@ -241,15 +222,16 @@ static int board_defend(lua_State *L)
 /* b:refute(move, n | {moves = n, nodes = budget}) -> defence | false | nil, length */
 static int board_refute(lua_State *L)
 {
-    chk_pos *p = lcheskers_checkboard(L, 1);
+    chk_pos *p = lb_checkpos(L, 1);
     chk_solver *s = get_solver(L);
     chk_move m, d;
-    lcheskers_checkmove(L, 2, p, &m);
+    lb_check_move_of(L, 2, p, &m);
     bool all;
-    int n = check_moves_arg(L, 3, &all, s);
+    int n = check_moves_arg(L, 3, &all, s, "refute");
     lua_settop(L, 3);
+    chk_stop stop = lb_stop(L);
     int slot = solve_begin(L);
-    int rc = chk_solve_refute(s, p, &m, n, &d, start_flag());
+    int rc = chk_solve_refute(s, p, &m, n, &d, &stop);
     solve_end(L, slot, rc);
     if (rc <= n) {
         lua_pushnil(L);
@@ -269,49 +251,8 @@ static int board_refute(lua_State *L)
     lua_pushvalue(L, 4);
     lua_pushvalue(L, 2);
     lua_call(L, 2, 0);
-    lcheskers_pushmove(L, lcheskers_checkboard(L, 4), &d);
+    lb_push_move(L, lb_checkpos(L, 4), &d, 0, false);
     return 1;
-}
-
-/* [-0, +1] require(name), through the global table's require. */
-static void require_module(lua_State *L, const char *name)
-{
-    if (lua_getglobal(L, "require") != LUA_TFUNCTION)
-        luaL_error(L, "cannot load %s: no require function", name);
-    lua_pushstring(L, name);
-    lua_call(L, 1, 1);
-}
-
-/* b:svg(opts) -> text */
-static int board_svg(lua_State *L)
-{
-    luaL_checkudata(L, 1, BOARD_MT);
-    lua_settop(L, 2);
-    require_module(L, "cheskers.svg");
-    lua_getfield(L, -1, "render");
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 2);
-    lua_call(L, 2, 1);
-    return 1;
-}
-
-/* The module's __index: cheskers.puzzle and cheskers.svg are loaded on
- * first use (require) and then kept in the module table. */
-int lcheskers_module_index(lua_State *L)
-{
-    static const char *const lazy[] = { "puzzle", "svg", NULL };
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-    for (int i = 0; k && lazy[i]; i++) {
-        if (strcmp(k, lazy[i]) != 0)
-            continue;
-        lua_pushfstring(L, "cheskers.%s", k);
-        require_module(L, lua_tostring(L, -1));
-        lua_pushvalue(L, 2);
-        lua_pushvalue(L, -2);
-        lua_rawset(L, 1);
-        return 1;
-    }
-    return 0;
 }
 
 static const luaL_Reg board_methods[] = {
@@ -321,9 +262,11 @@ static const luaL_Reg board_methods[] = {
     { NULL, NULL }
 };
 
-int lcheskers_open_solve(lua_State *L)
+/* With the module on top: adds the solver's board methods, their upvalue
+ * the solver of this state. */
+void lb_open_solve(lua_State *L)
 {
-    luaL_checktype(L, -1, LUA_TTABLE);
+    lb_push_board_methods(L);
     lsolver *ls = lua_newuserdatauv(L, sizeof *ls, 0);
     ls->s = NULL;
     ls->running = false;
@@ -333,15 +276,5 @@ int lcheskers_open_solve(lua_State *L)
     }
     lua_setmetatable(L, -2);            /* methods, solver */
     luaL_setfuncs(L, board_methods, 1); /* methods */
-    lua_pushcfunction(L, board_svg);
-    lua_setfield(L, -2, "svg");
-    /* cheskers.budget (lsandbox.c) becomes requirable wherever cheskers is */
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_getfield(L, -1, "cheskers.budget");
-    if (lua_isnil(L, -1)) {
-        lua_pushcfunction(L, luaopen_cheskers_budget);
-        lua_setfield(L, -3, "cheskers.budget");
-    }
-    lua_pop(L, 2);
-    return 0;
+    lua_pop(L, 1);
 }

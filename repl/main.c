@@ -42,8 +42,9 @@ static void preload(lua_State *L, const char *name, lua_CFunction open)
     lua_pop(L, 1);
 }
 
-/* Prepends to package.path, in this order: the source tree's lua/ (beside
- * the executable), the installed tree relative to the executable
+/* Prepends to package.path (each with its ?.lua and ?/init.lua entries, so
+ * that require "cheskers" finds cheskers/init.lua), in this order: the
+ * source tree's lua/ (beside the executable), the installed tree relative to the executable
  * (<bin>/../share/lua/5.4, so a relocated or DESTDIR install works) and
  * CHESKERS_LUADIR (where `make install` put it). The REPL's own modules
  * (repl.session, repl.commands.game, ...) are found as <exe dir>/?.lua in
@@ -70,6 +71,8 @@ static void set_path(lua_State *L)
             luaL_addstring(&b, "/?.lua;");
             luaL_addstring(&b, exe);
             luaL_addstring(&b, "/../share/lua/5.4/?.lua;");
+            luaL_addstring(&b, exe);
+            luaL_addstring(&b, "/../share/lua/5.4/?/init.lua;");
             luaL_addstring(&b, exe);
             luaL_addstring(&b, "/../share/lua/5.4/cheskers/?.lua;");
         }
@@ -102,7 +105,7 @@ static int pmain(lua_State *L)
     int i;
     luaL_checkversion(L);
     luaL_openlibs(L);
-    preload(L, "cheskers", luaopen_cheskers);
+    preload(L, "cheskers.core", luaopen_cheskers_core);
     preload(L, "cheskers.readline", luaopen_cheskers_readline);
     set_path(L);
     lua_gc(L, LUA_GCRESTART);

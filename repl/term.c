@@ -37,7 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -46,6 +45,7 @@
 #include "lauxlib.h"
 #include "lua.h"
 
+#include "cheskers.h"
 #include "lcheskers.h"
 #include "term.h"
 
@@ -427,9 +427,7 @@ static int l_isatty(lua_State *L)
 
 static int l_now(lua_State *L)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec * 1e-9);
+    lua_pushnumber(L, (lua_Number)chk_clock());
     return 1;
 }
 

@@ -97,12 +97,13 @@ local env = {}
 assert(loadfile(spec, "t", env))()
 local listed, missing = {}, {}
 local mod = env.build.modules
-for _, src in ipairs(mod.cheskers.sources) do listed[src] = true end
+for _, src in ipairs(mod["cheskers.core"].sources) do listed[src] = true end
 for name, path in pairs(mod) do if type(path) == "string" then listed[path] = name end end
 local p = io.popen("ls core/*.c lua/*.c lua/cheskers/*.lua lua/cheskers/*/*.lua 2>/dev/null")
 for f in p:lines() do
   if not listed[f] then missing[#missing + 1] = f end
   local want = f:match("^lua/(cheskers/.*)%.lua$")
+  want = want and want:gsub("/init$", "")
   if want and listed[f] ~= true and listed[f] and listed[f] ~= want:gsub("/", ".") then
     missing[#missing + 1] = f .. " (as " .. listed[f] .. ")"
   end

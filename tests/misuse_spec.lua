@@ -48,7 +48,7 @@ local function guarded(b, what, f, ...)
   local before = b:fen()
   local r = table.pack(pcall(f, ...))
   if not r[1] then
-    assert(type(r[2]) == "string", what .. ": error value is not a string: " .. tostring(r[2]))
+    assert(type(r[2]) == "string" or cheskers.error_code(r[2]), what .. ": error value is not a string or an error value: " .. tostring(r[2]))
     assert(b:fen() == before, what .. ": raised (" .. r[2] .. ") but changed the board from " ..
            before .. " to " .. b:fen())
   end
@@ -159,7 +159,7 @@ describe("misuse of the API", function()
             ok, err = pcall(f[2], hv[2])
           end
           if not ok then
-            assert(type(err) == "string", f[1] .. "(" .. hv[1] .. "): error is not a string")
+            assert(type(err) == "string" or cheskers.error_code(err), f[1] .. "(" .. hv[1] .. "): error is not a string or an error value")
             assert.same(defaults, engine.weights(), f[1] .. "(" .. hv[1] .. ") raised but changed the weights")
           end
           engine.reset()

@@ -37,7 +37,7 @@ static const char *check_search(chk_search *s, chk_pos *p, const chk_move *list,
     chk_pos_fen(p, f0, sizeof f0);
     size_t nh = p->nhist;
     uint64_t h = p->hash;
-    if (chk_search_run(s, p, &o, &info) != CHK_SEARCH_OK)
+    if (chk_search_run(s, p, &o, &info) != CHK_OK)
         return "search failed";
     chk_pos_fen(p, f1, sizeof f1);
     if (strcmp(f0, f1) || nh != p->nhist || h != p->hash || chk_pos_check(p))

@@ -10,7 +10,7 @@
  * hooks made to fail after a number of calls. After every operation the
  * position passes the invariants of fuzz.h; search and solve must restore
  * the position and answer with legal moves; a failing hook must be reported
- * (-1, -2, CHK_SEARCH_HOOK_ERROR, CHK_SOLVE_ERROR) with the position
+ * (CHK_HOOK_ERROR from every call) with the position
  * restored.
  */
 #include "fuzz.h"
@@ -230,7 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             chk_pos_fen(&pos, fen2, sizeof fen2);
             FUZZ_CHECK(!strcmp(fen, fen2) && pos.hash == hash && pos.nhist == nhist,
                        "search did not restore the position: %s", fen);
-            FUZZ_CHECK(rc == CHK_SEARCH_OK, "search returned %d: %s", rc, fen);
+            FUZZ_CHECK(rc == CHK_OK, "search returned %d: %s", rc, fen);
             n = chk_gen_moves(&pos, list);
             FUZZ_CHECK((info.npv == 0) == (n == 0), "search pv %d with %d moves: %s", info.npv, n, fen);
             if (info.npv > 0)
@@ -272,27 +272,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             switch (what) {
             case 0:
                 rc = chk_gen_moves(&pos, list);
-                FUZZ_CHECK(!hk.failed || rc == -1, "gen_moves: hook failed, got %lld", (long long)rc);
+                FUZZ_CHECK(!hk.failed || rc == CHK_HOOK_ERROR, "gen_moves: hook failed, got %lld", (long long)rc);
                 break;
             case 1:
                 rc = chk_perft(&pos, depth, next(&in) & 1, NULL);
-                FUZZ_CHECK(!hk.failed || rc == -2, "perft: hook failed, got %lld", (long long)rc);
+                FUZZ_CHECK(!hk.failed || rc == CHK_HOOK_ERROR, "perft: hook failed, got %lld", (long long)rc);
                 break;
             case 2:
                 rc = chk_divide(&pos, depth, roots, counts, NULL);
-                FUZZ_CHECK(!hk.failed || rc == -2, "divide: hook failed, got %lld", (long long)rc);
+                FUZZ_CHECK(!hk.failed || rc == CHK_HOOK_ERROR, "divide: hook failed, got %lld", (long long)rc);
                 break;
             case 3:
                 memset(&o, 0, sizeof o);
                 o.depth = depth + 1;
                 o.nodes = 20000;
                 rc = chk_search_run(search, &pos, &o, &info);
-                FUZZ_CHECK(!hk.failed || rc == CHK_SEARCH_HOOK_ERROR,
+                FUZZ_CHECK(!hk.failed || rc == CHK_HOOK_ERROR,
                            "search: hook failed, got %lld", (long long)rc);
                 break;
             default:
                 rc = chk_solve(solver, &pos, depth, &m, NULL);
-                FUZZ_CHECK(!hk.failed || rc == CHK_SOLVE_ERROR, "solve: hook failed, got %lld",
+                FUZZ_CHECK(!hk.failed || rc == CHK_HOOK_ERROR, "solve: hook failed, got %lld",
                            (long long)rc);
                 break;
             }

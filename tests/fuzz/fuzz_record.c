@@ -77,8 +77,8 @@ static void setup(void)
         abort();
     luaL_openlibs(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_cheskers);
-    lua_setfield(L, -2, "cheskers");
+    lua_pushcfunction(L, luaopen_cheskers_core);
+    lua_setfield(L, -2, "cheskers.core");      /* FUZZ_LUADIR has cheskers/init.lua */
     lua_pop(L, 1);
     lua_getglobal(L, "package");
     lua_pushstring(L, FUZZ_LUADIR "/?.lua;" FUZZ_LUADIR "/?/init.lua");

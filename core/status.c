@@ -1,0 +1,60 @@
+/*
+ * status.c - what every long core call shares: the status names, the one
+ * monotonic clock, stop conditions (a flag and a deadline) and the
+ * allocator of the hash tables of search.c and solve.c.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "internal.h"
+
+const char *chk_status_name(int status)
+{
+    switch (status) {
+    case CHK_OK: return "ok";
+    case CHK_STOPPED: return "stopped";
+    case CHK_TIMEOUT: return "timeout";
+    case CHK_HOOK_ERROR: return "hook error";
+    case CHK_NO_MEMORY: return "no memory";
+    case CHK_NODE_LIMIT: return "node limit";
+    case CHK_EVAL_ERROR: return "eval error";
+    case CHK_ABORTED: return "aborted";
+    default: return "?";
+    }
+}
+
+double chk_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+chk_stop chk_stop_make(const volatile sig_atomic_t *flag, double deadline)
+{
+    chk_stop s;
+    s.flag = flag;
+    s.deadline = deadline > 0 ? deadline : 0;
+    s.countdown = 1;        /* the first check reads the clock */
+    s.status = CHK_OK;
+    return s;
+}
+
+chk_status chk__stop_clock(chk_stop *s)
+{
+    s->countdown = CHK_STOP_EVERY;
+    if (chk_clock() >= s->deadline)
+        s->status = CHK_TIMEOUT;
+    return s->status;
+}
+
+void *chk__table_alloc(size_t bytes, size_t entry_size, size_t *count)
+{
+    size_t n = 1024;
+    if (bytes == 0)
+        bytes = CHK_TABLE_DEFAULT_BYTES;
+    while (n * 2 * entry_size <= bytes)
+        n *= 2;
+    *count = n;
+    return calloc(n, entry_size);
+}

@@ -1,0 +1,27 @@
+-- cheskers/init.lua - the module "cheskers": the C core (cheskers.core,
+-- built from lua/*.c) with what is written in Lua added on first use:
+-- cheskers.puzzle and cheskers.svg load when first indexed, and b:svg(opts)
+-- draws a board through cheskers.svg. The C code never requires Lua modules;
+-- this file is where the two meet (docs/lua_api.md).
+local core = require "cheskers.core"
+
+-- Lua modules reached as fields of the module, loaded on first use.
+local lazy = { puzzle = "cheskers.puzzle", svg = "cheskers.svg" }
+
+setmetatable(core, {
+  __index = function(t, k)
+    local name = lazy[k]
+    if name == nil then return nil end
+    local m = require(name)
+    rawset(t, k, m)
+    return m
+  end,
+})
+
+-- b:svg(opts) -> the SVG text of the board (cheskers.svg.render)
+local methods = getmetatable(core.new()).__index
+function methods.svg(b, opts)
+  return core.svg.render(b, opts)
+end
+
+return core

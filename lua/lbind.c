@@ -1,0 +1,650 @@
+/*
+ * lbind.c - the base of the Lua binding, shared by every binding file
+ * (lbind.h is the contract): the State and the type checks, small argument
+ * helpers, making boards and move objects, the bracket around core calls
+ * that may run Lua code (rule hooks) and the hooks themselves, options
+ * checking ("did you mean"), stop conditions (interrupt and deadline) and
+ * the error values of failed core calls.
+ *
+ * Every argument is checked before the core is called, so a Lua error never
+ * interrupts core work halfway. Lua code runs during core work only inside a
+ * protected call (hooks, progress callbacks); its error is raised after the
+ * core has returned and the board is consistent again.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lbind.h"
+
+static const char state_key = 'S';  /* registry key (its address) of the State */
+
+State *lb_state(lua_State *L)
+{
+    State *st;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &state_key);
+    st = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (st == NULL)
+        luaL_error(L, "cheskers: the module is not open in this state");
+    return st;
+}
+
+/* [-0, +1] The State of this Lua state, made on first use. */
+void lb_push_state(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &state_key) == LUA_TUSERDATA)
+        return;
+    lua_pop(L, 1);
+    memset(lua_newuserdatauv(L, sizeof(State), 0), 0, sizeof(State));
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &state_key);
+}
+
+void lb_setfuncs(lua_State *L, const luaL_Reg *l)
+{
+    luaL_checkstack(L, 3, "cheskers");
+    lb_push_state(L);
+    luaL_getmetatable(L, BOARD_MT);
+    luaL_getmetatable(L, MOVE_MT);
+    luaL_setfuncs(L, l, 3);
+}
+
+void lb_push_board_methods(lua_State *L)
+{
+    luaL_getmetatable(L, BOARD_MT);
+    lua_getfield(L, -1, "__index");
+    lua_remove(L, -2);
+}
+
+/* The userdata at arg of the type whose metatable is kept in the State (up)
+ * or, without upvalues, is the registry's tname; else NULL. [-0, +0] */
+void *lb_test_udata(lua_State *L, int arg, bool up, bool board)
+{
+    void *p;
+    if (!up)
+        return luaL_testudata(L, arg, board ? BOARD_MT : MOVE_MT);
+    p = lb_test_type(L, arg, board ? getstate(L)->board_mt : getstate(L)->move_mt);
+    if (p != NULL)
+        lua_pop(L, 1);
+    return p;
+}
+
+/* Sets the metatable of the value on top: the upvalue mt or the registry's tname. */
+static void set_metatable(lua_State *L, bool up, int mt, const char *tname)
+{
+    if (up) {
+        lua_pushvalue(L, mt);
+        lua_setmetatable(L, -2);
+    } else
+        luaL_setmetatable(L, tname);
+}
+
+/* [-0, +1] Pushes s (len bytes) quoted and cut short for an error message;
+ * returns it. */
+const char *lb_push_clipped(lua_State *L, const char *s, size_t len)
+{
+    char buf[48];
+    size_t i, n = len > 32 ? 32 : len;
+    buf[0] = '\'';
+    for (i = 0; i < n; i++)
+        buf[i + 1] = (s[i] == '\0' || s[i] == '\n') ? '?' : s[i];
+    if (n < len) {
+        memcpy(buf + n + 1, "...", 3);
+        n += 3;
+    }
+    buf[n + 1] = '\'';
+    return lua_pushlstring(L, buf, n + 2);
+}
+
+/* A piece's letter (lower case for Black), 0 for CHK_NONE. */
+char lb_piece_letter(const chk_rules *r, uint8_t pc)
+{
+    char c;
+    if (pc == CHK_NONE)
+        return 0;
+    c = lb_kind_letter(r, CHK_PIECE_KIND(pc));
+    return CHK_PIECE_COLOR(pc) == CHK_BLACK ? (char)tolower((unsigned char)c) : c;
+}
+
+void lb_push_square(lua_State *L, int sq)
+{
+    char name[3];
+    if (sq < 0 || sq >= CHK_SQUARES) {
+        lua_pushliteral(L, "??");
+        return;
+    }
+    chk_sq_name(sq, name);
+    lua_pushlstring(L, name, 2);
+}
+
+/* A square name argument: its index, or raises naming it. */
+int lb_check_square(lua_State *L, int arg)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, arg, &len);
+    int sq = len == 2 ? chk_sq_parse(s) : -1;
+    if (sq < 0) {
+        bool light = len == 2 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8';
+        const char *q = lb_push_clipped(L, s, len);
+        return luaL_argerror(L, arg, lua_pushfstring(L, "bad square %s%s", q,
+                                                     light ? " (a light square)" : ""));
+    }
+    return sq;
+}
+
+/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of memory. */
+bool lb_grow_plies(Board *b, size_t n)
+{
+    Ply *p;
+    size_t cap;
+    if (n <= b->nplies)
+        return true;
+    cap = b->nplies ? b->nplies : 16;
+    while (cap < n)
+        cap *= 2;
+    p = realloc(b->plies, cap * sizeof *p);
+    if (p == NULL)
+        return false;
+    memset(p + b->nplies, 0, (cap - b->nplies) * sizeof *p);
+    b->plies = p;
+    b->nplies = cap;
+    return true;
+}
+
+/* Forgets what the slots keep (they keep nothing or moves taken back). */
+void lb_clear_slots(Board *b)
+{
+    int s;
+    for (s = 0; s < PLY_SLOTS; s++)
+        b->slot_ply[s] = NO_PLY;
+}
+
+/* [-0, +1] A new board userdata using the Rules at ridx, closed (no position
+ * yet) but with its plies allocated for a position with nhist moves.
+ * Uservalue 1: the Rules; 2: the table of the move objects played that are
+ * not in the nslots (0 or PLY_SLOTS) uservalues from 3 on (nil until one is
+ * needed). */
+Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
+{
+    Board *b;
+    ridx = lua_absindex(L, ridx);
+    b = lua_newuserdatauv(L, sizeof(Board), nslots + 2);
+    b->nslots = nslots;
+    lb_clear_slots(b);
+    b->plies = NULL;
+    b->nplies = 0;
+    b->busy = false;
+    b->closed = true;
+    set_metatable(L, up, UV_BOARD_MT, BOARD_MT);
+    lua_pushvalue(L, ridx);
+    lua_setiuservalue(L, -2, 1);
+    if (!lb_reserve_plies(b, nhist + 1))
+        lcheskers_error(L, "no_memory", "not enough memory");
+    return b;
+}
+
+/* [-0, +1] A new board, a copy of src, using the Rules at ridx. up: one for
+ * Lua code (b:copy), else for a hook. */
+Board *lb_push_board_copy(lua_State *L, const chk_pos *src, int ridx, bool up)
+{
+    Board *b = lb_new_board(L, ridx, src->nhist, up, up ? PLY_SLOTS : 0);
+    if (!chk_pos_copy(&b->pos, src))
+        lcheskers_error(L, "no_memory", "not enough memory");
+    b->closed = false;
+    return b;
+}
+
+/* b, the board at arg or NULL when that is no board, when it is open. idle:
+ * also require that no core work runs on it, as every call that changes the
+ * board or runs core work on it does. */
+Board *lb_unusable_board(lua_State *L, int arg, const Board *b)
+{
+    if (b == NULL)
+        luaL_typeerror(L, arg, BOARD_MT);
+    if (b->closed)
+        lcheskers_error(L, "bad_argument", "attempt to use a closed board");
+    lcheskers_error(L, "busy", "board is busy");
+    return NULL;
+}
+
+/* The open board at arg (see lb_usable_board). */
+Board *lb_check_board(lua_State *L, int arg, bool idle, bool up)
+{
+    return lb_usable_board(L, arg, lb_testboard(L, arg, up), idle);
+}
+
+/* [-0, +1] A new move object, its fields not set (lb_set_move does). */
+Move *lb_new_move(lua_State *L, bool up)
+{
+    Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
+    set_metatable(L, up, UV_MOVE_MT, MOVE_MT);
+    return mv;
+}
+
+/* The text of a move object into buf (MOVE_TEXT_SIZE bytes). Made without a
+ * position (so without the rules' letters): the promotion letter is the one
+ * kept in the object. */
+const char *lb_move_text(const Move *mv, char *buf)
+{
+    size_t len = chk_move_text(NULL, &mv->m, buf, MOVE_TEXT_SIZE);
+    if (len >= MOVE_TEXT_SIZE)
+        len = MOVE_TEXT_SIZE - 1;
+    buf[len] = '\0';
+    if (mv->promo && len > 0)
+        buf[len - 1] = mv->promo;
+    return buf;
+}
+
+Move *lb_push_move(lua_State *L, const chk_pos *p, const chk_move *m, uint64_t stamp, bool up)
+{
+    Move *mv = lb_new_move(L, up);
+    lb_set_move(mv, p, m, stamp);
+    return mv;
+}
+
+/* Runs under lua_pcall from lb_filter_hook. [pos, move (light userdata), Rules]
+ * -> keep (boolean). The hook gets a fresh board copy and a move object that
+ * can be played on it. */
+static int call_filter(lua_State *L)
+{
+    const chk_pos *pos = lua_touserdata(L, 1);
+    const chk_move *m = lua_touserdata(L, 2);
+    Rules *r = lua_touserdata(L, 3);
+    Board *b;
+    lua_getiuservalue(L, 3, 1);
+    lua_getfield(L, -1, "filter");
+    b = lb_push_board_copy(L, pos, 3, false);
+    lb_push_move(L, pos, m, lb_board_stamp(b, r->ctx.st), false);
+    lua_call(L, 2, 1);
+    if (!lua_isboolean(L, -1))
+        return lcheskers_error(L, "hook", "filter hook must return a boolean (got %s)", luaL_typename(L, -1));
+    return 1;
+}
+
+/* Runs under lua_pcall from lb_result_hook. [pos (light userdata), Rules] ->
+ * winner code (-1: none), reason (string or nil). */
+static int call_result(lua_State *L)
+{
+    static const char *const winners[] = {"white", "black", "draw", NULL};
+    static const int codes[] = {CHK_WHITE, CHK_BLACK, CHK_DRAW_RESULT};
+    const chk_pos *pos = lua_touserdata(L, 1);
+    int top, i;
+    lua_getiuservalue(L, 2, 1);
+    lua_getfield(L, -1, "result");
+    lb_push_board_copy(L, pos, 2, false);
+    lua_call(L, 1, 2);
+    top = lua_gettop(L);    /* winner at top - 1, reason at top */
+    if (lua_isnil(L, top - 1)) {
+        lua_pushinteger(L, -1);
+        lua_pushnil(L);
+        return 2;
+    }
+    if (lua_type(L, top - 1) != LUA_TSTRING)
+        return lcheskers_error(L, "hook", "result hook must return \"white\", \"black\", \"draw\" or nil (got %s)",
+                          luaL_typename(L, top - 1));
+    for (i = 0; winners[i] && strcmp(winners[i], lua_tostring(L, top - 1)) != 0; i++)
+        ;
+    if (winners[i] == NULL) {
+        size_t len;
+        const char *s = lua_tolstring(L, top - 1, &len);
+        return lcheskers_error(L, "hook", "result hook returned a bad winner %s (\"white\", \"black\", \"draw\" or nil)",
+                          lb_push_clipped(L, s, len));
+    }
+    if (!lua_isnil(L, top) && lua_type(L, top) != LUA_TSTRING)
+        return lcheskers_error(L, "hook", "result hook must return a reason string (got %s)", luaL_typename(L, top));
+    lua_pushinteger(L, codes[i]);
+    lua_pushvalue(L, top);
+    return 2;
+}
+
+/* Common checks before a hook runs; false when it cannot (ctx->failed set
+ * when the failure belongs to the running core call). The hook runs only
+ * inside the core call that lb_core_begin prepared: not when the core was
+ * called some other way (ctx->L NULL, or L's current frame is not the one
+ * holding the slots, e.g. a core call made by other binding code from
+ * inside a hook). */
+static bool hook_can_run(HookCtx *ctx)
+{
+    Rules *owner = (Rules *)(void *)((char *)ctx - offsetof(Rules, ctx));
+    if (ctx->L == NULL || lua_gettop(ctx->L) != ctx->top ||
+        lua_touserdata(ctx->L, ctx->idx) != (void *)owner)
+        return false;
+    if (ctx->failed)
+        return false;
+    if (ctx->st->hook_depth >= MAX_HOOK_DEPTH) {
+        ctx->failed = HOOK_DEPTH;
+        return false;
+    }
+    if (!lua_checkstack(ctx->L, 6)) {
+        ctx->failed = HOOK_STACK;
+        return false;
+    }
+    return true;
+}
+
+/* The chk_filter_fn of rules with a Lua filter. Nothing here can raise. */
+int lb_filter_hook(void *ud, const chk_pos *pos, const chk_move *m)
+{
+    HookCtx *ctx = ud;
+    lua_State *L = ctx->L;
+    int status, keep;
+    if (!hook_can_run(ctx))
+        return -1;
+    lua_pushcfunction(L, call_filter);
+    lua_pushlightuserdata(L, (void *)pos);
+    lua_pushlightuserdata(L, (void *)m);
+    lua_pushvalue(L, ctx->idx);
+    ctx->st->hook_depth++;
+    status = lua_pcall(L, 3, 1, 0);
+    ctx->st->hook_depth--;
+    if (status != LUA_OK) {
+        lua_replace(L, ctx->idx + 1);
+        ctx->failed = HOOK_ERROR;
+        return -1;
+    }
+    keep = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return keep;
+}
+
+/* The chk_result_fn of rules with a Lua result hook. Nothing here can raise. */
+int lb_result_hook(void *ud, const chk_pos *pos, int *winner)
+{
+    HookCtx *ctx = ud;
+    lua_State *L = ctx->L;
+    int status, code;
+    if (!hook_can_run(ctx))
+        return -1;
+    lua_pushcfunction(L, call_result);
+    lua_pushlightuserdata(L, (void *)pos);
+    lua_pushvalue(L, ctx->idx);
+    ctx->st->hook_depth++;
+    status = lua_pcall(L, 2, 2, 0);
+    ctx->st->hook_depth--;
+    if (status != LUA_OK) {
+        lua_replace(L, ctx->idx + 1);
+        ctx->failed = HOOK_ERROR;
+        return -1;
+    }
+    code = (int)lua_tointeger(L, -2);
+    if (code < 0) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_replace(L, ctx->idx + 2);   /* the reason, kept for b:result() */
+    lua_pop(L, 1);
+    *winner = code;
+    return 1;
+}
+
+/* [-0, +(0|3)] Prepares a core call on board b (at stack index bidx) that may
+ * run hooks: pushes the Rules userdata and two slots, points the rules' hook
+ * context at them and marks the board busy. No-op when the rules have no
+ * hooks. Raises only before anything is changed. */
+void lb_core_begin(lua_State *L, int bidx, Board *b, CoreCall *cc)
+{
+    Rules *r = rules_of(b);
+    memset(cc, 0, sizeof *cc);
+    if (r->r.filter == NULL && r->r.result == NULL)
+        return;
+    luaL_checkstack(L, 3, "core call");
+    lua_getiuservalue(L, bidx, 1);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    cc->rules = r;
+    cc->saved = r->ctx;
+    cc->saved_busy = b->busy;
+    cc->idx = lua_gettop(L) - 2;
+    r->ctx.L = L;
+    r->ctx.idx = cc->idx;
+    r->ctx.top = cc->idx + 2;
+    r->ctx.failed = HOOK_OK;
+    b->busy = true;
+}
+
+/* Ends a core call: restores the hook context and the busy flag. Returns
+ * HOOK_OK or how a hook failed. The slots stay on the stack. */
+int lb_core_end(Board *b, CoreCall *cc)
+{
+    int failed;
+    if (cc->rules == NULL)
+        return HOOK_OK;
+    failed = cc->rules->ctx.failed;
+    cc->rules->ctx = cc->saved;
+    b->busy = cc->saved_busy;
+    return failed;
+}
+
+/* Raises the error of a failed hook (after lb_core_end). */
+int lb_hook_error(lua_State *L, const CoreCall *cc, int failed)
+{
+    switch (failed) {
+    case HOOK_ERROR:
+        lua_pushvalue(L, cc->idx + 1);
+        return lua_error(L);
+    case HOOK_STACK:
+        return lcheskers_error(L, "hook", "rules hook: stack overflow");
+    case HOOK_DEPTH:
+        return lcheskers_error(L, "hook", "rules hooks nested too deeply (more than %d)", MAX_HOOK_DEPTH);
+    default:
+        return lcheskers_error(L, "hook", "rules hook failed");
+    }
+}
+
+/* [-0, +1] t[name] without metamethods. Returns its type. */
+int lb_rawgetfield(lua_State *L, int t, const char *name)
+{
+    t = lua_absindex(L, t);
+    lua_pushstring(L, name);
+    return lua_rawget(L, t);
+}
+
+int lb_call_begin(lua_State *L, int arg)
+{
+    Board *b;
+    CoreCall *cc;
+    int slot;
+    arg = lua_absindex(L, arg);
+    b = lb_check_board(L, arg, true, false);
+    luaL_checkstack(L, 4, "core call");
+    cc = lua_newuserdatauv(L, sizeof *cc, 0);
+    slot = lua_gettop(L);
+    lb_core_begin(L, arg, b, cc);
+    if (cc->rules == NULL) {
+        cc->saved_busy = b->busy;
+        b->busy = true;
+    }
+    return slot;
+}
+
+void lb_call_end(lua_State *L, int arg, int slot)
+{
+    Board *b = lua_touserdata(L, arg);
+    CoreCall *cc = lua_touserdata(L, slot);
+    int failed = HOOK_OK;
+    if (cc->rules != NULL)
+        failed = lb_core_end(b, cc);
+    else
+        b->busy = cc->saved_busy;
+    if (failed)
+        lb_hook_error(L, cc, failed);
+    lua_settop(L, slot - 1);
+}
+
+
+/* ---- options ------------------------------------------------------------ */
+
+/* The edit distance (insertions, deletions, substitutions) of a and b, or
+ * a number larger than any close one when either is long. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), i, j;
+    size_t row[33];
+    if (la > 32 || lb > 32)
+        return 99;
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static bool is_option(const char *name, const char *const names[])
+{
+    int i;
+    for (i = 0; names[i]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Raises the "bad_option" error for key (len bytes), naming the closest of
+ * names when it is close (at most a third of its letters differ), else all. */
+static int unknown_option(lua_State *L, const char *prefix, const char *what,
+                          const char *key, size_t len, const char *const names[])
+{
+    const char *best = NULL;
+    size_t bestd = 99;
+    int i;
+    luaL_Buffer B;
+    for (i = 0; names[i]; i++) {
+        size_t d = edit_distance(key, names[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = names[i];
+        }
+    }
+    lb_push_clipped(L, key, len);
+    luaL_buffinit(L, &B);
+    if (best && bestd <= (len + 2) / 3) {
+        luaL_addstring(&B, "did you mean '");
+        luaL_addstring(&B, best);
+        luaL_addstring(&B, "'?");
+    } else {
+        luaL_addstring(&B, "known: ");
+        for (i = 0; names[i]; i++) {
+            if (i)
+                luaL_addstring(&B, ", ");
+            luaL_addstring(&B, names[i]);
+        }
+    }
+    luaL_pushresult(&B);
+    return lcheskers_error(L, "bad_option", "%sunknown %s %s (%s)", prefix, what,
+                           lua_tostring(L, -2), lua_tostring(L, -1));
+}
+
+void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
+                      const char *const names[])
+{
+    const char *unknown = NULL;
+    size_t ulen = 0;
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        size_t len;
+        const char *name;
+        if (lua_type(L, -2) != LUA_TSTRING)
+            lcheskers_error(L, "bad_option", "%s%s names must be strings (got %s)", prefix, what,
+                            luaL_typename(L, -2));
+        name = lua_tolstring(L, -2, &len);
+        if (!is_option(name, names) && (unknown == NULL || strcmp(name, unknown) < 0)) {
+            unknown = name;     /* stays valid: the key is in the table */
+            ulen = len;
+        }
+        lua_pop(L, 1);
+    }
+    if (unknown)
+        unknown_option(L, prefix, what, unknown, ulen, names);
+}
+
+/* ---- stopping and failed core calls ------------------------------------- */
+
+/* The one mutable global: set by cheskers.interrupt() or a SIGINT handler. */
+static volatile sig_atomic_t interrupt_flag = 0;
+
+volatile sig_atomic_t *lcheskers_interrupt_flag(void)
+{
+    return &interrupt_flag;
+}
+
+/* cheskers.deadline([seconds]): every long core call stops (code "timeout";
+ * a search returns its best move so far) once seconds (wall clock) have
+ * passed from now; nil or no argument: no deadline. Returns the seconds
+ * left of the previous deadline, or nil. */
+int lcheskers_deadline(lua_State *L)
+{
+    State *st = lb_state(L);
+    double t = chk_clock();
+    if (st->deadline > 0)
+        lua_pushnumber(L, st->deadline > t ? st->deadline - t : 0);
+    else
+        lua_pushnil(L);
+    if (lua_isnoneornil(L, 1)) {
+        st->deadline = 0;
+    } else {
+        lua_Number secs = luaL_checknumber(L, 1);
+        luaL_argcheck(L, secs >= 0 && secs < 1e9, 1, "seconds must be from 0 to 1e9");
+        st->deadline = t + secs;
+    }
+    return 1;
+}
+
+chk_stop lb_stop(lua_State *L)
+{
+    interrupt_flag = 0;
+    return chk_stop_make(&interrupt_flag, lb_state(L)->deadline);
+}
+
+void lb_push_status_error(lua_State *L, int status, const char *who)
+{
+    const char *sep = who ? ": " : "", *code;
+    if (who == NULL)
+        who = "";
+    switch (status) {
+    case CHK_STOPPED:
+        code = "interrupted";
+        lua_pushliteral(L, "interrupted");
+        break;
+    case CHK_TIMEOUT:
+        code = "timeout";
+        lua_pushfstring(L, "%s%sdeadline passed (cheskers.deadline)", who, sep);
+        break;
+    case CHK_HOOK_ERROR:
+        code = "hook";
+        lua_pushfstring(L, "%s%sa rule hook failed", who, sep);
+        break;
+    case CHK_NODE_LIMIT:
+        code = "node_limit";
+        lua_pushfstring(L, "%s%snode limit reached", who, sep);
+        break;
+    case CHK_NO_MEMORY:
+        code = "no_memory";
+        lua_pushfstring(L, "%s%snot enough memory", who, sep);
+        break;
+    default:
+        code = "internal";
+        lua_pushfstring(L, "%s%sfailed (%s)", who, sep, chk_status_name(status));
+    }
+    lcheskers_pusherror(L, code, lua_tostring(L, -1));
+    lua_remove(L, -2);
+}
+
+int lb_status_error(lua_State *L, int status, const char *who)
+{
+    lb_push_status_error(L, status, who);
+    return lua_error(L);
+}

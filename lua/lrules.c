@@ -1,0 +1,387 @@
+/*
+ * lrules.c - rule sets between Lua and the core: a rules table (or preset
+ * name) read into a Rules userdata ("cheskers.rules": a chk_rules and its
+ * Lua hooks), a rule set written back as a table that reads back to the
+ * same rules, and cheskers.rules(). Errors carry the codes "bad_option"
+ * (an unknown key, with "did you mean"), "bad_rules" (a bad value) and
+ * "bad_position" (a bad start position).
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lbind.h"
+
+/* Every key of a rules table: first the options the core reads
+ * (chk_rules_set), NOPTIONS of them, with their Lua types in option_types;
+ * then the ones read here. */
+#define NOPTIONS 8
+static const char *const option_names[] = {
+    "majority", "capture", "promote", "first", "flying_kings", "pawns_capture_backward",
+    "draw_repetition", "draw_quiet_plies",
+    "start", "pieces", "filter", "result", NULL
+};
+static const int option_types[NOPTIONS] = {   /* LUA_TNUMBER: an integer */
+    LUA_TBOOLEAN, LUA_TSTRING, LUA_TSTRING, LUA_TSTRING, LUA_TBOOLEAN, LUA_TBOOLEAN,
+    LUA_TNUMBER, LUA_TNUMBER
+};
+
+static const char *const kind_fields[] = {"leaps", "rides", "capture", "compulsory", NULL};
+
+/* Reads pieces.<c>.<field> (at t), an array of {a, b} vectors, into v.
+ * Returns the count. */
+static int read_vectors(lua_State *L, int t, char c, const char *field, int8_t v[8][2])
+{
+    lua_Integer i, n;
+    int k;
+    t = lua_absindex(L, t);
+    if (lb_rawgetfield(L, t, field) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (!lua_istable(L, -1))
+        lcheskers_error(L, "bad_rules", "pieces.%c.%s must be an array of {a, b} vectors", c, field);
+    n = (lua_Integer)lua_rawlen(L, -1);
+    if (n > 8)
+        lcheskers_error(L, "bad_rules", "pieces.%c.%s: at most 8 vectors", c, field);
+    for (i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, -1, i) != LUA_TTABLE || lua_rawlen(L, -1) != 2)
+            lcheskers_error(L, "bad_rules", "pieces.%c.%s[%d] must be a vector {a, b}", c, field, (int)i);
+        for (k = 0; k < 2; k++) {
+            lua_Integer x;
+            int isint = 0;
+            if (lua_rawgeti(L, -1, k + 1) == LUA_TNUMBER)
+                x = lua_tointegerx(L, -1, &isint);
+            else
+                x = 0;
+            if (!isint)
+                lcheskers_error(L, "bad_rules", "pieces.%c.%s[%d] must hold two integers", c, field, (int)i);
+            if (x < -7 || x > 7)
+                lcheskers_error(L, "bad_rules", "pieces.%c.%s[%d] is off the board", c, field, (int)i);
+            v[i - 1][k] = (int8_t)x;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (int)n;
+}
+
+/* Defines kind c from its table (at t). */
+static void read_kind(lua_State *L, Rules *r, char c, int t)
+{
+    int8_t leaps[8][2], rides[8][2];
+    int nleaps, nrides, style = CHK_STYLE_TAKE;
+    bool compulsory;
+    char err[ERR_SIZE];
+    char what[32];
+    t = lua_absindex(L, t);
+    if (!lua_istable(L, t))
+        lcheskers_error(L, "bad_rules", "pieces.%c must be a table", c);
+    snprintf(what, sizeof what, "pieces.%c field", c);
+    lb_check_options(L, t, "", what, kind_fields);
+    nleaps = read_vectors(L, t, c, "leaps", leaps);
+    nrides = read_vectors(L, t, c, "rides", rides);
+    switch (lb_rawgetfield(L, t, "capture")) {
+    case LUA_TNIL:
+        break;
+    case LUA_TSTRING:
+        if (strcmp(lua_tostring(L, -1), "jump") == 0) {
+            style = CHK_STYLE_JUMP;
+            break;
+        }
+        if (strcmp(lua_tostring(L, -1), "take") == 0)
+            break;
+        /* FALLTHROUGH */
+    default:
+        lcheskers_error(L, "bad_rules", "pieces.%c.capture must be \"take\" or \"jump\"", c);
+    }
+    compulsory = style == CHK_STYLE_JUMP;
+    switch (lb_rawgetfield(L, t, "compulsory")) {
+    case LUA_TNIL:
+        break;
+    case LUA_TBOOLEAN:
+        compulsory = lua_toboolean(L, -1);
+        break;
+    default:
+        lcheskers_error(L, "bad_rules", "pieces.%c.compulsory must be a boolean", c);
+    }
+    lua_pop(L, 2);
+    if (chk_rules_set_kind(&r->r, c, style, compulsory,
+                           (const int8_t (*)[2])leaps, nleaps,
+                           (const int8_t (*)[2])rides, nrides, err, sizeof err) < 0)
+        lcheskers_error(L, "bad_rules", "pieces.%c: %s", c, err);
+}
+
+/* Reads the pieces table (at t): kinds in letter order, so that new kinds get
+ * the same indices whatever the table's traversal order. */
+static void read_pieces(lua_State *L, Rules *r, int t)
+{
+    char c;
+    t = lua_absindex(L, t);
+    if (!lua_istable(L, t))
+        lcheskers_error(L, "bad_rules", "rules option 'pieces' must be a table");
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        size_t len = 0;
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        if (k == NULL || len != 1 || !isupper((unsigned char)k[0]))
+            lcheskers_error(L, "bad_rules", "pieces: a kind is named by an upper-case letter (got %s)",
+                       k ? lb_push_clipped(L, k, len) : luaL_typename(L, -2));
+        lua_pop(L, 1);
+    }
+    for (c = 'A'; c <= 'Z'; c++) {
+        char key[2] = {c, '\0'};
+        if (lb_rawgetfield(L, t, key) != LUA_TNIL)
+            read_kind(L, r, c, -1);
+        lua_pop(L, 1);
+    }
+}
+
+/* Sets option i (below NOPTIONS) from the value at v. */
+static void read_option(lua_State *L, Rules *r, int i, int v)
+{
+    const char *name = option_names[i];
+    int type = option_types[i];
+    char text[MAX_TEXT + 1], err[ERR_SIZE];
+    const char *value = text;
+    if (lua_type(L, v) != type)
+        lcheskers_error(L, "bad_rules", "rules option '%s' must be %s", name,
+                   type == LUA_TBOOLEAN ? "a boolean" : type == LUA_TSTRING ? "a string" : "an integer");
+    switch (type) {
+    case LUA_TBOOLEAN:
+        value = lua_toboolean(L, v) ? "true" : "false";
+        break;
+    case LUA_TNUMBER: {
+        int isint;
+        lua_Integer n = lua_tointegerx(L, v, &isint);
+        if (!isint)
+            lcheskers_error(L, "bad_rules", "rules option '%s' must be an integer", name);
+        if (n < INT_MIN || n > INT_MAX)
+            lcheskers_error(L, "bad_rules", "rules option '%s' is out of range", name);
+        snprintf(text, sizeof text, "%d", (int)n);
+        break;
+    }
+    default: {
+        size_t len;
+        const char *s = lua_tolstring(L, v, &len);
+        if (len > MAX_TEXT || strlen(s) != len)
+            lcheskers_error(L, "bad_rules", "rules option '%s': bad value %s", name, lb_push_clipped(L, s, len));
+        value = s;
+    }
+    }
+    if (chk_rules_set(&r->r, name, value, err, sizeof err) < 0)
+        lcheskers_error(L, "bad_rules", "%s", err);   /* the core's message names the option */
+}
+
+/* Reads a rules table (at t) into r, whose uservalue table is at h. */
+static void read_rules_table(lua_State *L, Rules *r, int t, int h)
+{
+    int i;
+    char err[ERR_SIZE];
+    t = lua_absindex(L, t);
+    h = lua_absindex(L, h);
+    lb_check_options(L, t, "", "rules option", option_names);
+    if (lb_rawgetfield(L, t, "pieces") != LUA_TNIL)
+        read_pieces(L, r, -1);
+    lua_pop(L, 1);
+    for (i = 0; i < NOPTIONS; i++) {
+        if (lb_rawgetfield(L, t, option_names[i]) != LUA_TNIL)
+            read_option(L, r, i, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    if (chk_rules_finish(&r->r, err, sizeof err) < 0)
+        lcheskers_error(L, "bad_rules", "bad rules: %s", err);
+    switch (lb_rawgetfield(L, t, "start")) {
+    case LUA_TNIL:
+        break;
+    case LUA_TSTRING: {
+        size_t len;
+        const char *s = lua_tolstring(L, -1, &len);
+        chk_pos tmp;
+        int rc;
+        if (len > MAX_TEXT || strlen(s) != len)
+            lcheskers_error(L, "bad_position", "rules option 'start': bad position: text too long or with a zero byte");
+        chk_pos_init(&tmp, &r->r);
+        rc = chk_pos_set_fen(&tmp, s, err, sizeof err);
+        chk_pos_free(&tmp);
+        if (rc < 0)
+            lcheskers_error(L, "bad_position", "rules option 'start': bad position: %s", err);
+        lua_setfield(L, h, "start");
+        lua_pushnil(L);
+        break;
+    }
+    default:
+        lcheskers_error(L, "bad_rules", "rules option 'start' must be a string");
+    }
+    lua_pop(L, 1);
+    for (i = 0; i < 2; i++) {
+        const char *name = i ? "result" : "filter";
+        int type = lb_rawgetfield(L, t, name);
+        if (type == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (type != LUA_TFUNCTION)
+            lcheskers_error(L, "bad_rules", "rules option '%s' must be a function", name);
+        lua_setfield(L, h, name);
+        if (i)
+            r->r.result = lb_result_hook;
+        else
+            r->r.filter = lb_filter_hook;
+        r->r.hook_ud = &r->ctx;
+    }
+}
+
+/* [-0, +1] A new Rules userdata from the rules spec at arg: nil (or none), a
+ * preset name, or a table. */
+Rules *lb_push_rules(lua_State *L, int arg, State *st)
+{
+    Rules *r;
+    int type = lua_type(L, arg);
+    arg = lua_absindex(L, arg);
+    luaL_argexpected(L, type == LUA_TNIL || type == LUA_TNONE || type == LUA_TSTRING ||
+                     type == LUA_TTABLE, arg, "rules table, preset name or nil");
+    r = lua_newuserdatauv(L, sizeof(Rules), 1);
+    memset(r, 0, sizeof *r);
+    chk_rules_default(&r->r);
+    r->ctx.st = st;
+    luaL_setmetatable(L, RULES_MT);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, -3, 1);
+    if (type == LUA_TSTRING) {
+        size_t len;
+        const char *s = lua_tolstring(L, arg, &len);
+        if (strcmp(s, "golomb") != 0 || strlen(s) != len)
+            lcheskers_error(L, "bad_option", "unknown rules preset %s", lb_push_clipped(L, s, len));
+    } else if (type == LUA_TTABLE)
+        read_rules_table(L, r, arg, -1);
+    lua_pop(L, 1);
+    return r;
+}
+
+static bool same_kind(const chk_kind *a, const chk_kind *b)
+{
+    return a->letter == b->letter && a->style == b->style && a->compulsory == b->compulsory &&
+           a->nleaps == b->nleaps && a->nrides == b->nrides &&
+           memcmp(a->leaps, b->leaps, (size_t)a->nleaps * 2) == 0 &&
+           memcmp(a->rides, b->rides, (size_t)a->nrides * 2) == 0;
+}
+
+static void push_vectors(lua_State *L, const int8_t (*v)[2], int n)
+{
+    int i;
+    lua_createtable(L, n, 0);
+    for (i = 0; i < n; i++) {
+        lua_createtable(L, 2, 0);
+        lua_pushinteger(L, v[i][0]);
+        lua_rawseti(L, -2, 1);
+        lua_pushinteger(L, v[i][1]);
+        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
+/* Sets t.pieces (t at index t) to the kinds of r that are new or differ from
+ * the default; leaves it out when there are none. */
+static void set_pieces_field(lua_State *L, const chk_rules *r, int t)
+{
+    chk_rules *def = lua_newuserdatauv(L, sizeof(chk_rules), 0);
+    int k, n = 0;
+    chk_rules_default(def);
+    lua_newtable(L);
+    for (k = 0; k < r->nkinds; k++) {
+        const chk_kind *kd = &r->kinds[k];
+        if (k == CHK_PAWN || k == CHK_KING || (k < def->nkinds && same_kind(kd, &def->kinds[k])))
+            continue;
+        lua_createtable(L, 0, 4);
+        if (kd->nleaps) {
+            push_vectors(L, (const int8_t (*)[2])kd->leaps, kd->nleaps);
+            lua_setfield(L, -2, "leaps");
+        }
+        if (kd->nrides) {
+            push_vectors(L, (const int8_t (*)[2])kd->rides, kd->nrides);
+            lua_setfield(L, -2, "rides");
+        }
+        lua_pushstring(L, kd->style == CHK_STYLE_JUMP ? "jump" : "take");
+        lua_setfield(L, -2, "capture");
+        lua_pushboolean(L, kd->compulsory);
+        lua_setfield(L, -2, "compulsory");
+        lua_pushlstring(L, &kd->letter, 1);
+        lua_insert(L, -2);
+        lua_rawset(L, -3);
+        n++;
+    }
+    if (n)
+        lua_setfield(L, t, "pieces");
+    else
+        lua_pop(L, 1);
+    lua_pop(L, 1);
+}
+
+/* [-0, +1] The rule set of the Rules userdata at ridx as a table of every
+ * option, which read back gives the same rule set. */
+void lb_push_rules_table(lua_State *L, int ridx)
+{
+    static const char *const hooks[] = {"start", "filter", "result", NULL};
+    const Rules *rules;
+    const chk_rules *r;
+    const char *capture;
+    char promote[CHK_MAX_KINDS + 1];
+    int k, n = 0, t;
+    ridx = lua_absindex(L, ridx);
+    rules = lua_touserdata(L, ridx);
+    r = &rules->r;
+    lua_createtable(L, 0, 12);
+    t = lua_gettop(L);
+    lua_pushboolean(L, r->majority);
+    lua_setfield(L, t, "majority");
+    capture = chk_capture_name(r->capture);
+    lua_pushstring(L, capture ? capture : "?");
+    lua_setfield(L, t, "capture");
+    for (k = 1; k < r->nkinds && k < CHK_MAX_KINDS; k++)
+        if (r->promote >> k & 1)
+            promote[n++] = r->kinds[k].letter;
+    lua_pushlstring(L, promote, (size_t)n);
+    lua_setfield(L, t, "promote");
+    lua_pushstring(L, r->first == CHK_WHITE ? "white" : "black");
+    lua_setfield(L, t, "first");
+    lua_pushboolean(L, r->flying_kings);
+    lua_setfield(L, t, "flying_kings");
+    lua_pushboolean(L, r->pawns_capture_backward);
+    lua_setfield(L, t, "pawns_capture_backward");
+    lua_pushinteger(L, r->draw_repetition);
+    lua_setfield(L, t, "draw_repetition");
+    lua_pushinteger(L, r->draw_quiet_plies);
+    lua_setfield(L, t, "draw_quiet_plies");
+    set_pieces_field(L, r, t);
+    lua_getiuservalue(L, ridx, 1);
+    for (k = 0; hooks[k]; k++) {
+        if (lua_getfield(L, -1, hooks[k]) != LUA_TNIL)
+            lua_setfield(L, t, hooks[k]);
+        else
+            lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* cheskers.rules([spec]) */
+static int l_rules(lua_State *L)
+{
+    lb_push_rules(L, 1, getstate(L));
+    lb_push_rules_table(L, -1);
+    return 1;
+}
+
+
+static const luaL_Reg rules_funcs[] = {
+    {"rules", l_rules},
+    {NULL, NULL}
+};
+
+void lb_open_rules(lua_State *L)
+{
+    lb_setfuncs(L, rules_funcs);
+}

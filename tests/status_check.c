@@ -1,0 +1,222 @@
+/*
+ * status_check.c - the core's one status vocabulary (chk_status) and its
+ * stop conditions (chk_stop: a flag and a deadline), checked on every long
+ * call: perft, divide, search and the four solver calls stop with
+ * CHK_STOPPED or CHK_TIMEOUT and leave the position exactly as it was; a
+ * failed check stays failed; divide fills the counts of the root moves done.
+ * Prints TAP. Built and run by tests/status_test.sh. Time bounds are
+ * multiplied by CHESKERS_TIME_SCALE (sanitizer runs are slower).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cheskers.h"
+
+static int test_no;
+static int failures;
+
+static void check(int ok, const char *what)
+{
+    test_no++;
+    if (!ok)
+        failures++;
+    printf("%s %d - %s\n", ok ? "ok" : "not ok", test_no, what);
+}
+
+/* What must not change: the position text, hash and history length. */
+typedef struct Snapshot {
+    char fen[256];
+    uint64_t hash;
+    size_t nhist;
+} Snapshot;
+
+static Snapshot snap(const chk_pos *p)
+{
+    Snapshot s;
+    memset(&s, 0, sizeof s);
+    chk_pos_fen(p, s.fen, sizeof s.fen);
+    s.hash = p->hash;
+    s.nhist = p->nhist;
+    return s;
+}
+
+static int same(const Snapshot *a, const Snapshot *b)
+{
+    return strcmp(a->fen, b->fen) == 0 && a->hash == b->hash && a->nhist == b->nhist;
+}
+
+/* Runs call number which on p under stop; returns its status (negative) or
+ * a count / length (>= 0). */
+static long long run(int which, chk_pos *p, chk_solver *sv, chk_search *se, chk_stop *stop)
+{
+    chk_move moves[CHK_MAX_MOVES], d;
+    int64_t counts[CHK_MAX_MOVES];
+    int lens[CHK_MAX_MOVES];
+    chk_search_opts o;
+    chk_search_info info;
+    chk_gen_moves(p, moves);
+    switch (which) {
+    case 0: return chk_perft(p, 20, true, stop);
+    case 1: return chk_perft(p, 20, false, stop);
+    case 2: return chk_divide(p, 20, moves, counts, stop);
+    case 3:
+        memset(&o, 0, sizeof o);
+        o.depth = 60;
+        o.stop = stop;
+        return chk_search_run(se, p, &o, &info);
+    case 4: return chk_solve(sv, p, 15, NULL, stop);
+    case 5: return chk_solve_moves(sv, p, 15, moves, lens, stop);
+    case 6: return chk_solve_defend(sv, p, 15, &d, stop);
+    default: return chk_solve_refute(sv, p, &moves[0], 15, &d, stop);
+    }
+}
+
+static const char *const names[] = {
+    "perft (bulk)", "perft (every move made)", "divide", "search",
+    "solve", "solve_moves", "solve_defend", "solve_refute"
+};
+
+static double time_scale(void)
+{
+    const char *s = getenv("CHESKERS_TIME_SCALE");
+    double x = s ? atof(s) : 0;
+    return x > 0 ? x : 1;
+}
+
+static void every_call_stops(chk_pos *p, chk_solver *sv, chk_search *se)
+{
+    char what[128];
+    double bound = 1.0 * time_scale();
+    volatile sig_atomic_t flag = 1;
+    for (int which = 0; which < 8; which++) {
+        Snapshot before = snap(p);
+        chk_stop stop = chk_stop_make(&flag, 0);
+        long long rc = run(which, p, sv, se, &stop);
+        Snapshot after = snap(p);
+        snprintf(what, sizeof what, "%s: the flag gives CHK_STOPPED, position restored", names[which]);
+        check(rc == CHK_STOPPED && same(&before, &after), what);
+
+        double t0 = chk_clock();
+        stop = chk_stop_make(NULL, t0 + 0.05);
+        rc = run(which, p, sv, se, &stop);
+        after = snap(p);
+        snprintf(what, sizeof what, "%s: a deadline 0.05 s ahead gives CHK_TIMEOUT within 1 s, position restored",
+                 names[which]);
+        check(rc == CHK_TIMEOUT && chk_clock() - t0 < bound && same(&before, &after), what);
+    }
+}
+
+static void stop_conditions(void)
+{
+    volatile sig_atomic_t flag = 0;
+    chk_stop s = chk_stop_make(&flag, 0);
+    check(chk_stop_check(NULL) == CHK_OK, "a NULL stop never stops");
+    check(chk_stop_check(&s) == CHK_OK, "a clear flag and no deadline: CHK_OK");
+    flag = 1;
+    check(chk_stop_check(&s) == CHK_STOPPED, "a raised flag: CHK_STOPPED");
+    flag = 0;
+    check(chk_stop_check(&s) == CHK_STOPPED, "a failed check stays failed");
+    s = chk_stop_make(NULL, chk_clock() - 1);
+    check(chk_stop_check(&s) == CHK_TIMEOUT, "a deadline passed: the first check reads the clock");
+    s = chk_stop_make(NULL, chk_clock() + 3600);
+    int ok = 1;
+    for (int i = 0; i < 5 * CHK_STOP_EVERY; i++)
+        ok &= chk_stop_check(&s) == CHK_OK;
+    check(ok, "a deadline an hour ahead: every check passes");
+    double a = chk_clock(), b = chk_clock();
+    check(b >= a && a > 0, "chk_clock does not go back");
+}
+
+static void status_names(void)
+{
+    static const int all[] = { CHK_OK, CHK_STOPPED, CHK_TIMEOUT, CHK_HOOK_ERROR, CHK_NO_MEMORY,
+                               CHK_NODE_LIMIT, CHK_EVAL_ERROR, CHK_ABORTED };
+    int distinct = 1;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < i; j++)
+            distinct &= all[i] != all[j] && strcmp(chk_status_name(all[i]), chk_status_name(all[j])) != 0;
+    check(distinct, "the statuses and their names are all different");
+    int negative = 1;
+    for (int i = 1; i < 8; i++)
+        negative &= all[i] < 0;
+    check(negative, "every failure is negative (counts and lengths are not)");
+    check(strcmp(chk_status_name(CHK_TIMEOUT), "timeout") == 0 && strcmp(chk_status_name(1), "?") == 0,
+          "chk_status_name: \"timeout\"; \"?\" for no status");
+}
+
+/* A filter hook that keeps every move and raises the flag on call number
+ * raise_at: a stop in the middle of a count. */
+typedef struct Raiser {
+    volatile sig_atomic_t flag;
+    int calls, raise_at;
+} Raiser;
+
+static int raising_filter(void *ud, const chk_pos *p, const chk_move *m)
+{
+    Raiser *r = ud;
+    (void)p;
+    (void)m;
+    if (++r->calls == r->raise_at)
+        r->flag = 1;
+    return 1;
+}
+
+/* divide stopped in the middle keeps the counts of the root moves done. */
+static void divide_keeps_counts(const chk_rules *base)
+{
+    chk_rules r = *base;
+    chk_pos p;
+    chk_move moves[CHK_MAX_MOVES];
+    int64_t counts[CHK_MAX_MOVES], full[CHK_MAX_MOVES];
+    Raiser raiser = { 0, 0, 0 };
+    r.filter = raising_filter;
+    r.hook_ud = &raiser;
+    chk_pos_start(&p, &r);
+    int n = chk_divide(&p, 3, moves, full, NULL);
+    /* RULES.md: 9 moves and 652 sequences of 3 plies from the start */
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += full[i];
+    check(n == 9 && sum == 652, "divide 3 from the start (a filter keeping every move): 9 root moves, 652 in all");
+    for (int i = 0; i < CHK_MAX_MOVES; i++)
+        counts[i] = -1;
+    raiser.calls = 0;
+    raiser.raise_at = raiser.calls + 300;   /* about a third of the way */
+    chk_stop stop = chk_stop_make(&raiser.flag, 0);
+    Snapshot before = snap(&p);
+    int rc = chk_divide(&p, 3, moves, counts, &stop);
+    Snapshot after = snap(&p);
+    int done = 0;
+    while (done < 9 && counts[done] >= 0)
+        done++;
+    int ok = rc == CHK_STOPPED && done > 0 && done < 9 && same(&before, &after);
+    for (int i = 0; i < 9; i++)
+        ok &= i < done ? counts[i] == full[i] : counts[i] == -1;
+    check(ok, "divide stopped half-way: the root moves done have their full counts, the others none");
+    chk_pos_free(&p);
+}
+
+int main(void)
+{
+    chk_rules r;
+    chk_pos p;
+    chk_rules_default(&r);
+    chk_pos_start(&p, &r);
+    chk_solver *sv = chk_solver_new(1 << 20);
+    chk_search *se = chk_search_new(1 << 20);
+    if (sv == NULL || se == NULL) {
+        printf("not ok 1 - out of memory\n1..1\n");
+        return 1;
+    }
+    stop_conditions();
+    status_names();
+    every_call_stops(&p, sv, se);
+    divide_keeps_counts(&r);
+    chk_solver_free(sv);
+    chk_search_free(se);
+    chk_pos_free(&p);
+    printf("1..%d\n", test_no);
+    return failures != 0;
+}
