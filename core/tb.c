@@ -215,23 +215,24 @@ void tb_byte_value(uint8_t b, int *value, int *distance)
 
 /* ---- rules -------------------------------------------------------------- */
 
-static bool same_kind(const chk_kind *a, const chk_kind *b)
+/* Is kind k the built-in one: style take, not compulsory, these vectors? */
+static bool builtin_kind(const chk_kind *k, char letter, int nleaps, int nrides,
+                         const int8_t v[2])
 {
-    return a->letter == b->letter && a->style == b->style && a->compulsory == b->compulsory &&
-           a->nleaps == b->nleaps && a->nrides == b->nrides &&
-           !memcmp(a->leaps, b->leaps, sizeof a->leaps) &&
-           !memcmp(a->rides, b->rides, sizeof a->rides);
+    const int8_t (*vec)[2] = nleaps ? k->leaps : k->rides;
+    return k->letter == letter && k->style == CHK_STYLE_TAKE && !k->compulsory &&
+           k->nleaps == nleaps && k->nrides == nrides && vec[0][0] == v[0] &&
+           vec[0][1] == v[1];
 }
 
 bool chk_tb_supported(const chk_rules *r, char *err, size_t errlen)
 {
-    chk_rules d;
+    static const int8_t diag[2] = {1, 1}, camel[2] = {1, 3};
     const char *why = NULL;
-    chk_rules_default(&d);
     if (r->filter || r->result)
         why = "rule sets with hooks (filter or result functions) have no tablebases";
-    else if (r->nkinds != TB_KINDS || !same_kind(&r->kinds[CHK_BISHOP], &d.kinds[CHK_BISHOP]) ||
-             !same_kind(&r->kinds[CHK_CAMEL], &d.kinds[CHK_CAMEL]))
+    else if (r->nkinds != TB_KINDS || !builtin_kind(&r->kinds[CHK_BISHOP], 'B', 0, 1, diag) ||
+             !builtin_kind(&r->kinds[CHK_CAMEL], 'C', 1, 0, camel))
         why = "rule sets with custom piece kinds have no tablebases";
     else if (!r->finished)
         why = "the rule set is not finished";
