@@ -2008,6 +2008,8 @@ static void create_metatables(lua_State *L)
     lua_pop(L, 1);
 }
 
+int lcheskers_open_tb(lua_State *L);   /* ltb.c (lead: into lcheskers.h) */
+
 int luaopen_cheskers(lua_State *L)
 {
     int sq;
@@ -2036,6 +2038,7 @@ int luaopen_cheskers(lua_State *L)
     lcheskers_open_solve(L);
     lua_pop(L, 1);
     lcheskers_open_engine(L);
+    lcheskers_open_tb(L);
     /* cheskers.puzzle and cheskers.svg: the Lua modules, loaded on first use */
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, lcheskers_module_index);
