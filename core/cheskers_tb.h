@@ -51,10 +51,11 @@ const char *chk_tb_error(const chk_tb *tb);
 
 /* The value of p (whose rules must be the table's rules: same text as
  * chk_tb_rules_text) for its side to move: *value CHK_TB_WIN, _DRAW or
- * _LOSS, *distance the plies to the end (0 for a lost finished position;
- * 0 for a draw). Returns 1 when found, 0 when no table covers p (too many
- * pieces, a side without a king, a missing file), CHK_TB_ERROR when the
- * file is damaged (chk_tb_error says how). The history of p is ignored. */
+ * _LOSS, *distance the plies to the end (0 for a draw, and for a lost
+ * finished position: the side to move alone has no king). Returns 1 when
+ * found, 0 when no table covers p (too many pieces, a missing file, the
+ * other side without a king), CHK_TB_ERROR when the file is damaged
+ * (chk_tb_error says how). The history of p is ignored. */
 int chk_tb_probe(chk_tb *tb, const chk_pos *p, int *value, int *distance);
 /* Each legal move of p with its value for the mover: moves[i] (room for
  * CHK_MAX_MOVES), values[i] CHK_TB_WIN/_DRAW/_LOSS and dists[i] the plies

@@ -596,9 +596,9 @@ int tb_probe_byte(chk_tb *tb, const chk_pos *p, uint8_t *byte)
     if (!tb_canon(p, bb, &s))
         return 0;
     if (!s.n[CHK_WHITE][CHK_KING] || !s.n[CHK_BLACK][CHK_KING]) {
-        if (s.n[CHK_WHITE][CHK_KING])
-            return 0;       /* the side to move has won: over, not covered */
-        *byte = TB_BYTE(0); /* the side to move has no king: lost */
+        if (s.n[CHK_WHITE][CHK_KING] || !s.n[CHK_BLACK][CHK_KING])
+            return 0;       /* over with the mover winning, or no kings: not covered */
+        *byte = TB_BYTE(0); /* only the side to move has no king: lost */
         return 1;
     }
     if (sig_pieces(&s) > CHK_TB_MAX_PIECES)
