@@ -161,6 +161,7 @@ local function atlas(opts)
 end
 
 local function run(args)
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
   local ok, opts = parser():pparse(args)
   if not ok then return fail(opts .. "\n" .. usage) end
   if opts.help then io.stdout:write(usage, "\n") return 0 end
