@@ -102,6 +102,9 @@ typedef struct chk_tb_build_opts {
     const volatile sig_atomic_t *stop;  /* polled; non-zero stops */
     chk_tb_progress_fn progress;        /* called after each signature; may be NULL */
     void *progress_ud;
+    const char *only;                   /* NULL: all; else this signature ("KBCvKB")
+                                           and its colour swap alone: the tables it
+                                           leads to must be there already */
 } chk_tb_build_opts;
 
 /* Builds every missing table for r in dir (created when missing), smallest

@@ -28,6 +28,39 @@ static const int NAME_ORDER[TB_KINDS] = {CHK_KING, CHK_BISHOP, CHK_CAMEL, CHK_PA
 static uint64_t binom[CHK_SQUARES + 1][CHK_TB_MAX_PIECES + 1];
 static pthread_once_t binom_once = PTHREAD_ONCE_INIT;
 
+/* The symmetries as square maps, and the classes of squares under them:
+ * rep_slot[sq] the class's slot when sq is its first square (else 0xFF),
+ * rep_sq[slot] that square, class_size[sq] its class's size. */
+static uint8_t sym_map[TB_SYMS][CHK_SQUARES];
+static uint8_t rep_slot[CHK_SQUARES], rep_sq[CHK_SQUARES], class_size[CHK_SQUARES];
+static int nrep;
+
+static void sym_init(void)
+{
+    for (int sq = 0; sq < CHK_SQUARES; sq++) {
+        int f = chk_sq_file(sq), r = chk_sq_rank(sq);
+        sym_map[0][sq] = (uint8_t)sq;
+        sym_map[1][sq] = (uint8_t)chk_sq_from_fr(7 - f, 7 - r);
+        sym_map[2][sq] = (uint8_t)chk_sq_from_fr(r, f);
+        sym_map[3][sq] = (uint8_t)chk_sq_from_fr(7 - r, 7 - f);
+    }
+    for (int sq = 0; sq < CHK_SQUARES; sq++) {
+        int first = sq;
+        chk_bb cls = 0;
+        for (int t = 0; t < TB_SYMS; t++) {
+            cls |= 1u << sym_map[t][sq];
+            if (sym_map[t][sq] < first)
+                first = sym_map[t][sq];
+        }
+        class_size[sq] = (uint8_t)__builtin_popcount(cls);
+        rep_slot[sq] = 0xFF;
+        if (first == sq) {
+            rep_slot[sq] = (uint8_t)nrep;
+            rep_sq[nrep++] = (uint8_t)sq;
+        }
+    }
+}
+
 static void binom_init(void)
 {
     for (int n = 0; n <= CHK_SQUARES; n++) {
@@ -35,6 +68,38 @@ static void binom_init(void)
         for (int k = 1; k <= CHK_TB_MAX_PIECES; k++)
             binom[n][k] = n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
     }
+    sym_init();
+}
+
+int tb_sym_square(int t, int sq)
+{
+    pthread_once(&binom_once, binom_init);
+    return sym_map[t][sq];
+}
+
+static chk_bb sym_bb(int t, chk_bb b)
+{
+    chk_bb out = 0;
+    for (; b; b &= b - 1)
+        out |= 1u << sym_map[t][__builtin_ctz(b)];
+    return out;
+}
+
+void tb_sym_canon(const tb_layout *lay, chk_bb bb[2][CHK_MAX_KINDS])
+{
+    int king = __builtin_ctz(bb[CHK_WHITE][CHK_KING]), t = 1;
+    if (!lay->sym || rep_slot[king] != 0xFF)
+        return;
+    while (t < TB_SYMS - 1 && rep_slot[sym_map[t][king]] == 0xFF)
+        t++;
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < TB_KINDS; k++)
+            bb[c][k] = sym_bb(t, bb[c][k]);
+}
+
+int tb_weight(const tb_layout *lay, uint64_t idx)
+{
+    return lay->sym ? class_size[rep_sq[idx % (uint64_t)nrep]] : 1;
 }
 
 /* The 180-degree turn: square sq becomes 31 - sq, i.e. the bits reverse. */
@@ -118,6 +183,8 @@ void tb_layout_init(tb_layout *lay, const tb_sig *s)
     memset(lay, 0, sizeof *lay);
     lay->sig = *s;
     lay->size = 1;
+    lay->sym = !s->n[CHK_WHITE][CHK_PAWN] && !s->n[CHK_BLACK][CHK_PAWN] &&
+               s->n[CHK_WHITE][CHK_KING] == 1;
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < TB_KINDS; k++) {
             if (!s->n[c][k])
@@ -126,7 +193,8 @@ void tb_layout_init(tb_layout *lay, const tb_sig *s)
             g->color = (uint8_t)c;
             g->kind = (uint8_t)k;
             g->count = s->n[c][k];
-            g->nsq = k == CHK_PAWN ? 28 : 32;
+            g->rep = lay->sym && c == CHK_WHITE && k == CHK_KING;  /* the first group */
+            g->nsq = g->rep ? (uint8_t)nrep : k == CHK_PAWN ? 28 : 32;
             g->shift = k == CHK_PAWN && c == CHK_BLACK ? 4 : 0;
             g->mult = lay->size;
             lay->size *= binom[g->nsq][g->count];
@@ -143,6 +211,10 @@ uint64_t tb_index_bb(const tb_layout *lay, chk_bb bb[2][CHK_MAX_KINDS])
         const tb_group *g = &lay->g[i];
         chk_bb b = bb[g->color][g->kind] >> g->shift;
         uint64_t rank = 0;
+        if (g->rep) {
+            idx += rep_slot[__builtin_ctz(b)] * g->mult;
+            continue;
+        }
         for (int j = 1; b; j++, b &= b - 1)
             rank += binom[__builtin_ctz(b)][j];
         idx += rank * g->mult;
@@ -159,6 +231,14 @@ bool tb_decode(const tb_layout *lay, uint64_t idx, uint8_t *sq, uint8_t *pc)
         uint64_t rank = idx / g->mult;
         idx %= g->mult;
         int slot = g->nsq;
+        if (g->rep) {
+            if (used & (1u << rep_sq[rank]))
+                return false;
+            used |= 1u << rep_sq[rank];
+            sq[n] = rep_sq[rank];
+            pc[n++] = CHK_PIECE(g->color, g->kind);
+            continue;
+        }
         for (int j = g->count; j >= 1; j--) {
             while (binom[--slot][j] > rank) {}
             rank -= binom[slot][j];
@@ -606,6 +686,7 @@ int tb_probe_byte(chk_tb *tb, const chk_pos *p, uint8_t *byte)
     tb_table *t = tb_find(tb, tb_sig_key(&s), &rc);
     if (!t)
         return rc;
+    tb_sym_canon(&t->lay, bb);
     *byte = t->data[tb_index_bb(&t->lay, bb)];
     if (*byte == TB_BYTE_NONE) {
         snprintf(tb->err, sizeof tb->err, "tablebase %s: damaged (no value for a position)",

@@ -126,6 +126,7 @@ static int child(worker *w, chk_pos *p, const chk_move *m, int *ew, int *el)
         tb_sig s;
         tb_canon(p, bb, &s);
         int mem = member_of(&b->u, &s);
+        tb_sym_canon(&b->u.lay[mem], bb);
         uint64_t idx = b->u.base[mem] + tb_index_bb(&b->u.lay[mem], bb);
         return push_u32(&w->edges, &w->nedges, &w->capedges, (uint32_t)idx) ? 0
                : fail(w, "out of memory");
@@ -317,22 +318,25 @@ static int levels(build *b, char *err, size_t errlen)
 
 /* ---- a unit ------------------------------------------------------------- */
 
-static void stats(const uint8_t *val, uint64_t n, tb_stats *st)
+/* The counts of positions (each index weighed by the positions it stands
+ * for) and the longest win. */
+static void stats(const tb_layout *lay, const uint8_t *val, tb_stats *st)
 {
     memset(st, 0, sizeof *st);
-    for (uint64_t i = 0; i < n; i++) {
+    for (uint64_t i = 0; i < lay->size; i++) {
+        uint64_t w = (uint64_t)tb_weight(lay, i);
         if (val[i] == TB_BYTE_NONE)
             continue;
         if (val[i] == TB_BYTE_DRAW) {
-            st->draws++;
+            st->draws += w;
         } else if ((val[i] - 2) & 1) {
-            st->wins++;
+            st->wins += w;
             if ((uint32_t)(val[i] - 2) > st->longest_win) {
                 st->longest_win = (uint32_t)(val[i] - 2);
                 st->longest_index = i;
             }
         } else {
-            st->losses++;
+            st->losses += w;
         }
     }
 }
@@ -377,7 +381,7 @@ static int build_unit(build *b, char *err, size_t errlen)
         return rc;
     for (int m = 0; m < b->u.nmem; m++) {
         tb_stats st;
-        stats(b->val + b->u.base[m], b->u.lay[m].size, &st);
+        stats(&b->u.lay[m], b->val + b->u.base[m], &st);
         if (tb_write(b->tb, &b->u.lay[m], b->val + b->u.base[m], &st, err, errlen) < 0)
             return CHK_TB_ERROR;
         if (!tb_add(b->tb, &b->u.lay[m].sig)) {
@@ -462,6 +466,17 @@ static int threads_wanted(const chk_tb_build_opts *o)
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+static bool wanted(const chk_tb_build_opts *o, const tb_sig *s)
+{
+    char name[24], swapped[24];
+    tb_sig sw = tb_sig_swap(s);
+    if (!o->only)
+        return true;
+    tb_sig_name(s, name);
+    tb_sig_name(&sw, swapped);
+    return !strcmp(o->only, name) || !strcmp(o->only, swapped);
+}
+
 static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, int n,
                      char *err, size_t errlen)
 {
@@ -469,8 +484,8 @@ static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, in
     for (int i = 0; i < n && rc == 0; i++) {
         build b;
         tb_sig sw = tb_sig_swap(&lays[i].sig);
-        if (tb_sig_key(&sw) < tb_sig_key(&lays[i].sig))
-            continue;       /* built with its swap */
+        if (tb_sig_key(&sw) < tb_sig_key(&lays[i].sig) || !wanted(o, &lays[i].sig))
+            continue;       /* built with its swap, or not asked for */
         memset(&b, 0, sizeof b);
         b.tb = tb;
         b.stop = o->stop;
@@ -482,7 +497,12 @@ static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, in
             rc = build_unit(&b, err, errlen);
         free_build(&b);
         for (int m = 0; m < b.u.nmem && rc == 0; m++)
-            rc = report(o, &b.u, m, &done, n, have, (now() - t0) / b.u.nmem);
+            rc = report(o, &b.u, m, &done, o->only ? b.u.nmem : n, have,
+                        (now() - t0) / b.u.nmem);
+    }
+    if (rc == 0 && o->only && !done) {
+        snprintf(err, errlen, "no signature %s with up to %d pieces", o->only, o->pieces);
+        return CHK_TB_ERROR;
     }
     return rc;
 }

@@ -26,14 +26,25 @@ typedef struct tb_sig {
 } tb_sig;
 
 /* One kind of one colour in the index: count pieces on nsq allowed
- * squares (square sq is slot sq - shift), ranked as a combination. */
+ * squares (square sq is slot sq - shift), ranked as a combination. A
+ * group marked rep (the lone White king of a pawnless signature) stands
+ * on one square of each symmetry class instead (slot: tb_rep_slot). */
 typedef struct tb_group {
     uint8_t color, kind, count, shift, nsq;
+    bool rep;
     uint64_t mult;
 } tb_group;
 
+/* Pawnless signatures whose White has one king use the board's symmetries
+ * that keep dark squares dark and need no direction: the half turn and the
+ * reflections in the two long diagonals (a1-h8: (f, r) -> (r, f); a8-h1:
+ * (f, r) -> (7 - r, 7 - f)). The White king is brought to the first square
+ * of its class; each stored position then stands for tb_weight positions. */
+#define TB_SYMS 4
+
 typedef struct tb_layout {
     tb_sig sig;
+    bool sym;                   /* the symmetric index (above) */
     int ngroups, pieces, pawns;
     tb_group g[2 * TB_KINDS];
     uint64_t size;              /* index range, = the payload bytes */
@@ -85,6 +96,14 @@ bool tb_decode(const tb_layout *lay, uint64_t idx, uint8_t *sq, uint8_t *pc);
  * p has a piece of a custom kind. */
 bool tb_canon(const chk_pos *p, chk_bb bb[2][CHK_MAX_KINDS], tb_sig *s);
 uint64_t tb_fnv64(const uint8_t *data, size_t n);
+/* With lay->sym: turns bb so that the White king is on its class's first
+ * square (the same position up to a symmetry). */
+void tb_sym_canon(const tb_layout *lay, chk_bb bb[2][CHK_MAX_KINDS]);
+/* How many positions index idx stands for (1 without symmetry). */
+int tb_weight(const tb_layout *lay, uint64_t idx);
+/* Square sq under symmetry t (0: itself, 1: half turn, 2, 3: the diagonal
+ * reflections). */
+int tb_sym_square(int t, int sq);
 
 /* The table for a signature key (NULL: no file), loaded; CHK_TB_ERROR
  * through *rc when damaged. */

@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     if (argv[3][0] && (chk_rules_parse(&r, argv[3], err, sizeof err) < 0 ||
                        chk_rules_finish(&r, err, sizeof err) < 0))
         return fprintf(stderr, "tb_check: %s\n", err), 2;
-    chk_tb_build_opts o = {pieces, 2, NULL, NULL, NULL};
+    chk_tb_build_opts o = {.pieces = pieces, .threads = 2};
     int rc = chk_tb_build(argv[1], &r, &o, err, sizeof err);
     printf("%s - build %d pieces [%s]%s%s\n", rc ? "not ok" : "ok", pieces, argv[3],
            rc ? ": " : "", rc ? err : "");

@@ -272,6 +272,58 @@ describe("tablebases", function()
     end
   end)
 
+  it("pawnless positions: the half turn and both long-diagonal reflections are symmetries (solver)", function()
+    -- (f, r) -> (7-f, 7-r), (r, f), (7-r, 7-f): each keeps dark squares dark;
+    -- colours and the side to move stay
+    local maps = {
+      function(f, r) return 7 - f, 7 - r end,
+      function(f, r) return r, f end,
+      function(f, r) return 7 - r, 7 - f end,
+    }
+    local function transform(fen, map)
+      local placement, side = fen:match("^(%S+) (%a)")
+      local grid, r = {}, 7
+      for row in placement:gmatch("[^/]+") do
+        local f = 0
+        for c in row:gmatch(".") do
+          if c:match("%d") then f = f + tonumber(c) else
+            local nf, nr = map(f, r)
+            grid[nr * 8 + nf] = c
+            f = f + 1
+          end
+        end
+        r = r - 1
+      end
+      local rows = {}
+      for rr = 7, 0, -1 do
+        local row, empty = "", 0
+        for ff = 0, 7 do
+          local c = grid[rr * 8 + ff]
+          if c then row = row .. (empty > 0 and empty or "") .. c; empty = 0 else empty = empty + 1 end
+        end
+        rows[#rows + 1] = row .. (empty > 0 and empty or "")
+      end
+      return table.concat(rows, "/") .. " " .. side
+    end
+    local rng, tried = rng_of(11), 0
+    for _, rules in ipairs({ {}, { flying_kings = true }, { majority = false, capture = "all" } }) do
+      while tried < 120 do
+        local fen = random_fen(rng)
+        if not fen:match("[Pp]") then
+          tried = tried + 1
+          local want = cheskers.new(fen, rules):solve{ moves = 6 }
+          for _, map in ipairs(maps) do
+            local img = transform(fen, map)
+            local got = cheskers.new(img, rules):solve{ moves = 6 }
+            assert.are.equal(want.win, got.win, fen .. " / " .. img)
+            assert.are.equal(want.shortest, got.shortest, fen .. " / " .. img)
+          end
+        end
+      end
+      tried = 0
+    end
+  end)
+
   it("tables of one rule set are not used for another", function()
     -- majority=false's tables were built elsewhere; golomb's directory has
     -- none for flying kings
