@@ -438,11 +438,12 @@ static void unit_init(unit *u, const tb_layout *lay)
     memset(u, 0, sizeof *u);
     u->lay[0] = *lay;
     u->nmem = tb_sig_key(&sw) == tb_sig_key(&lay->sig) ? 1 : 2;
-    if (u->nmem == 2) {
+    u->total = lay->size;
+    if (u->nmem == 2) {         /* its size may differ (symmetry) */
         tb_layout_init(&u->lay[1], &sw);
         u->base[1] = lay->size;
+        u->total += u->lay[1].size;
     }
-    u->total = lay->size * (uint64_t)u->nmem;
 }
 
 static int report(const chk_tb_build_opts *o, const unit *u, int m, int *done, int total,
@@ -498,7 +499,7 @@ static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, in
         free_build(&b);
         for (int m = 0; m < b.u.nmem && rc == 0; m++)
             rc = report(o, &b.u, m, &done, o->only ? b.u.nmem : n, have,
-                        (now() - t0) / b.u.nmem);
+                        (now() - t0) * (double)b.u.lay[m].size / (double)b.u.total);
     }
     if (rc == 0 && o->only && !done) {
         snprintf(err, errlen, "no signature %s with up to %d pieces", o->only, o->pieces);
