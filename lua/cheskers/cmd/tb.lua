@@ -120,8 +120,15 @@ local function probe(opts)
   return 0
 end
 
+-- "12.5%", with "100%", "0" only when exact (">99.9%", "<0.1%" near them).
 local function percent(n, total)
-  return total > 0 and ("%.1f%%"):format(100 * n / total) or "-"
+  if total == 0 then return "-" end
+  if n == total then return "100%" end
+  if n == 0 then return "0" end
+  local p = 100 * n / total
+  if p > 99.9 then return ">99.9%" end
+  if p < 0.1 then return "<0.1%" end
+  return ("%.1f%%"):format(p)
 end
 
 local function atlas(opts)
@@ -143,6 +150,12 @@ local function atlas(opts)
       tostring(rules.majority), rules.capture, rules.promote, tostring(rules.flying_kings),
       tostring(rules.pawns_capture_backward)),
     "" }
+  local longest
+  for _, t in ipairs(list) do
+    if not longest or t.longest_win > longest.longest_win then longest = t end
+  end
+  out[#out + 1] = ("The longest win in these tables: %d plies, %s (`%s`)."):format(
+    longest.longest_win, pretty(longest.name), longest.longest_fen or "-")
   local pieces
   for _, t in ipairs(list) do
     if t.pieces ~= pieces then
