@@ -32,6 +32,7 @@ build = {
       cheskers = {
          sources = {
             "lua/lcheskers.c", "lua/lengine.c", "lua/lerror.c", "lua/lsandbox.c", "lua/lsolve.c",
+            "lua/ltb.c", "core/tb.c", "core/tb_build.c",
             "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c",
             "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c",
          },
@@ -55,6 +56,7 @@ build = {
       ["cheskers.cmd.mine"] = "lua/cheskers/cmd/mine.lua",
       ["cheskers.cmd.report"] = "lua/cheskers/cmd/report.lua",
       ["cheskers.cmd.rules"] = "lua/cheskers/cmd/rules.lua",
+      ["cheskers.cmd.tb"] = "lua/cheskers/cmd/tb.lua",
    },
    copy_directories = { "docs" },
 }
