@@ -474,7 +474,8 @@ chk_tb *chk_tb_open(const char *dir, const chk_rules *r, char *err, size_t errle
     tb->fp = fnv32(tb->rules_text);
     pthread_mutex_init(&tb->lock, NULL);
     scan_dir(tb);
-    qsort(tb->tables, (size_t)tb->ntables, sizeof *tb->tables, tb_table_cmp);
+    if (tb->ntables > 1)
+        qsort(tb->tables, (size_t)tb->ntables, sizeof *tb->tables, tb_table_cmp);
     reslot(tb);
     return tb;
 }
