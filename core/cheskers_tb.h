@@ -66,6 +66,13 @@ int chk_tb_probe(chk_tb *tb, const chk_pos *p, int *value, int *distance);
 int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int *dists,
                        bool *known);
 
+/* A best move by the tables: the fastest win, else a draw, else the
+ * slowest loss (ties: the first in move generation order). *value and
+ * *distance are the position's (as chk_tb_probe). Returns 1 when found,
+ * 0 when the position or one of its moves is not covered, or the game is
+ * over (no move), CHK_TB_ERROR as chk_tb_move_values. p is restored. */
+int chk_tb_best_move(chk_tb *tb, chk_pos *p, chk_move *best, int *value, int *distance);
+
 /* ---- the contents of a directory (for the atlas) ---- */
 
 typedef struct chk_tb_info {

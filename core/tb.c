@@ -737,6 +737,47 @@ int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int
     return n;
 }
 
+/* Orders move values for the mover: a bigger key is a better move. */
+static long move_key(int value, int dist)
+{
+    if (value == CHK_TB_WIN)
+        return 2000 - dist;
+    return value == CHK_TB_DRAW ? 0 : -1000 + dist;
+}
+
+typedef struct move_values {
+    chk_move moves[CHK_MAX_MOVES];
+    int values[CHK_MAX_MOVES], dists[CHK_MAX_MOVES];
+    bool known[CHK_MAX_MOVES];
+} move_values;
+
+int chk_tb_best_move(chk_tb *tb, chk_pos *p, chk_move *best, int *value, int *distance)
+{
+    move_values *mv = malloc(sizeof *mv);
+    int n, pick = -1;
+    if (!mv) {
+        snprintf(tb->err, sizeof tb->err, "out of memory");
+        return CHK_TB_ERROR;
+    }
+    n = chk_tb_move_values(tb, p, mv->moves, mv->values, mv->dists, mv->known);
+    for (int i = 0; i < n; i++) {
+        if (!mv->known[i]) {
+            pick = -1;
+            break;
+        }
+        if (pick < 0 || move_key(mv->values[i], mv->dists[i]) >
+                            move_key(mv->values[pick], mv->dists[pick]))
+            pick = i;
+    }
+    if (pick >= 0) {
+        *best = mv->moves[pick];
+        *value = mv->values[pick];
+        *distance = mv->dists[pick];
+    }
+    free(mv);
+    return n < 0 ? n : pick >= 0;
+}
+
 /* ---- contents ----------------------------------------------------------- */
 
 static int sigs_fill(tb_sig *cur, int slot, int left, tb_sig *out, int n, int max)

@@ -11,6 +11,8 @@
  *       done =, total =, skipped =, positions =, seconds =}; returning true
  *       stops the build (nil, "stopped").
  *   tables:probe(b), tables:moves(b)        as b:probe(), b:tb_moves()
+ *   tables:best(b) -> move, value, distance  the fastest win, else a draw,
+ *       else the slowest loss; nil when not covered or the game is over
  *   tables:info([rules]) -> list            each table: {name =, pieces =,
  *       positions =, wins =, draws =, losses =, longest_win =, longest_fen =}
  *   tables:max_pieces([rules]) -> n         every signature up to n is there
@@ -218,6 +220,30 @@ static int moves(lua_State *L, int b, TbDir *d)
     return 1;
 }
 
+/* tables:best(b) -> move, value, distance | nil [, message] */
+static int dir_best(lua_State *L)
+{
+    TbDir *d = checkdir(L, 1);
+    chk_pos *p = lcheskers_checkboard(L, 2);
+    char err[320];
+    chk_move best;
+    int value, dist, rc;
+    chk_tb *tb = dir_tables(d, p->rules, err, sizeof err);
+    if (!tb)
+        return push_fail(L, err);
+    rc = chk_tb_best_move(tb, p, &best, &value, &dist);
+    if (rc < 0)
+        return push_fail(L, chk_tb_error(tb));
+    if (rc == 0) {
+        luaL_pushfail(L);
+        return 1;
+    }
+    lcheskers_pushmove(L, p, &best);
+    lua_pushstring(L, VALUE_NAME[value + 1]);
+    lua_pushinteger(L, dist);
+    return 3;
+}
+
 static int board_probe(lua_State *L)
 {
     lcheskers_checkboard(L, 1);
@@ -415,6 +441,7 @@ static const luaL_Reg tb_funcs[] = {
 static const luaL_Reg dir_methods[] = {
     {"probe", dir_probe},
     {"moves", dir_moves},
+    {"best", dir_best},
     {"info", dir_info},
     {"max_pieces", dir_max_pieces},
     {"dir", dir_dir},

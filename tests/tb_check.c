@@ -8,6 +8,7 @@
  *     d (the opponent lost in d - 1) and none shorter; a loss in d has only
  *     moves that lose, the slowest in d (a position without moves is lost
  *     in 0); a draw has no winning move and one that draws;
+ *   - chk_tb_best_move picks a move of the position's value and distance;
  *   - every SOLVE_EVERY-th position agrees with the forced-win solver.
  * Prints TAP lines (no plan). Built and run by tests/tb_test.sh.
  *
@@ -79,6 +80,15 @@ static void check_solver(walk *w, int value, int dist)
     }
 }
 
+/* The best move has the position's value and distance (none when over). */
+static void check_best(walk *w, int n, int value, int dist)
+{
+    chk_move best;
+    int bv, bd, rc = chk_tb_best_move(w->tb, &w->pos, &best, &bv, &bd);
+    if (n == 0 ? rc != 0 : rc != 1 || bv != value || bd != dist)
+        complain(w, "the best move does not have the position's value", value, dist);
+}
+
 static void check_position(walk *w)
 {
     int value, dist;
@@ -93,6 +103,7 @@ static void check_position(walk *w)
         complain(w, why, value, dist);
     if (w->solve_every && w->positions % w->solve_every == 0)
         check_solver(w, value, dist);
+    check_best(w, n, value, dist);
 }
 
 /* Places pieces[i..] on free squares, then checks both sides to move. */
