@@ -9,7 +9,8 @@
  *       -> true | nil, message              builds the missing tables;
  *       progress(t) is called after each signature with t = {name =,
  *       done =, total =, skipped =, positions =, seconds =}; returning true
- *       stops the build (nil, "stopped").
+ *       stops the build (nil, "stopped"); so does cheskers.interrupt() or
+ *       Ctrl-C (the interrupt flag of lcheskers.h; nil, "interrupted").
  *   tables:probe(b), tables:moves(b)        as b:probe(), b:tb_moves()
  *   tables:best(b) -> move, value, distance  the fastest win, else a draw,
  *       else the slowest loss; nil when not covered or the game is over
@@ -417,6 +418,8 @@ static int tb_build(lua_State *L)
     }
     o.progress = build_progress;
     o.progress_ud = &g;
+    o.stop = lcheskers_interrupt_flag();    /* Ctrl-C stops within a level */
+    *lcheskers_interrupt_flag() = 0;
     int rc = chk_tb_build(dir, r, &o, err, sizeof err);
     if (g.failed)
         return lua_error(L);
@@ -424,7 +427,7 @@ static int tb_build(lua_State *L)
     if (!strcmp(checkdir(L, -1)->dir, dir))     /* the new files are seen */
         dir_close_all(checkdir(L, -1));
     if (rc == CHK_TB_STOPPED)
-        return push_fail(L, "stopped");
+        return push_fail(L, *lcheskers_interrupt_flag() ? "interrupted" : "stopped");
     if (rc < 0)
         return push_fail(L, err);
     lua_pushboolean(L, 1);
