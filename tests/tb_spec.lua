@@ -13,6 +13,9 @@ local function tmpdir()
 end
 
 local ROOT = tmpdir()
+-- under valgrind or the sanitizers (CHESKERS_TIME_SCALE > 1) fewer samples
+local SCALE = math.max(1, tonumber(os.getenv("CHESKERS_TIME_SCALE")) or 1)
+local function samples(n) return math.max(50, n // SCALE) end
 local DIRS = {}     -- rules name -> directory with its 3-piece tables
 
 local RULESETS = {
@@ -254,7 +257,7 @@ describe("tablebases", function()
 
   for _, name in ipairs({ "golomb", "majority_off", "flying", "backward" }) do
     it(name .. ": agrees with the solver on random positions (both sides to move)", function()
-      local count = name == "golomb" and 2000 or 400
+      local count = samples(name == "golomb" and 2000 or 400)
       assert.are.equal(count, check_solver(name, count, 7 + #name))
     end)
   end
@@ -263,7 +266,7 @@ describe("tablebases", function()
     for name, rules in pairs({ golomb = false, majority_off = 1, flying = 1, backward = 1 }) do
       local rng = rng_of(99)
       local tables = cheskers.tb.open(DIRS[name])
-      for _ = 1, 500 do
+      for _ = 1, samples(500) do
         check_consistent(cheskers.new(random_fen(rng), rules and RULESETS[name] or nil), tables)
       end
     end
