@@ -128,6 +128,8 @@ static int child(worker *w, chk_pos *p, const chk_move *m, int *ew, int *el)
         int mem = member_of(&b->u, &s);
         tb_sym_canon(&b->u.lay[mem], bb);
         uint64_t idx = b->u.base[mem] + tb_index_bb(&b->u.lay[mem], bb);
+        if (w->nedges == UINT32_MAX)    /* the offsets are 32-bit */
+            return fail(w, "too many moves for one thread: use more threads");
         return push_u32(&w->edges, &w->nedges, &w->capedges, (uint32_t)idx) ? 0
                : fail(w, "out of memory");
     }
