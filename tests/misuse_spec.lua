@@ -84,8 +84,8 @@ end
 
 local BOARD_METHODS = {
   "copy", "count", "defend", "divide", "eval", "fen", "get", "hash", "history", "moveno",
-  "moves", "parse", "perft", "play", "put", "quiet", "refute", "result", "rules", "search",
-  "solve", "svg", "turn", "undo",
+  "moves", "parse", "perft", "play", "probe", "put", "quiet", "refute", "result", "rules", "search",
+  "solve", "svg", "tb_moves", "turn", "undo",
 }
 
 describe("misuse of the API", function()

@@ -1,0 +1,125 @@
+/*
+ * cheskers_tb.h - the public interface of the endgame tablebases: building
+ * them by retrograde analysis (tb_build.c), the files and probing (tb.c),
+ * material signatures and position indexes (tb_index.c).
+ *
+ * A table holds, for one material signature (the pieces of each side, both
+ * with at least one king) and one rule set, every legal position with White
+ * to move: its value for the side to move (win, loss or draw: neither side
+ * can force a win) and the distance in plies to the end of the game with
+ * best play (the winner wins fastest, the loser resists longest). A
+ * position with Black to move is looked up as its image: colours swapped
+ * and the board turned 180 degrees, White to move (the same position for
+ * the other side). Draw rules (draw_repetition, draw_quiet_plies) and the
+ * option first are ignored by the tables; rule sets with hooks or custom
+ * piece kinds are refused (chk_tb_supported). docs/tablebases.md has the
+ * file format and the measured sizes and times.
+ *
+ * Thread safety: one chk_tb may be probed from several threads at once
+ * (tables are loaded on first use under a lock).
+ */
+#ifndef CHESKERS_TB_H
+#define CHESKERS_TB_H
+
+#include "cheskers.h"
+
+#define CHK_TB_MAX_PIECES 6     /* the largest tables the index supports */
+#define CHK_TB_MAX_DIST   253   /* the longest distance a table can store */
+
+enum { CHK_TB_LOSS = -1, CHK_TB_DRAW = 0, CHK_TB_WIN = 1 };
+enum { CHK_TB_ERROR = -1, CHK_TB_STOPPED = -2 };
+
+typedef struct chk_tb chk_tb;
+
+/* true when tables can be built for r; else false with the reason (a rule
+ * hook, or a piece kind other than the built-in K, B, C and P). */
+bool chk_tb_supported(const chk_rules *r, char *err, size_t errlen);
+/* The rule text that keys the tables of r (the draw options and first
+ * reset): n bytes of buf, returns the length as chk_rules_to_text. */
+size_t chk_tb_rules_text(const chk_rules *r, char *buf, size_t n);
+
+/* Opens the tables for rule set r in directory dir (files are read when
+ * first probed). An empty or missing directory is not an error: nothing is
+ * covered. NULL with a message when r is not supported or out of memory. */
+chk_tb *chk_tb_open(const char *dir, const chk_rules *r, char *err, size_t errlen);
+void chk_tb_close(chk_tb *tb);
+/* The largest n such that every signature with up to n pieces has a file
+ * (0 when none: even K v K is missing). */
+int chk_tb_max_pieces(const chk_tb *tb);
+/* The message of the last CHK_TB_ERROR (a damaged or foreign file). */
+const char *chk_tb_error(const chk_tb *tb);
+
+/* The value of p (whose rules must be the table's rules: same text as
+ * chk_tb_rules_text) for its side to move: *value CHK_TB_WIN, _DRAW or
+ * _LOSS, *distance the plies to the end (0 for a draw, and for a lost
+ * finished position: the side to move alone has no king). Returns 1 when
+ * found, 0 when no table covers p (too many pieces, a missing file, the
+ * other side without a king), CHK_TB_ERROR when the file is damaged
+ * (chk_tb_error says how). The history of p is ignored. */
+int chk_tb_probe(chk_tb *tb, const chk_pos *p, int *value, int *distance);
+/* Each legal move of p with its value for the mover: moves[i] (room for
+ * CHK_MAX_MOVES), values[i] CHK_TB_WIN/_DRAW/_LOSS and dists[i] the plies
+ * to the end counting the move itself; known[i] false when no table covers
+ * the position after the move. Returns the number of moves (0 when the game
+ * is over), or CHK_TB_ERROR (hook failure, damaged file, no memory). p is
+ * restored. */
+int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int *dists,
+                       bool *known);
+
+/* A best move by the tables: the fastest win, else a draw, else the
+ * slowest loss (ties: the first in move generation order). *value and
+ * *distance are the position's (as chk_tb_probe). Returns 1 when found,
+ * 0 when the position or one of its moves is not covered, or the game is
+ * over (no move), CHK_TB_ERROR as chk_tb_move_values. p is restored. */
+int chk_tb_best_move(chk_tb *tb, chk_pos *p, chk_move *best, int *value, int *distance);
+
+/* ---- the contents of a directory (for the atlas) ---- */
+
+typedef struct chk_tb_info {
+    char name[24];              /* "KBvK": White's pieces, v, Black's (K B C P order) */
+    int pieces;
+    uint64_t positions;         /* legal positions, White to move */
+    uint64_t wins, draws, losses;   /* for the side to move (White) */
+    int longest_win;            /* plies; 0 when no position is won */
+    char longest_fen[96];       /* a position with that win, White to move */
+} chk_tb_info;
+
+/* The number of tables (files) found for the rules, and the i-th one's
+ * header, in order of pieces then name. chk_tb_info_get returns 0, or
+ * CHK_TB_ERROR for a damaged file (chk_tb_error). */
+int chk_tb_count(const chk_tb *tb);
+int chk_tb_info_get(chk_tb *tb, int i, chk_tb_info *out);
+
+/* ---- building ---- */
+
+typedef struct chk_tb_progress {
+    const char *name;           /* the signature just finished */
+    int done, total;            /* signatures finished (or found on disk), in all */
+    bool skipped;               /* it was on disk already (a resumed build) */
+    uint64_t positions;         /* its positions */
+    double seconds;             /* its build time */
+} chk_tb_progress;
+
+/* Return non-zero to stop the build (chk_tb_build returns CHK_TB_STOPPED). */
+typedef int (*chk_tb_progress_fn)(void *ud, const chk_tb_progress *pr);
+
+typedef struct chk_tb_build_opts {
+    int pieces;                         /* every signature with up to this many */
+    int threads;                        /* 0: every online core */
+    const volatile sig_atomic_t *stop;  /* polled; non-zero stops */
+    chk_tb_progress_fn progress;        /* called after each signature; may be NULL */
+    void *progress_ud;
+    const char *only;                   /* NULL: all; else this signature ("KBCvKB")
+                                           and its colour swap alone: the tables it
+                                           leads to must be there already */
+} chk_tb_build_opts;
+
+/* Builds every missing table for r in dir (created when missing), smallest
+ * first. Each file is written to a temporary name, synced and renamed, so a
+ * killed build loses at most the signature in progress; files already there
+ * (and sound) are kept. Returns 0, CHK_TB_STOPPED, or CHK_TB_ERROR with a
+ * message. */
+int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o,
+                 char *err, size_t errlen);
+
+#endif

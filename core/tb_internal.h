@@ -1,0 +1,125 @@
+/*
+ * tb_internal.h - what the tablebase files share (tb.c: signatures, the
+ * position index, files and probing; tb_build.c: retrograde analysis).
+ * Not part of the public interface.
+ */
+#ifndef CHESKERS_TB_INTERNAL_H
+#define CHESKERS_TB_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cheskers_tb.h"
+
+#define TB_KINDS 4              /* P, K, B, C: the built-in kinds only */
+#define TB_RULES_TEXT 512
+
+/* Value bytes: 0 an index that is no position (two pieces on a square),
+ * 1 a draw, d + 2 a result in d plies: a win when d is odd, a loss when
+ * even (the side to move wins on its own moves). */
+enum { TB_BYTE_NONE = 0, TB_BYTE_DRAW = 1 };
+#define TB_BYTE(d) ((uint8_t)((d) + 2))
+
+/* The pieces of each side by colour and kind. */
+typedef struct tb_sig {
+    uint8_t n[2][TB_KINDS];
+} tb_sig;
+
+/* One kind of one colour in the index: count pieces on nsq allowed
+ * squares (square sq is slot sq - shift), ranked as a combination. A
+ * group marked rep (the lone White king of a pawnless signature) stands
+ * on one square of each symmetry class instead (slot: tb_rep_slot). */
+typedef struct tb_group {
+    uint8_t color, kind, count, shift, nsq;
+    bool rep;
+    uint64_t mult;
+} tb_group;
+
+/* Pawnless signatures whose White has one king use the board's symmetries
+ * that keep dark squares dark and need no direction: the half turn and the
+ * reflections in the two long diagonals (a1-h8: (f, r) -> (r, f); a8-h1:
+ * (f, r) -> (7 - r, 7 - f)). The White king is brought to the first square
+ * of its class; each stored position then stands for tb_weight positions. */
+#define TB_SYMS 4
+
+typedef struct tb_layout {
+    tb_sig sig;
+    bool sym;                   /* the symmetric index (above) */
+    int ngroups, pieces, pawns;
+    tb_group g[2 * TB_KINDS];
+    uint64_t size;              /* index range, = the payload bytes */
+} tb_layout;
+
+/* A file's header fields (see docs/tablebases.md for the layout). */
+typedef struct tb_stats {
+    uint64_t wins, draws, losses;
+    uint32_t longest_win;
+    uint64_t longest_index;
+} tb_stats;
+
+typedef struct tb_table {
+    tb_layout lay;
+    uint32_t key;
+    char name[24];
+    char *path;
+    atomic_int state;           /* 0 not read yet, 1 loaded, -1 damaged */
+    void *map;
+    size_t maplen;
+    const uint8_t *data;        /* the payload: one value byte per index */
+    tb_stats st;
+} tb_table;
+
+struct chk_tb {
+    char *dir;
+    chk_rules rules;            /* normalised copy (no draw rules) */
+    char rules_text[TB_RULES_TEXT];
+    uint32_t fp;                /* FNV-1a of rules_text: in the file names */
+    tb_table **tables;
+    int ntables, cap;
+    int *slots;                 /* hash of keys: table index + 1, 0 empty */
+    int nslots;
+    pthread_mutex_t lock;
+    char err[320];
+};
+
+uint32_t tb_sig_key(const tb_sig *s);
+tb_sig tb_sig_swap(const tb_sig *s);
+void tb_sig_name(const tb_sig *s, char out[24]);
+void tb_layout_init(tb_layout *lay, const tb_sig *s);
+/* The index of the White-to-move position with these bitboards (its
+ * signature must be lay's). */
+uint64_t tb_index_bb(const tb_layout *lay, chk_bb bb[2][CHK_MAX_KINDS]);
+/* The pieces of index idx: false when two share a square. sq[i], pc[i]
+ * for i < lay->pieces. */
+bool tb_decode(const tb_layout *lay, uint64_t idx, uint8_t *sq, uint8_t *pc);
+/* The canonical (White to move) bitboards and signature of p; false when
+ * p has a piece of a custom kind. */
+bool tb_canon(const chk_pos *p, chk_bb bb[2][CHK_MAX_KINDS], tb_sig *s);
+uint64_t tb_fnv64(const uint8_t *data, size_t n);
+/* With lay->sym: turns bb so that the White king is on its class's first
+ * square (the same position up to a symmetry). */
+void tb_sym_canon(const tb_layout *lay, chk_bb bb[2][CHK_MAX_KINDS]);
+/* How many positions index idx stands for (1 without symmetry). */
+int tb_weight(const tb_layout *lay, uint64_t idx);
+/* Square sq under symmetry t (0: itself, 1: half turn, 2, 3: the diagonal
+ * reflections). */
+int tb_sym_square(int t, int sq);
+
+/* The table for a signature key (NULL: no file), loaded; CHK_TB_ERROR
+ * through *rc when damaged. */
+tb_table *tb_find(chk_tb *tb, uint32_t key, int *rc);
+/* Registers a table file (after a build); returns the table or NULL. */
+tb_table *tb_add(chk_tb *tb, const tb_sig *s);
+/* Writes a finished table: temporary file, fsync, rename. */
+int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_stats *st,
+             char *err, size_t errlen);
+/* The probe's core: the value byte for p, 1 found / 0 not covered / error. */
+int tb_probe_byte(chk_tb *tb, const chk_pos *p, uint8_t *byte);
+void tb_byte_value(uint8_t b, int *value, int *distance);
+/* Every signature with exactly `pieces` pieces, each side a king: out[]
+ * (room for max); returns how many. */
+int tb_sigs_with(int pieces, tb_sig *out, int max);
+/* qsort order of tables: pieces, then name. */
+int tb_table_cmp(const void *a, const void *b);
+
+#endif

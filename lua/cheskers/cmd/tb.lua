@@ -1,0 +1,198 @@
+-- cheskers tb build|probe|atlas : endgame tablebases from the command line
+-- (the tables themselves: core/tb*.c through cheskers.tb, lua/ltb.c).
+local argparse = require "argparse"
+
+local usage = [[
+usage: cheskers tb build [--pieces N] [--rules SPEC] [--dir DIR] [--threads N]
+       cheskers tb probe FEN [--rules SPEC] [--dir DIR]
+       cheskers tb atlas [--rules SPEC] [--dir DIR]
+
+build: builds every missing table with up to N pieces (default 4) for the
+rule set SPEC (default golomb), on all cores (or --threads N), with a
+progress line. Files already in DIR are kept, so an interrupted build
+resumes where it stopped. Rule sets with hooks or custom piece kinds have
+no tables; the draw options and first are ignored.
+
+probe: the value of the position FEN for the side to move (win, loss or
+draw, and the plies to the end with best play), then every legal move with
+its value for the mover. Exit status 0 when a table covers the position,
+1 when none does, 2 on an error.
+
+atlas: for each table in DIR, Markdown: the positions won, drawn and lost
+for the side to move and the longest win with its position
+(cheskers tb atlas > docs/endgames.md).
+
+DIR defaults to $CHESKERS_TB, else ./tb. A rule SPEC is written as for
+cheskers rules (a preset name, "name=value ..." or a Lua table literal).
+
+Examples:
+  cheskers tb build --pieces 3 --dir /tmp/tb
+  cheskers tb probe "8/8/8/8/8/2k5/8/K7 w" --dir /tmp/tb
+  cheskers tb build --rules "majority=false" --pieces 4]]
+
+local function parser()
+  local p = argparse("cheskers tb", "Endgame tablebases.")
+  p:add_help(false)
+  p:argument("action", "build, probe or atlas")
+  p:argument("words", "the position for probe"):args("*")
+  p:option("--pieces", "pieces", "4"):convert(math.tointeger)
+  p:option("--rules", "rule spec")
+  p:option("--dir", "directory")
+  p:option("--threads", "threads", "0"):convert(math.tointeger)
+  p:flag("-h --help")
+  return p
+end
+
+local function fail(msg)
+  io.stderr:write("cheskers tb: ", tostring(msg), "\n")
+  return 2
+end
+
+local function default_dir()
+  local env = os.getenv("CHESKERS_TB")
+  return env and env ~= "" and env or "tb"
+end
+
+-- The rules for a spec text (nil: golomb), as cheskers.new takes them.
+local function rules_of(text)
+  if text == nil then return nil end
+  local spec, err = require("cheskers.rulespec").parse(text)
+  if spec == nil then error(err, 0) end
+  return spec
+end
+
+-- "KBvK" -> "KB v K"
+local function pretty(name)
+  return (name:gsub("v", " v "))
+end
+
+local function build(opts)
+  local cheskers = require "cheskers"
+  if not opts.pieces or opts.pieces < 2 or opts.pieces > 6 then
+    return fail("--pieces must be 2 to 6")
+  end
+  if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
+  local okrl, rl = pcall(require, "cheskers.readline")
+  local tty = okrl and rl.isatty(2)
+  local start, built = os.time(), 0
+  local function progress(t)
+    if not t.skipped then built = built + 1 end
+    local line = ("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
+      t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds))
+    io.stderr:write(tty and "\r" .. line .. "   " or line .. "\n")
+    io.stderr:flush()
+  end
+  local ok, err = cheskers.tb.build{ pieces = opts.pieces, rules = rules_of(opts.rules),
+    dir = opts.dir, threads = opts.threads, progress = progress }
+  if tty then io.stderr:write("\n") end
+  if not ok then return fail(err) end
+  io.stdout:write(("tables with up to %d pieces in %s: %d built, %d s\n"):format(
+    opts.pieces, opts.dir, built, os.time() - start))
+  return 0
+end
+
+local function value_text(value, dist)
+  if value == "draw" then return "draw" end
+  return ("%s in %d plies"):format(value, dist)
+end
+
+local function probe(opts)
+  local cheskers = require "cheskers"
+  local fen = table.concat(opts.words, " ")
+  if fen == "" then return fail("probe needs a position (FEN)") end
+  local ok, b = pcall(cheskers.new, fen, rules_of(opts.rules))
+  if not ok then return fail(b) end
+  local tables = cheskers.tb.open(opts.dir)
+  local value, dist = b:probe(tables)
+  if value == nil and dist ~= nil then return fail(dist) end
+  local side = b:turn() == "white" and "White" or "Black"
+  if value == nil then
+    io.stdout:write("no table covers this position\n")
+    return 1
+  end
+  io.stdout:write(("%s to move: %s\n"):format(side, value_text(value, dist)))
+  local moves, err = b:tb_moves(tables)
+  if not moves then return fail(err) end
+  for _, m in ipairs(moves) do
+    io.stdout:write(("  %-12s %s\n"):format(tostring(m.move),
+      m.value and value_text(m.value, m.distance) or "not covered"))
+  end
+  return 0
+end
+
+-- "12.5%", with "100%", "0" only when exact (">99.9%", "<0.1%" near them).
+local function percent(n, total)
+  if total == 0 then return "-" end
+  if n == total then return "100%" end
+  if n == 0 then return "0" end
+  local p = 100 * n / total
+  if p > 99.9 then return ">99.9%" end
+  if p < 0.1 then return "<0.1%" end
+  return ("%.1f%%"):format(p)
+end
+
+local function atlas(opts)
+  local cheskers = require "cheskers"
+  local board = cheskers.new(nil, rules_of(opts.rules))
+  local tables = cheskers.tb.open(opts.dir)
+  local list, err = tables:info(board)
+  if not list then return fail(err) end
+  if #list == 0 then return fail("no tables in " .. opts.dir .. " for these rules") end
+  local rules = board:rules()
+  local out = { "# Cheskers endgame atlas", "",
+    "Generated by `cheskers tb atlas` from the tablebases (see docs/tablebases.md).",
+    "Every legal position of each material signature with **White to move**; the",
+    "same position with Black to move is the colour-swapped signature (K v KB with",
+    "Black to move is KB v K with White to move). Won, drawn and lost are for the",
+    "side to move; a distance counts plies (one move of one side) to the end of",
+    "the game with best play: the winner wins fastest, the loser resists longest.",
+    ("Rules: majority=%s capture=%s promote=%s flying_kings=%s pawns_capture_backward=%s."):format(
+      tostring(rules.majority), rules.capture, rules.promote, tostring(rules.flying_kings),
+      tostring(rules.pawns_capture_backward)),
+    "" }
+  local longest
+  for _, t in ipairs(list) do
+    if not longest or t.longest_win > longest.longest_win then longest = t end
+  end
+  out[#out + 1] = ("The longest win in these tables: %d plies, %s (`%s`)."):format(
+    longest.longest_win, pretty(longest.name), longest.longest_fen or "-")
+  local pieces
+  for _, t in ipairs(list) do
+    if t.pieces ~= pieces then
+      pieces = t.pieces
+      out[#out + 1] = ("\n## %d pieces\n"):format(pieces)
+      out[#out + 1] = "| signature | positions | won | drawn | lost | longest win | its position |"
+      out[#out + 1] = "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+    end
+    out[#out + 1] = ("| %s | %d | %s | %s | %s | %s | %s |"):format(pretty(t.name), t.positions,
+      percent(t.wins, t.positions), percent(t.draws, t.positions), percent(t.losses, t.positions),
+      t.longest_win > 0 and tostring(t.longest_win) or "-",
+      t.longest_fen and ("`%s`"):format(t.longest_fen) or "-")
+  end
+  io.stdout:write(table.concat(out, "\n"), "\n")
+  return 0
+end
+
+local function run(args)
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
+  local ok, opts = parser():pparse(args)
+  if not ok then return fail(opts .. "\n" .. usage) end
+  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  opts.dir = opts.dir or default_dir()
+  local actions = { build = build, probe = probe, atlas = atlas }
+  local fn = actions[opts.action]
+  if not fn then return fail("unknown action '" .. opts.action .. "' (build, probe or atlas)") end
+  if opts.action ~= "probe" and #opts.words > 0 then
+    return fail("unexpected argument '" .. opts.words[1] .. "'")
+  end
+  local okr, rc = pcall(fn, opts)
+  if not okr then return fail(rc) end
+  return rc
+end
+
+return {
+  summary = "endgame tablebases: build them, probe a position, write the atlas",
+  usage = usage,
+  run = run,
+  main = run,
+}

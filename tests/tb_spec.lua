@@ -1,0 +1,420 @@
+-- tests/tb_spec.lua - the endgame tablebases (core/tb*.c, lua/ltb.c): small
+-- tables (up to 3 pieces) built here, checked against the forced-win solver,
+-- against themselves (every value follows from the values of the moves), on
+-- positions worked out by hand, and for refused or foreign rule sets and
+-- damaged files.
+local cheskers = require "cheskers"
+
+local function tmpdir()
+  local p = assert(io.popen("mktemp -d"))
+  local dir = p:read("l")
+  p:close()
+  return dir
+end
+
+local ROOT = tmpdir()
+-- under valgrind or the sanitizers (CHESKERS_TIME_SCALE > 1) fewer samples
+local SCALE = math.max(1, tonumber(os.getenv("CHESKERS_TIME_SCALE")) or 1)
+local function samples(n) return math.max(50, n // SCALE) end
+local DIRS = {}     -- rules name -> directory with its 3-piece tables
+
+local RULESETS = {
+  golomb = nil,
+  majority_off = { majority = false },
+  flying = { flying_kings = true },
+  backward = { pawns_capture_backward = true, capture = "all" },
+}
+
+local function build(name, rules, pieces)
+  local dir = ROOT .. "/" .. name
+  local ok, err = cheskers.tb.build{ pieces = pieces or 3, rules = rules, dir = dir }
+  assert(ok, err)
+  DIRS[name] = dir
+  return dir
+end
+
+local function files(dir)
+  local p = assert(io.popen("ls " .. dir))
+  local list = {}
+  for line in p:lines() do list[#list + 1] = line end
+  p:close()
+  return list
+end
+
+-- ---- random positions ------------------------------------------------------
+
+local SQ = cheskers.SQUARES
+local SIGS = { -- 3 pieces and fewer: white letters, black letters
+  { "K", "k" }, { "KK", "k" }, { "KB", "k" }, { "KC", "k" }, { "KP", "k" },
+  { "K", "kk" }, { "K", "kb" }, { "K", "kc" }, { "K", "kp" },
+}
+
+-- A random position of a random signature: a FEN line.
+local function random_fen(rng)
+  local sig = SIGS[rng(#SIGS)]
+  local board, used = {}, {}
+  for _, letters in ipairs(sig) do
+    for l in letters:gmatch(".") do
+      local sq
+      repeat
+        sq = SQ[rng(#SQ)]
+        local rank = sq:sub(2, 2)
+        local bad = used[sq] or (l == "P" and rank == "8") or (l == "p" and rank == "1")
+      until not bad
+      used[sq] = true
+      board[sq] = l
+    end
+  end
+  local rows = {}
+  for r = 8, 1, -1 do
+    local row, empty = "", 0
+    for f = 1, 8 do
+      local l = board[string.char(96 + f) .. r]
+      if l then
+        row = row .. (empty > 0 and tostring(empty) or "") .. l
+        empty = 0
+      else
+        empty = empty + 1
+      end
+    end
+    rows[#rows + 1] = row .. (empty > 0 and tostring(empty) or "")
+  end
+  return table.concat(rows, "/") .. (rng(2) == 1 and " w" or " b")
+end
+
+-- The same position for the other side: colours swapped, board turned 180
+-- degrees, the other side to move (worked out on the FEN text itself).
+local function image(fen)
+  local placement, side = fen:match("^(%S+) (%a)")
+  local swapped = placement:reverse():gsub("%a", function(c)
+    return c:match("%u") and c:lower() or c:upper()
+  end)
+  return swapped .. (side == "w" and " b" or " w")
+end
+
+local function rng_of(seed)
+  local state = seed
+  return function(n)     -- a small LCG: the same positions on every run
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state % n + 1
+  end
+end
+
+-- ---- the checks -------------------------------------------------------------
+
+-- The solver's answer for a table value: the side to move wins within n of
+-- its own moves exactly when the table has a win in d plies with
+-- (d + 1) / 2 <= n (d is odd: the winner makes the last move).
+local function expected_solve(value, dist, n)
+  if value == "win" and (dist + 1) // 2 <= n then return true, (dist + 1) // 2 end
+  return false, nil
+end
+
+local function check_solver(name, count, seed)
+  local rng, checked = rng_of(seed), 0
+  local tables = cheskers.tb.open(DIRS[name])
+  for _ = 1, count do
+    local b = cheskers.new(random_fen(rng), RULESETS[name])
+    local value, dist = b:probe(tables)
+    assert(value, ("not covered: %s"):format(b:fen()))
+    local n = rng(15)
+    local got = b:solve{ moves = n, all = false }
+    local win, shortest = expected_solve(value, dist, n)
+    if got.win ~= win or (win and got.shortest ~= shortest) then
+      error(("%s: table %s %d, solver within %d: %s %s"):format(b:fen(), value, dist, n,
+        tostring(got.win), tostring(got.shortest)))
+    end
+    checked = checked + 1
+  end
+  return checked
+end
+
+-- Every value follows from the values of the moves (retrograde consistency).
+local function check_consistent(b, tables)
+  local value, dist = b:probe(tables)
+  local moves = assert(b:tb_moves(tables))
+  local best_win, longest_loss, any_draw = nil, -1, false
+  for _, m in ipairs(moves) do
+    assert(m.value, "a move out of the tables: " .. tostring(m.move))
+    if m.value == "win" then
+      best_win = math.min(best_win or math.huge, m.distance)
+    elseif m.value == "loss" then
+      longest_loss = math.max(longest_loss, m.distance)
+    else
+      any_draw = true
+    end
+  end
+  local where = b:fen() .. " " .. value .. " " .. dist
+  if value == "win" then
+    assert(best_win == dist, where .. ": no move wins in exactly that / a shorter one")
+  elseif value == "loss" then
+    assert(not best_win and not any_draw, where .. ": a lost position with a move that holds")
+    if #moves == 0 then
+      assert(dist == 0, where .. ": no move but not lost at once")
+    else
+      assert(longest_loss == dist, where .. ": the longest defence is not the distance")
+    end
+  else
+    assert(not best_win and any_draw, where .. ": a draw with a winning move or none that draws")
+  end
+end
+
+describe("tablebases", function()
+  setup(function()
+    for name, rules in pairs(RULESETS) do build(name, rules) end
+    build("golomb", nil)
+  end)
+
+  teardown(function()
+    os.execute("rm -rf '" .. ROOT .. "'")
+  end)
+
+  it("builds one file per signature (colour-swapped pairs both stored)", function()
+    local list = files(DIRS.golomb)
+    -- K v K, then KK KB KC KP against K and the four swaps: 9 files
+    assert.are.equal(9, #list)
+    local tables = cheskers.tb.open(DIRS.golomb)
+    assert.are.equal(3, tables:max_pieces())
+  end)
+
+  it("resumes: a second build keeps the files, a missing one is rebuilt", function()
+    local log = {}
+    assert(cheskers.tb.build{ pieces = 3, dir = DIRS.golomb,
+      progress = function(t) log[#log + 1] = t end })
+    assert.are.equal(9, #log)
+    for _, t in ipairs(log) do assert.is_true(t.skipped, t.name) end
+    local victim
+    for _, f in ipairs(files(DIRS.golomb)) do
+      if f:match("^KCvK%.") then victim = f end
+    end
+    assert(os.remove(DIRS.golomb .. "/" .. victim))
+    log = {}
+    assert(cheskers.tb.build{ pieces = 3, dir = DIRS.golomb,
+      progress = function(t) log[#log + 1] = t end })
+    local rebuilt = {}
+    for _, t in ipairs(log) do if not t.skipped then rebuilt[#rebuilt + 1] = t.name end end
+    table.sort(rebuilt)
+    assert.are.same({ "KCvK", "KvKC" }, rebuilt)   -- built as a pair
+  end)
+
+  it("a progress function that returns true stops the build", function()
+    local n = 0
+    local ok, err = cheskers.tb.build{ pieces = 3, dir = ROOT .. "/stopped",
+      progress = function() n = n + 1 return true end }
+    assert.is_nil(ok)
+    assert.are.equal("stopped", err)
+    assert.are.equal(1, n)
+    assert.are.equal(1, #files(ROOT .. "/stopped"))   -- K v K, finished and kept
+  end)
+
+  describe("positions worked out by hand (K v K, default rules)", function()
+    -- rows: position, value for the side to move, plies
+    local ROWS = {
+      -- White Kc3 jumps the king on d4 (c3xe5): the game ends at once
+      { "8/8/8/8/3k4/2K5/8/8 w", "win", 1 },
+      -- Black to move jumps the other way (d4xb2)
+      { "8/8/8/8/3k4/2K5/8/8 b", "win", 1 },
+      -- Ka1's only move is a1-b2, next to kc3, which jumps it (c3xa1)
+      { "8/8/8/8/8/2k5/8/K7 w", "loss", 2 },
+      { "8/8/8/8/8/8/8/8 w", nil },     -- no kings at all: no table
+    }
+    for _, row in ipairs(ROWS) do
+      it(row[1], function()
+        local b = cheskers.new(row[1])
+        local value, dist = b:probe(cheskers.tb.open(DIRS.golomb))
+        assert.are.equal(row[2], value)
+        if row[2] then assert.are.equal(row[3], dist) end
+      end)
+    end
+
+    it("Ka1 v kc3, White to move: its one move loses in 2, counting itself", function()
+      local b = cheskers.new("8/8/8/8/8/2k5/8/K7 w")
+      local moves = b:tb_moves(cheskers.tb.open(DIRS.golomb))
+      assert.are.equal(1, #moves)
+      assert.are.equal("a1-b2", tostring(moves[1].move))
+      assert.are.equal("loss", moves[1].value)
+      assert.are.equal(2, moves[1].distance)
+    end)
+
+    it("tables:best: the only move, and the capture that wins at once", function()
+      local tables = cheskers.tb.open(DIRS.golomb)
+      local move, value, dist = tables:best(cheskers.new("8/8/8/8/8/2k5/8/K7 w"))
+      assert.are.equal("a1-b2", tostring(move))
+      assert.are.equal("loss", value)
+      assert.are.equal(2, dist)
+      move, value, dist = tables:best(cheskers.new("8/8/8/8/3k4/2K5/8/8 w"))
+      assert.are.equal("c3xe5", tostring(move))
+      assert.are.equal("win", value)
+      assert.are.equal(1, dist)
+    end)
+
+    it("a side without a king has lost (distance 0)", function()
+      local value, dist = cheskers.new("8/8/8/8/8/2k5/8/B7 w"):probe(cheskers.tb.open(DIRS.golomb))
+      assert.are.equal("loss", value)
+      assert.are.equal(0, dist)
+    end)
+  end)
+
+  for _, name in ipairs({ "golomb", "majority_off", "flying", "backward" }) do
+    it(name .. ": agrees with the solver on random positions (both sides to move)", function()
+      local count = samples(name == "golomb" and 2000 or 400)
+      assert.are.equal(count, check_solver(name, count, 7 + #name))
+    end)
+  end
+
+  it("every value follows from its moves (random positions, each rule set)", function()
+    for name, rules in pairs({ golomb = false, majority_off = 1, flying = 1, backward = 1 }) do
+      local rng = rng_of(99)
+      local tables = cheskers.tb.open(DIRS[name])
+      for _ = 1, samples(500) do
+        check_consistent(cheskers.new(random_fen(rng), rules and RULESETS[name] or nil), tables)
+      end
+    end
+  end)
+
+  it("the colour swap with the half turn is a symmetry of the rules (solver on both images)", function()
+    local rng = rng_of(5)
+    for _, rules in ipairs({ {}, { flying_kings = true }, { pawns_capture_backward = true },
+                             { majority = false, capture = "optional" } }) do
+      for _ = 1, 150 do
+        local fen = random_fen(rng)
+        local a, b = cheskers.new(fen, rules), cheskers.new(image(fen), rules)
+        local sa, sb = a:solve{ moves = 6 }, b:solve{ moves = 6 }
+        assert.are.equal(sa.win, sb.win, fen)
+        assert.are.equal(sa.shortest, sb.shortest, fen)
+        assert.are.equal(#a:moves(), #b:moves(), fen)
+      end
+    end
+  end)
+
+  it("pawnless positions: the half turn and both long-diagonal reflections are symmetries (solver)", function()
+    -- (f, r) -> (7-f, 7-r), (r, f), (7-r, 7-f): each keeps dark squares dark;
+    -- colours and the side to move stay
+    local maps = {
+      function(f, r) return 7 - f, 7 - r end,
+      function(f, r) return r, f end,
+      function(f, r) return 7 - r, 7 - f end,
+    }
+    local function transform(fen, map)
+      local placement, side = fen:match("^(%S+) (%a)")
+      local grid, r = {}, 7
+      for row in placement:gmatch("[^/]+") do
+        local f = 0
+        for c in row:gmatch(".") do
+          if c:match("%d") then f = f + tonumber(c) else
+            local nf, nr = map(f, r)
+            grid[nr * 8 + nf] = c
+            f = f + 1
+          end
+        end
+        r = r - 1
+      end
+      local rows = {}
+      for rr = 7, 0, -1 do
+        local row, empty = "", 0
+        for ff = 0, 7 do
+          local c = grid[rr * 8 + ff]
+          if c then row = row .. (empty > 0 and empty or "") .. c; empty = 0 else empty = empty + 1 end
+        end
+        rows[#rows + 1] = row .. (empty > 0 and empty or "")
+      end
+      return table.concat(rows, "/") .. " " .. side
+    end
+    local rng, tried = rng_of(11), 0
+    for _, rules in ipairs({ {}, { flying_kings = true }, { majority = false, capture = "all" } }) do
+      while tried < 120 do
+        local fen = random_fen(rng)
+        if not fen:match("[Pp]") then
+          tried = tried + 1
+          local want = cheskers.new(fen, rules):solve{ moves = 6 }
+          for _, map in ipairs(maps) do
+            local img = transform(fen, map)
+            local got = cheskers.new(img, rules):solve{ moves = 6 }
+            assert.are.equal(want.win, got.win, fen .. " / " .. img)
+            assert.are.equal(want.shortest, got.shortest, fen .. " / " .. img)
+          end
+        end
+      end
+      tried = 0
+    end
+  end)
+
+  it("tables of one rule set are not used for another", function()
+    -- majority=false's tables were built elsewhere; golomb's directory has
+    -- none for flying kings
+    local b = cheskers.new("8/8/8/8/3k4/2K5/8/8 w", { flying_kings = true })
+    local dir = build("flying_kk", { flying_kings = true }, 2)
+    assert.is_nil((b:probe(cheskers.tb.open(DIRS.golomb))))
+    assert.are.equal("win", (b:probe(cheskers.tb.open(dir))))
+    -- a golomb file under the flying-kings name: its header says other rules
+    local theirs, ours
+    for _, f in ipairs(files(DIRS.golomb)) do if f:match("^KvK%.") then theirs = f end end
+    for _, f in ipairs(files(dir)) do if f:match("^KvK%.") then ours = f end end
+    assert.are_not.equal(theirs, ours)
+    assert(os.execute(("cp '%s/%s' '%s/%s'"):format(DIRS.golomb, theirs, dir, ours)))
+    local value, err = b:probe(cheskers.tb.open(dir))
+    assert.is_nil(value)
+    assert.matches("built for other rules", err)
+  end)
+
+  it("the draw options and first do not change the tables", function()
+    local b = cheskers.new("8/8/8/8/8/2k5/8/K7 w", { draw_quiet_plies = 10, first = "white" })
+    local value, dist = b:probe(cheskers.tb.open(DIRS.golomb))
+    assert.are.equal("loss", value)
+    assert.are.equal(2, dist)
+  end)
+
+  it("a damaged file is refused with a message", function()
+    local dir = build("damaged", nil, 2)
+    local f = files(dir)[1]
+    local h = assert(io.open(dir .. "/" .. f, "r+b"))
+    local size = h:seek("end")
+    h:seek("set", size - 10)
+    local byte = h:read(1)
+    h:seek("set", size - 10)
+    h:write(string.char((byte:byte() + 1) % 256))
+    h:close()
+    local value, err = cheskers.new("8/8/8/8/3k4/2K5/8/8 w"):probe(cheskers.tb.open(dir))
+    assert.is_nil(value)
+    assert.matches("checksum", err)
+  end)
+
+  it("rule sets with hooks or custom pieces are refused with the reason", function()
+    local hooked = { filter = function() return true end }
+    local ok, err = cheskers.tb.build{ pieces = 2, rules = hooked, dir = ROOT .. "/hooked" }
+    assert.is_nil(ok)
+    assert.matches("hooks", err)
+    local value, msg = cheskers.new("8/8/8/8/3k4/2K5/8/8 w", hooked):probe(cheskers.tb.open(DIRS.golomb))
+    assert.is_nil(value)
+    assert.matches("hooks", msg)
+    local camel15 = { pieces = { C = { leaps = { { 1, 5 } } } } }
+    ok, err = cheskers.tb.build{ pieces = 2, rules = camel15, dir = ROOT .. "/camel" }
+    assert.is_nil(ok)
+    assert.matches("custom piece kinds", err)
+  end)
+
+  it("without tables nothing is covered and nothing fails", function()
+    local empty = cheskers.tb.open(ROOT .. "/no-such-dir")
+    local b = cheskers.new("8/8/8/8/3k4/2K5/8/8 w")
+    assert.is_nil((b:probe(empty)))
+    local moves = b:tb_moves(empty)
+    assert.is_true(#moves > 0)
+    for _, m in ipairs(moves) do
+      -- c3xe5 takes the last king: won whatever the tables
+      if tostring(m.move) == "c3xe5" then
+        assert.are.equal("win", m.value)
+        assert.are.equal(1, m.distance)
+      else
+        assert.is_nil(m.value)
+      end
+    end
+    assert.are.equal(0, empty:max_pieces())
+    assert.are.same({}, empty:info())
+  end)
+
+  it("bad arguments raise", function()
+    assert.has_error(function() cheskers.tb.build{ pieces = 9 } end)
+    assert.has_error(function() cheskers.tb.build{ pieces = "x" } end)
+    assert.has_error(function() cheskers.new():probe(42) end)
+  end)
+end)

@@ -1,0 +1,82 @@
+#!/bin/sh
+# tests/tb_test.sh - every position of the tablebases with up to 3 pieces,
+# under several rule sets, checked by tests/tb_check.c (consistency of each
+# value with its moves, coverage, agreement with the solver on a sample);
+# then the command cheskers tb. Prints TAP. Needs make (build/libcheskers.a
+# and ./cheskers). Run from the repository root.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+
+if [ ! -f build/libcheskers.a ] || [ ! -x ./cheskers ]; then
+  echo "not ok 1 - build/libcheskers.a or ./cheskers is missing (make)"
+  echo "1..1"
+  exit 1
+fi
+${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/tb_check.c build/libcheskers.a \
+  -lpthread -o "$tmp/tb_check" 2>"$tmp/err" || {
+  echo "not ok 1 - tests/tb_check.c does not build"
+  sed 's/^/# /' "$tmp/err"
+  echo "1..1"
+  exit 1
+}
+
+# ---- every position, several rule sets --------------------------------------
+i=0
+for rules in "" "majority=false" "flying_kings=true" "pawns_capture_backward=true capture=all" \
+             "capture=optional promote=K" "capture=jumps promote=BC"; do
+  i=$((i + 1))
+  "$tmp/tb_check" "$tmp/tb$i" 3 "$rules" 100 >"$tmp/out" 2>&1
+  while IFS= read -r line; do
+    case $line in
+      "ok - "*) ok "${line#ok - }" ;;
+      "not ok - "*) notok "${line#not ok - }" ;;
+      *) echo "$line" ;;
+    esac
+  done <"$tmp/out"
+done
+
+# ---- the command ------------------------------------------------------------
+dir=$tmp/cmd
+./cheskers tb build --pieces 3 --dir "$dir" >"$tmp/out" 2>"$tmp/err"
+check "tb build: exit 0 and a summary" '[ $? -eq 0 ] && grep -q "up to 3 pieces" "$tmp/out"'
+check "tb build: a progress line per signature" '[ "$(grep -c "entries" "$tmp/err")" -eq 9 ]'
+check "tb build: one file per signature" '[ "$(ls "$dir" | grep -c "\.ctb$")" -eq 9 ]'
+./cheskers tb build --pieces 3 --dir "$dir" >"$tmp/out" 2>"$tmp/err"
+check "tb build again: nothing built, all on disk" \
+  'grep -q ": 0 built" "$tmp/out" && [ "$(grep -c "on disk" "$tmp/err")" -eq 9 ]'
+# Ka1 v kc3: a1-b2 is the only move and kc3 jumps it (worked out by hand)
+./cheskers tb probe "8/8/8/8/8/2k5/8/K7 w" --dir "$dir" >"$tmp/out" 2>&1
+check "tb probe: the value and each move" \
+  '[ $? -eq 0 ] && grep -q "White to move: loss in 2 plies" "$tmp/out" && grep -q "a1-b2 *loss in 2 plies" "$tmp/out"'
+CHESKERS_TB=$dir ./cheskers tb probe "8/8/8/8/3k4/2K5/8/8 b" >"$tmp/out" 2>&1
+check "tb probe: CHESKERS_TB, Black to move" '[ $? -eq 0 ] && grep -q "Black to move: win in 1 plies" "$tmp/out"'
+./cheskers tb probe "8/8/8/8/3k4/2K5/8/B1B5 w" --dir "$dir" >"$tmp/out" 2>&1
+check "tb probe: 4 pieces, not covered, exit 1" '[ $? -eq 1 ] && grep -q "no table covers" "$tmp/out"'
+./cheskers tb probe "8/8/8/8/3k4/2K5/8/8 w" --dir "$dir" --rules "majority=false" >"$tmp/out" 2>&1
+check "tb probe: other rules, not covered" '[ $? -eq 1 ]'
+./cheskers tb probe "8/8/9/8/3k4/2K5/8/8 w" --dir "$dir" >"$tmp/out" 2>&1
+check "tb probe: a bad position is an error (exit 2)" '[ $? -eq 2 ] && grep -q "cheskers tb:" "$tmp/out"'
+# hooks come from rule files (rule literals on a command line are data only)
+echo 'return { filter = function() return true end }' >"$tmp/hook_rules.lua"
+./cheskers tb build --pieces 2 --dir "$tmp/hook" --rules "$tmp/hook_rules.lua" >"$tmp/out" 2>&1
+check "tb build: hooks refused with the reason" '[ $? -eq 2 ] && grep -q "hooks" "$tmp/out"'
+./cheskers tb build --pieces 1 --dir "$tmp/x" >"$tmp/out" 2>&1
+check "tb build: --pieces out of range refused" '[ $? -eq 2 ] && grep -q "pieces" "$tmp/out"'
+./cheskers tb frobnicate >"$tmp/out" 2>&1
+check "tb: an unknown action is an error" '[ $? -eq 2 ] && grep -q "unknown action" "$tmp/out"'
+./cheskers tb atlas --dir "$dir" >"$tmp/atlas" 2>&1
+check "tb atlas: a table row per signature" '[ $? -eq 0 ] && [ "$(grep -c "^| K" "$tmp/atlas")" -eq 9 ]'
+# K v K with White to move: 32 * 31 placements of the two kings
+check "tb atlas: K v K has 992 positions" 'grep -q "^| K v K | 992 |" "$tmp/atlas"'
+./cheskers tb atlas --dir "$tmp/none" >"$tmp/out" 2>&1
+check "tb atlas: no tables is an error" '[ $? -eq 2 ] && grep -q "no tables" "$tmp/out"'
+./cheskers tb --help >"$tmp/out" 2>&1
+check "tb --help prints the usage" '[ $? -eq 0 ] && grep -q "usage: cheskers tb build" "$tmp/out"'
+
+echo "1..$n"
