@@ -145,9 +145,9 @@ local function parse_options(text)
       return nil, not_an_option(text:match("^[^%s,=]*", pos), names, text)
     end
     if not known[name] then
-      return nil, ("unknown rule option '%s'%s"):format(name, M.suggest(name, names))
+      return nil, ("unknown rule option '%s'%s"):format(sandbox.truncate(name, 40), M.suggest(name, names))
     end
-    if t[name] ~= nil then return nil, ("rule option '%s' given twice"):format(name) end
+    if t[name] ~= nil then return nil, ("rule option '%s' given twice"):format(name) end   -- a known name
     local value, vpos = read_value(text, npos, name)
     if value == nil then return nil, vpos end
     t[name], pos = value, vpos
