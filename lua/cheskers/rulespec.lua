@@ -123,7 +123,8 @@ local function not_an_option(word, names, text)
   if type(default) == "boolean" then
     return ("rule option '%s' is not written name=value: write %s=true or %s=false"):format(word, word, word)
   elseif default ~= nil then
-    return ("rule option '%s' is not written name=value: write %s=%s, for example"):format(word, word, tostring(default))
+    return ("rule option '%s' is not written name=value: write %s=%s, for example"):format(
+      word, word, tostring(default))
   end
   for _, n in ipairs(names) do
     if n == word then return ("rule option '%s' is not written name=value: write %s=..."):format(word, word) end

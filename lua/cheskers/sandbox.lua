@@ -286,7 +286,7 @@ end
 -- integer wrap-around); raises past the cap.
 local function charge(box, n)
   n = n + 0.0
-  if not (n <= box.limits.instructions - box.charged) then
+  if n ~= n or n > box.limits.instructions - box.charged then
     violation(box, string.format("sandbox: instruction limit (a table operation over %.0f elements)", n))
   end
   box.charged = box.charged + n
