@@ -216,6 +216,17 @@ describe("hostile puzzle files", function()
     assert.is_true(elapsed < 3 * SCALE, "took " .. elapsed .. " s")
   end)
 
+  it("a file of quadratic string copying is stopped by the 2 s limit (or an earlier one)", function()
+    local t0 = wall()
+    local list, err = puzzle.load(DIR .. "puzzle_concat.lua")
+    local elapsed = wall() - t0
+    assert.is_nil(list)
+    local why = err:match("^.-puzzle_concat.lua: rejected: (.*)$")
+    assert.is_true(why == "too slow (more than 2 s)" or why:find("^too many instructions") ~= nil
+                   or why:find("^too much memory") ~= nil, err)
+    assert.is_true(elapsed < 4 * SCALE, "took " .. elapsed .. " s")
+  end)
+
   it("a file that reaches for io is rejected and creates nothing", function()
     local list, err = puzzle.load_string(read("puzzle_escape.lua"), "puzzle_escape.lua")
     assert.is_nil(list)
