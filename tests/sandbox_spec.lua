@@ -342,6 +342,12 @@ describe("cheskers.sandbox", function()
     assert.are.same({ false, "error", "(error object is a table value)" }, { ok, reason, detail })
   end)
 
+  it("a time limit of 0 s stops the call at once (it is not 'no limit')", function()
+    local box = sandbox.new{ name = "z" }
+    local ok, reason = box:call(0, assert(box:load("while true do end")))
+    assert.are.same({ false, "time" }, { ok, reason })
+  end)
+
   it("the string methods and board methods are the runner's again after a call", function()
     local box = sandbox.new{ name = "s" }
     local meta_before = getmetatable("").__index

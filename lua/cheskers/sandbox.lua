@@ -497,7 +497,7 @@ local function outcome(box, seconds, r)
 end
 
 function Box:call(seconds, fn, ...)
-  seconds = seconds or self.limits.time
+  seconds = math.max(tonumber(seconds) or self.limits.time, 0.001)   -- 0 would mean no limit below
   self.why, self.charged = nil, 0
   local previous = core_deadline(seconds)
   local r = table.pack(run_inside(self, seconds, fn, ...))
