@@ -181,6 +181,16 @@ describe("hostile bots in a box", function()
     end)
   end
 
+  it("a forged interrupt (a caught error value's code rewritten) is the box's fault, not Ctrl-C", function()
+    -- a genuine error value, from an earlier interrupt
+    local b = cheskers.new()
+    local ok, caught = pcall(b.perft, b, 3, function() cheskers.interrupt() end)
+    assert.is_false(ok)
+    assert.are.equal("interrupted", cheskers.error_code(caught))
+    local box, bot = load_bot("bot_forged_interrupt.lua")
+    assert.are.same({ false, "error", "sandbox: a forged interrupt" }, { box:call(5, bot.choose, b, caught) })
+  end)
+
   it("a trusted box runs in _G under the time cap only", function()
     local box = sandbox.new{ name = "trusted", trusted = true }
     assert.are.equal(_G, box.env)

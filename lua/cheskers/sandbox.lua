@@ -477,7 +477,11 @@ local function outcome(box, seconds, r)
   -- r: ok, results... | false, error
   if r[1] then return true, table.unpack(r, 2, r.n) end
   local err = r[2]
-  if cheskers.error_code(err) == "interrupted" then error(err, 0) end
+  local interrupted = cheskers.error_code(err) == "interrupted"
+  if interrupted and budget.interrupted() then error(err, 0) end
+  if interrupted then      -- a box that rewrote a caught error value's code
+    return false, "error", "sandbox: a forged interrupt"
+  end
   local why = box.budget:why()
   if why == "time" then
     return false, "time", string.format("time limit (%g s)", seconds)
