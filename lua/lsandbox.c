@@ -25,6 +25,7 @@
  *   budget:why()   -> nil | "time" | "instructions" | "memory"  (last run)
  *   budget:used()  -> bytes held by the box (its running total)
  *   budget:count() -> instructions of the last run
+ *   budget.interrupted() -> whether Ctrl-C came since the last run started
  *
  * The bookkeeping lives in the userdata; the running budget is found by the
  * hook through the registry (no globals).
@@ -160,6 +161,7 @@ static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
     b->why = NULL;
     b->refused = 0;
     b->deadline = seconds > 0 ? now() + seconds : 0;
+    *lcheskers_interrupt_flag() = 0;    /* see budget.interrupted */
     if (b->limit > 0) {
         lua_gc(L, LUA_GCCOLLECT);
         b->entered = b->used;
@@ -233,10 +235,20 @@ static int budget_count(lua_State *L)
     return 1;
 }
 
+/* budget.interrupted(): whether Ctrl-C (or cheskers.interrupt) came since
+ * the last run started. An "interrupted" error value alone proves nothing:
+ * a box can rewrite the code of an error value it caught. */
+static int budget_interrupted(lua_State *L)
+{
+    lua_pushboolean(L, *lcheskers_interrupt_flag() != 0);
+    return 1;
+}
+
 int luaopen_cheskers_budget(lua_State *L)
 {
     static const luaL_Reg funcs[] = {
         { "new", budget_new },
+        { "interrupted", budget_interrupted },
         { NULL, NULL }
     };
     static const luaL_Reg methods[] = {

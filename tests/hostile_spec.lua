@@ -121,11 +121,14 @@ describe("hostile bots in a box", function()
   end)
 
   it("a bot keeping 40 MB more per call is stopped at the memory it holds (128 MiB)", function()
-    local box, bot = load_bot("bot_hoard.lua")
-    local results = {}
-    for i = 1, 5 do
-      local r = table.pack(box:call(10 * SCALE, bot.choose))
-      results[i] = r[1] and "ok" or r[2] .. ": " .. r[3]
+    local results, held = {}, nil
+    do
+      local box, bot = load_bot("bot_hoard.lua")
+      for i = 1, 5 do
+        local r = table.pack(box:call(10 * SCALE, bot.choose))
+        results[i] = r[1] and "ok" or r[2] .. ": " .. r[3]
+      end
+      held = box:held()
     end
     -- call 3 holds 80 MiB and needs 80 more (string.rep builds 40 MiB in a
     -- buffer, then copies it into the string): past 128 MiB
@@ -133,9 +136,8 @@ describe("hostile bots in a box", function()
                       "limit: sandbox: memory limit (more than 131072 KiB held)",
                       "limit: sandbox: memory limit (more than 131072 KiB held)",
                       "limit: sandbox: memory limit (more than 131072 KiB held)" }, results)
-    assert.is_true(box:held() <= 128 * 2^20)
-    bot, box = nil, nil
-    collectgarbage()
+    assert.is_true(held <= 128 * 2^20)
+    collectgarbage()      -- the box is gone: so is what it held
     assert.is_true(collectgarbage("count") < 64 * 1024, "the runner holds " .. collectgarbage("count") .. " KiB")
   end)
 
@@ -179,6 +181,16 @@ describe("hostile bots in a box", function()
     end)
   end
 
+  it("a forged interrupt (a caught error value's code rewritten) is the box's fault, not Ctrl-C", function()
+    -- a genuine error value, from an earlier interrupt
+    local b = cheskers.new()
+    local ok, caught = pcall(b.perft, b, 3, function() cheskers.interrupt() end)
+    assert.is_false(ok)
+    assert.are.equal("interrupted", cheskers.error_code(caught))
+    local box, bot = load_bot("bot_forged_interrupt.lua")
+    assert.are.same({ false, "error", "sandbox: a forged interrupt" }, { box:call(5, bot.choose, b, caught) })
+  end)
+
   it("a trusted box runs in _G under the time cap only", function()
     local box = sandbox.new{ name = "trusted", trusted = true }
     assert.are.equal(_G, box.env)
@@ -209,8 +221,20 @@ describe("hostile puzzle files", function()
     local list, err = puzzle.load(DIR .. "puzzle_slow.lua")
     local elapsed = wall() - t0
     assert.is_nil(list)
-    assert.matches("puzzle_slow.lua: rejected: too many instructions %(more than 1000000%): a loop that does not end%?", err)
+    assert.matches("puzzle_slow.lua: rejected: too many instructions %(more than 1000000%): "
+                   .. "a loop that does not end%?", err)
     assert.is_true(elapsed < 3 * SCALE, "took " .. elapsed .. " s")
+  end)
+
+  it("a file of quadratic string copying is stopped by the 2 s limit (or an earlier one)", function()
+    local t0 = wall()
+    local list, err = puzzle.load(DIR .. "puzzle_concat.lua")
+    local elapsed = wall() - t0
+    assert.is_nil(list)
+    local why = err:match("^.-puzzle_concat.lua: rejected: (.*)$")
+    assert.is_true(why == "too slow (more than 2 s)" or why:find("^too many instructions") ~= nil
+                   or why:find("^too much memory") ~= nil, err)
+    assert.is_true(elapsed < 4 * SCALE, "took " .. elapsed .. " s")
   end)
 
   it("a file that reaches for io is rejected and creates nothing", function()

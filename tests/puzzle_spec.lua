@@ -252,7 +252,44 @@ describe("faulty puzzles", function()
   it("names the refuting defence of an unsound key", function()
     local r = puzzle.check(assert(puzzle.load("tests/puzzles/faulty/unsound.lua"))[1])
     assert.are.same({ move = "e1-c3", defence = "f6-g5" }, r.refutation)
-    assert.matches("refuted by f6%-g5", puzzle.format_report(r))
+    -- no first move wins at all: said so, with the best defence to the key
+    -- (and no "throws the win away" for the later solver moves)
+    assert.are.same({ { kind = "not forced", message = "no win in 2 for White: best defence against e1-c3: f6-g5" } },
+                    r.faults)
+  end)
+
+  it("`cheskers check` says a puzzle with no win has none, with the best defence", function()
+    local out, code = run_program("check tests/puzzles/faulty/unsound.lua")
+    assert.are.equal(1, code, out)
+    assert.matches('tests/puzzles/faulty/unsound.lua#1 "Unsound: the king slips out": FAIL %(%d+%.%d+ s%)\n'
+                   .. "  not forced: no win in 2 for White: best defence against e1%-c3: f6%-g5\n", out)
+    assert.is_nil(out:find("throws the win away", 1, true), out)
+  end)
+
+  it("`cheskers check` checks each puzzle of a file on its own, by title and index", function()
+    local out, code = run_program("check tests/puzzles/faulty/mixed.lua")
+    assert.are.equal(1, code, out)
+    local lines = {}
+    for l in out:gmatch("[^\n]+") do    -- times vary: T
+      lines[#lines + 1] = (l:gsub("%(%d+%.%d+ s%)", "(T s)"):gsub("; %d+%.%d+ s$", "; T s"))
+    end
+    assert.are.same({
+      'tests/puzzles/faulty/mixed.lua#1 "The decoy": OK (T s)',
+      'tests/puzzles/faulty/mixed.lua#2 "Misspelt": FAIL (T s)',
+      "  bad puzzle: unknown field 'solutoin' (did you mean 'solution'?)",
+      'tests/puzzles/faulty/mixed.lua#3 "The cage": OK (T s)',
+      "3 puzzles: 2 OK, 1 failed; T s",
+    }, lines)
+  end)
+
+  it("puzzle.load still rejects a file with a bad puzzle unless asked for each", function()
+    local list, err = puzzle.load("tests/puzzles/faulty/mixed.lua")
+    assert.is_nil(list)
+    assert.are.equal("tests/puzzles/faulty/mixed.lua: puzzle 2: unknown field 'solutoin' "
+                     .. "(did you mean 'solution'?)", err)
+    list = assert(puzzle.load("tests/puzzles/faulty/mixed.lua", { each = true }))
+    assert.are.equal(3, #list)
+    assert.are.equal("unknown field 'solutoin' (did you mean 'solution'?)", list[2].invalid)
   end)
 
   it("lists the cook", function()
@@ -438,6 +475,24 @@ describe("SVG diagrams", function()
 end)
 
 describe("cheskers book", function()
+  it("keeps the faults, which name the key, inside the hidden solution", function()
+    local book = require "cheskers.cmd.book"
+    local list = assert(puzzle.load("tests/puzzles/faulty/unsound.lua"))
+    local html = book.page(list, "t", { [list[1]] = puzzle.check(list[1]) })
+    local before, after = html:match("^(.*)<details><summary>Solution</summary>(.*)$")
+    assert.truthy(before:find('<p class="unsound">Unsound (1 fault: see the solution).</p>', 1, true), html)
+    assert.is_nil(before:find("e1-c3", 1, true), "the key is shown outside the solution")
+    assert.truthy(after:find("not forced: no win in 2 for White: best defence against e1-c3: f6-g5", 1, true), html)
+  end)
+
+  it("says stalemate in the goal line of a stalemate puzzle", function()
+    local book = require "cheskers.cmd.book"
+    local list = assert(puzzle.load("scripts/puzzles/composed.lua"))
+    local html = book.page(list, "t")
+    assert.truthy(html:find('<p class="goal">Black to play and win in 2.</p>', 1, true))
+    assert.truthy(html:find('<p class="goal">Black to play and stalemate White in 1.</p>', 1, true))
+  end)
+
   it("writes one page with every diagram, goal and a hidden solution", function()
     local book = require "cheskers.cmd.book"
     local list = assert(puzzle.load("scripts/puzzles/win-in-2.lua"))

@@ -198,3 +198,24 @@ describe("record rules text", function()
     assert.truthy(err:find("name=value", 1, true))
   end)
 end)
+
+describe("record errors", function()
+  -- a hostile record must not get echoed whole into the message
+  local BIG = ("x"):rep(200000)
+  local CASES = {
+    { "[" .. BIG .. "\n", "^line 1: bad tag line: %[x+%.%.%.$", 80 },
+    { "1. " .. BIG .. " *\n", "^line 1: move 1 %(x+%.%.%.%): ", 40 },
+    { '[Rules "' .. BIG .. '=1"]\n\n*\n', "^line 1: unknown rule option 'x+%.%.%.'$", 40 },
+  }
+  for i, c in ipairs(CASES) do
+    it("echoes at most a short piece of the input (case " .. i .. ")", function()
+      local b, err = record.read(c[1])
+      assert.is_nil(b)
+      assert.matches(c[2], err)
+      local longest = 0
+      for run in err:gmatch("x+") do longest = math.max(longest, #run) end
+      assert.is_true(longest <= c[3], "echoed " .. longest .. " characters")
+      assert.is_true(#err < 200, err)
+    end)
+  end
+end)

@@ -102,12 +102,15 @@ describe("rules text", function()
     { "flying_king=true", "unknown rule option 'flying_king' (did you mean 'flying_kings'?)" },
     { "captre=jumps", "unknown rule option 'captre' (did you mean 'capture'?)" },
     { "xyzzy=1", "unknown rule option 'xyzzy'" },
-    { "flying_kings", "rule option 'flying_kings' is not written name=value: write flying_kings=true or flying_kings=false" },
-    { "majority=false flying_kings", "rule option 'flying_kings' is not written name=value: write flying_kings=true or flying_kings=false" },
+    { "flying_kings", "rule option 'flying_kings' is not written name=value: "
+                      .. "write flying_kings=true or flying_kings=false" },
+    { "majority=false flying_kings", "rule option 'flying_kings' is not written name=value: "
+                                     .. "write flying_kings=true or flying_kings=false" },
     { "majority=false majority=true", "rule option 'majority' given twice" },
     { "start='7k/8 w", "rule option 'start': the quote ' is not closed" },
     { "pieces={C={leaps={{1,5}}}", "rule option 'pieces': the { is not closed" },
-    { "pieces={C=io}", "rule option 'pieces': rejected: rule option 'pieces':1: 'io' is not available (only data: tables, texts, numbers, booleans)" },
+    { "pieces={C=io}", "rule option 'pieces': rejected: rule option 'pieces':1: 'io' is not available "
+                       .. "(only data: tables, texts, numbers, booleans)" },
     { "", "empty rule text" },
   }
   for _, e in ipairs(ERRORS) do

@@ -254,3 +254,106 @@ describe("hostile bots in a match", function()
     end)
   end
 end)
+
+-- ---- the API of cheskers.sandbox (the contract other modules use) -----------
+
+describe("cheskers.sandbox", function()
+  local sandbox = require "cheskers.sandbox"
+  local cheskers = require "cheskers"
+
+  it("load_data returns a fresh copy of plain data", function()
+    local v = assert(sandbox.load_data("return { a = 1, b = { 'x', true, 2.5 } }", "t"))
+    assert.are.same({ a = 1, b = { "x", true, 2.5 } }, v)
+    assert.is_nil(getmetatable(v))
+  end)
+
+  it("load_data names the text and says what it refused", function()
+    -- {text, limits, message}
+    local CASES = {
+      { "return {", nil, "^mine: mine:1: " },
+      { "return os", nil, "^mine: rejected: mine:1: 'os' is not available %(only data" },
+      { "x = 1", nil, "^mine: rejected: mine:1: cannot set 'x' %(only data%)$" },
+      { "return function() end", nil, "^mine: rejected: only data is accepted, found a function$" },
+      { "return ('x'):rep(2)", nil,
+        "^mine: rejected: mine:1: string methods are not available in data %('rep'%)$" },
+      { "return {1,2,3}", { values = 2 }, "^mine: rejected: too many values$" },
+      { "return {" .. ("1,"):rep(100) .. "}", { source = 100 }, "^mine: rejected: too large %(%d+ bytes, at most 100%)$" },
+      { "return {{{}}}", { nesting = 2 }, "^mine: rejected: brackets nested too deeply %(more than 2 levels%)$" },
+      { "local t = {} for i = 1, 1e6 do t[i] = i end", { memory = 2^20 },
+        "^mine: rejected: too much memory %(more than 1024 KiB%)$" },
+      { "for i = 1, 1e9 do end", { instructions = 1000 }, "^mine: rejected: too many instructions %(more than 1000%)" },
+      { "", nil, "^mine: it returns nothing %(it must return a table%)$" },
+    }
+    for _, c in ipairs(CASES) do
+      local v, err = sandbox.load_data(c[1], "mine", c[2])
+      assert.is_nil(v, c[1])
+      assert.matches(c[3], err)
+    end
+  end)
+
+  it("load_data gives up at its time limit", function()
+    local v, err = sandbox.load_data("while true do end", "slow", { instructions = 1e15, time = 0.2 })
+    assert.is_nil(v)
+    assert.are.equal("slow: rejected: too slow (more than 0.2 s)", err)
+  end)
+
+  it("box:load takes text only, at most the source limit, and names the box", function()
+    local fn, err = sandbox.new{ name = "white" }:load(string.dump(function() end))
+    assert.is_nil(fn)
+    assert.are.equal("white: rejected: a binary chunk (only text is accepted)", err)
+    local box = sandbox.new{ name = "white", source = 50 }
+    fn, err = box:load(("--\n"):rep(30))
+    assert.is_nil(fn)
+    assert.matches("^white: rejected: too large", err)
+    fn, err = box:load("return +")
+    assert.is_nil(fn)
+    assert.matches("^white: white:1: unexpected symbol", err)
+  end)
+
+  it("box:call returns the results, or reason, detail and the box's own traceback", function()
+    local box = sandbox.new{ name = "b" }
+    local fn = assert(box:load("local function inner(x) if x then error('bad ' .. x) end return 1, 2 end\n"
+                               .. "return function(x) return inner(x) end", "=bot"))
+    local ok, f = box:call(nil, fn)
+    assert.is_true(ok)
+    assert.are.same({ true, 1, 2, n = 3 }, table.pack(box:call(nil, f)))
+    local r = table.pack(box:call(nil, f, "x"))
+    assert.are.same({ false, "error", "bot:1: bad x" }, { r[1], r[2], r[3] })
+    assert.matches("^stack traceback:\n", r[4])
+    assert.matches("bot:1: in function <bot:1>\n\t(...tail calls...)", r[4], 1, true)
+    assert.is_nil(r[4]:find("sandbox.lua", 1, true), r[4])
+  end)
+
+  it("a table operation charged after others cannot wrap the count around", function()
+    local box = sandbox.new{ name = "w", instructions = 1e6 }
+    local fn = assert(box:load("table.move({}, 1, 1000, 1, {}) "
+                               .. "return table.move({}, math.mininteger, math.maxinteger, 1, {})"))
+    local ok, reason, detail = box:call(5, fn)
+    assert.are.same({ false, "limit" }, { ok, reason })
+    assert.matches("^sandbox: instruction limit %(a table operation over", detail)
+  end)
+
+  it("a caught violation still fails the call, and the box's error objects are not run", function()
+    local box = sandbox.new{ name = "c" }
+    local fn = assert(box:load("pcall(function() return io end) return 'went on'"))
+    assert.are.same({ false, "limit", "sandbox: 'io' is not available" }, { box:call(5, fn) })
+    fn = assert(box:load("error(setmetatable({}, { __tostring = function() while true do end end }))"))
+    local ok, reason, detail = box:call(5, fn)
+    assert.are.same({ false, "error", "(error object is a table value)" }, { ok, reason, detail })
+  end)
+
+  it("a time limit of 0 s stops the call at once (it is not 'no limit')", function()
+    local box = sandbox.new{ name = "z" }
+    local ok, reason = box:call(0, assert(box:load("while true do end")))
+    assert.are.same({ false, "time" }, { ok, reason })
+  end)
+
+  it("the string methods and board methods are the runner's again after a call", function()
+    local box = sandbox.new{ name = "s" }
+    local meta_before = getmetatable("").__index
+    local board_before = getmetatable(cheskers.new()).__index
+    box:call(5, assert(box:load("return ('x'):find('x')")))
+    assert.are.equal(meta_before, getmetatable("").__index)
+    assert.are.equal(board_before, getmetatable(cheskers.new()).__index)
+  end)
+end)

@@ -9,8 +9,11 @@
 -- goal "win": the side to move forces a win (all enemy kings captured or
 -- the enemy stalemated) within `moves` of its own moves.
 --
---   puzzle.load(path)            -> list of puzzles | nil, message
---   puzzle.load_string(text, name) -> the same, from text
+--   puzzle.load(path [, opts])   -> list of puzzles | nil, message
+--   puzzle.load_string(text, name [, opts]) -> the same, from text
+--       opts.each: a bad puzzle stays in the list with p.invalid (why)
+--       instead of rejecting the file
+--   puzzle.goal_text(p [, report]) -> "Black to play and win in 2."
 --   puzzle.check(p)              -> report (see check below)
 --   puzzle.format_report(r)      -> text for people
 --   puzzle.serialize(list)       -> the text of a puzzle file
@@ -22,6 +25,7 @@
 
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
+local rulespec = require "cheskers.rulespec"
 
 local puzzle = {}
 
@@ -48,6 +52,9 @@ local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "
                  rules = "any", title = "string", author = "string", tags = "table",
                  source = "string", comment = "string", id = "string",
                  file = "string", index = "number" }   -- file, index: set by load
+local FIELD_NAMES = {}
+for k in pairs(FIELDS) do if k ~= "file" and k ~= "index" then FIELD_NAMES[#FIELD_NAMES + 1] = k end end
+table.sort(FIELD_NAMES)
 
 -- ---- the sandbox -----------------------------------------------------------
 
@@ -69,7 +76,9 @@ local function validate(t)
   if type(t) ~= "table" then return nil, "a puzzle must be a table" end
   for k, v in pairs(t) do
     local want = FIELDS[k]
-    if not want then return nil, "unknown field '" .. tostring(k) .. "'" end
+    if not want then
+      return nil, "unknown field '" .. sandbox.truncate(k, 40) .. "'" .. rulespec.suggest(tostring(k), FIELD_NAMES)
+    end
     if want ~= "any" and type(v) ~= want then
       return nil, string.format("field '%s' must be a %s, not a %s", k, want, type(v))
     end
@@ -125,27 +134,47 @@ local function to_list(data, name)
   if #list == 0 then return nil, name .. ": no puzzles in the file" end
   if #list > puzzle.MAX_PUZZLES then return nil, name .. ": too many puzzles" end
   for i, p in ipairs(list) do
-    local ok, err = validate(p)
-    if not ok then return nil, string.format("%s: puzzle %d: %s", name, i, err) end
+    if type(p) ~= "table" then
+      p = { invalid = "a puzzle must be a table, not a " .. type(p) }
+      list[i] = p
+    else
+      local ok, err = validate(p)
+      if not ok then p.invalid = err end
+    end
     p.file, p.index = name, i
   end
   return list
 end
 
-function puzzle.load_string(text, name)
+-- The first invalid puzzle of list as the message that rejects a file, or nil.
+local function first_invalid(list, name)
+  for i, p in ipairs(list) do
+    if p.invalid then return string.format("%s: puzzle %d: %s", name, i, p.invalid) end
+  end
+end
+
+-- opts.each: a bad puzzle does not reject the file; it stays in the list
+-- with p.invalid (the message), and check reports it as a fault.
+function puzzle.load_string(text, name, opts)
   name = name or "(puzzle text)"
   local data, err = puzzle.run_sandboxed(text, name)
   if data == nil then return nil, err end
-  return to_list(data, name)
+  local list, lerr = to_list(data, name)
+  if not list then return nil, lerr end
+  if not (opts and opts.each) then
+    local bad = first_invalid(list, name)
+    if bad then return nil, bad end
+  end
+  return list
 end
 
-function puzzle.load(path)
+function puzzle.load(path, opts)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
   local text = f:read(puzzle.MAX_SOURCE + 1)
   f:close()
   if text == nil then text = "" end
-  return puzzle.load_string(text, path)
+  return puzzle.load_string(text, path, opts)
 end
 
 -- ---- writing puzzle files --------------------------------------------------
@@ -237,202 +266,225 @@ end
 --   shortest the shortest forced win (nil: none within moves)
 --   winning  the texts of every first move that wins within moves
 --   refutation  when not forced: { move = key text, defence = text }
+--   ending   how the solution line's win ends ("stalemate", ...) when it does
 --   time     seconds the check took
-local function check_body(p, opts, r, clock)
-  if type(p) ~= "table" then
-    fault(r, "bad puzzle", "not a table")
-    r.time = os.clock() - clock
-    return r
-  end
-  r.title, r.file, r.index, r.fen, r.moves = p.title, p.file, p.index, p.fen, p.moves
-  local vp, verr = validate(p)
-  if not vp then
-    fault(r, "bad puzzle", verr)
-    r.time = os.clock() - clock
-    return r
-  end
-  local n = p.moves
-  if p.goal ~= "win" then
-    fault(r, "bad puzzle", "unknown goal '" .. tostring(p.goal) .. "' (only \"win\")")
-  end
+-- "White"/"Black" for a side name.
+local function Side(side)
+  return side == "white" and "White" or "Black"
+end
 
-  -- the rules, then the position
+-- Step 1: the puzzle's fields, rules and position. The board, or nil (the
+-- faults say why).
+local function check_setup(p, r)
+  if p.invalid then fault(r, "bad puzzle", p.invalid) return nil end
+  local vp, verr = validate(p)
+  if not vp then fault(r, "bad puzzle", verr) return nil end
+  if p.goal ~= "win" then
+    fault(r, "bad puzzle", "unknown goal '" .. sandbox.truncate(p.goal, 40) .. "' (only \"win\")")
+  end
   if p.rules ~= nil then
     local rok, rerr = pcall(cheskers.rules, p.rules)
     if not rok then
       fault(r, "bad puzzle", "rules: " .. tostring(rerr):gsub("^[^:]*:%d+: ", ""))
-      r.time = os.clock() - clock
-      return r
+      return nil
     end
   end
   local ok, b = pcall(cheskers.new, p.fen, p.rules)
   if not ok then
     local msg = tostring(b):gsub("^[^:]*:%d+: ", ""):gsub("^bad position: ", "")
     fault(r, "bad position", msg)
-    r.time = os.clock() - clock
-    return r
+    return nil
   end
   r.side = b:turn()
   local over, why = b:result()
   if over then
     fault(r, "bad position", "the game is already over (" .. over .. " won by " .. tostring(why) .. ")")
-    r.time = os.clock() - clock
-    return r
+    return nil
   end
-  if p.goal ~= "win" then r.time = os.clock() - clock return r end
+  if p.goal ~= "win" then return nil end
+  return b
+end
 
-  -- the solution's key, when legal
-  local sol = p.solution
-  local key
-  if sol[1] then
-    key = b:parse(sol[1])
+-- Step 2a: no win at all: "no win in 3 for White: best defence ...".
+local function fault_no_win(r, b, key, n)
+  local msg = string.format("no win in %d for %s", n, Side(r.side))
+  if key then
+    local d = puzzle.refute(b, key, n)
+    if d and n == 1 then
+      msg = msg .. ": " .. tostring(key) .. " does not end the game"
+      r.refutation = { move = tostring(key) }
+    elseif d then
+      msg = msg .. ": best defence against " .. tostring(key) .. ": " .. tostring(d)
+      r.refutation = { move = tostring(key), defence = tostring(d) }
+    elseif d == false then
+      msg = msg .. ": " .. tostring(key) .. " ends the game without winning it"
+      r.refutation = { move = tostring(key) }
+    end
+  else
+    local refs = {}
+    for _, m in ipairs(b:moves()) do
+      local d = puzzle.refute(b, m, n)
+      refs[#refs + 1] = tostring(m) .. " " .. (d and tostring(d) or "(loses at once)")
+      if #refs >= 12 then refs[#refs + 1] = "..." break end
+    end
+    msg = msg .. ": best defences: " .. join(refs)
   end
+  fault(r, "not forced", msg)
+end
 
-  -- every winning first move
+-- Step 2b: there is a win: is it the key's, the only one, and no shorter?
+local function check_key(r, b, s, key, n)
+  if s.shortest < n then
+    local short = {}
+    for i, m in ipairs(s.moves) do
+      if s.lengths[i] == s.shortest then short[#short + 1] = tostring(m) end
+    end
+    fault(r, "shorter win", string.format("a win in %d (stated: %d): %s", s.shortest, n, join(short)))
+  end
+  local others, olens = {}, {}
+  for i, m in ipairs(s.moves) do
+    if not (key and m == key) then
+      others[#others + 1] = m
+      olens[#olens + 1] = s.lengths[i]
+    end
+  end
+  if not key then
+    if #s.moves > 1 then
+      fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
+    end
+    return
+  end
+  local wins = #others < #s.moves
+  if not wins then
+    local d = puzzle.refute(b, key, n)
+    local msg = "the key " .. tostring(key) .. " does not win within " .. n
+    if d and n == 1 then
+      msg = msg .. ": it does not end the game"
+    elseif d then
+      msg = msg .. ": " .. tostring(d) .. " refutes it"
+      r.refutation = { move = tostring(key), defence = tostring(d) }
+    end
+    fault(r, "not forced", msg)
+  end
+  if #others > 0 then
+    fault(r, "cooked", "other first moves " .. (wins and "also " or "") .. "win within " .. n .. ": " ..
+      with_lengths(others, olens))
+  end
+end
+
+-- Step 2: every winning first move, and what it says of the key. Returns
+-- whether there is a win at all.
+local function check_first_move(r, b, sol, n)
+  local key = sol[1] and b:parse(sol[1]) or nil
   local s = b:solve { moves = n, nodes = nodes_left() }
   r.shortest = s.shortest
   r.winning = texts(s.moves)
   r.nodes = s.nodes
   if not s.win then
-    local msg = "the side to move (" .. r.side .. ") has no forced win within " .. n ..
-                (n == 1 and " move" or " moves")
-    if key then
-      local d = puzzle.refute(b, key, n)
-      if d and n == 1 then
-        msg = msg .. "; " .. tostring(key) .. " does not end the game"
-        r.refutation = { move = tostring(key) }
-      elseif d then
-        msg = msg .. "; " .. tostring(key) .. " is refuted by " .. tostring(d)
-        r.refutation = { move = tostring(key), defence = tostring(d) }
-      elseif d == false then
-        msg = msg .. "; " .. tostring(key) .. " ends the game without winning it"
-        r.refutation = { move = tostring(key) }
-      end
+    fault_no_win(r, b, key, n)
+    return false
+  end
+  check_key(r, b, s, key, n)
+  return true
+end
+
+-- A solver move of the line (i > 1): the only one that keeps the win?
+local function check_solver_move(r, line, m, i, left)
+  local ws = line:solve { moves = left, nodes = nodes_left() }
+  local alts, alens, found = {}, {}, false
+  for k, w in ipairs(ws.moves) do
+    if w == m then
+      found = true
     else
-      local refs = {}
-      for _, m in ipairs(b:moves()) do
-        local d = puzzle.refute(b, m, n)
-        refs[#refs + 1] = tostring(m) .. " " .. (d and tostring(d) or "(loses at once)")
-        if #refs >= 12 then refs[#refs + 1] = "..." break end
-      end
-      msg = msg .. "; refutations: " .. join(refs)
-    end
-    fault(r, "not forced", msg)
-  else
-    if s.shortest < n then
-      local short = {}
-      for i, m in ipairs(s.moves) do
-        if s.lengths[i] == s.shortest then short[#short + 1] = tostring(m) end
-      end
-      fault(r, "shorter win", string.format("a win in %d (stated: %d): %s", s.shortest, n, join(short)))
-    end
-    local others, olens = {}, {}
-    for i, m in ipairs(s.moves) do
-      if not (key and m == key) then
-        others[#others + 1] = m
-        olens[#olens + 1] = s.lengths[i]
-      end
-    end
-    if key then
-      local wins = #others < #s.moves
-      if not wins then
-        local d = puzzle.refute(b, key, n)
-        local msg = "the key " .. tostring(key) .. " does not win within " .. n
-        if d and n == 1 then
-          msg = msg .. ": it does not end the game"
-        elseif d then
-          msg = msg .. ": " .. tostring(d) .. " refutes it"
-          r.refutation = { move = tostring(key), defence = tostring(d) }
-        end
-        fault(r, "not forced", msg)
-      end
-      if #others > 0 then
-        fault(r, "cooked", "other first moves " .. (wins and "also " or "") .. "win within " .. n .. ": " ..
-          with_lengths(others, olens))
-      end
-    elseif #s.moves > 1 then
-      fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
+      alts[#alts + 1] = w
+      alens[#alens + 1] = ws.lengths[k]
     end
   end
+  if not found then
+    local d = puzzle.refute(line, m, left)
+    local because = ""
+    if d and left == 1 then
+      because = ": it does not end the game"
+    elseif d then
+      because = ": " .. tostring(d) .. " refutes it"
+    end
+    fault(r, "not forced", string.format("solution move %d %s throws the win away%s", i, tostring(m), because))
+  end
+  if #alts > 0 then
+    fault(r, "dual", string.format("at solution move %d (%s), also %s", i, tostring(m), with_lengths(alts, alens)))
+  end
+end
 
-  -- the solution line
+-- A defender move of the line: a note when it is not the longest defence.
+local function note_defence(r, line, m, i, n)
+  local after = n - i // 2          -- attacker moves left after this reply
+  local best, blen = line:defend { moves = after, nodes = nodes_left() }
+  if not (best and blen) then return end
+  local c = line:copy()
+  c:play(m)
+  local slen = not c:result() and c:solve { moves = after, all = false, nodes = nodes_left() }.shortest
+  if slen and slen < blen then
+    note(r, string.format("solution move %d %s: %s holds out longer (a win in %d, not %d)",
+      i, tostring(m), tostring(best), blen, slen))
+  end
+end
+
+-- Step 3: the solution line, move by move (the solver's moves are judged
+-- only when there is a win to keep). Returns the position after it and the
+-- number of moves played.
+local function check_line(r, b, sol, n, opts, has_win)
   if #sol == 0 then
     fault(r, "bad puzzle", "no solution given")
   elseif #sol > 2 * n - 1 then
     fault(r, "bad puzzle", string.format("the solution has %d moves; a win in %d has at most %d",
       #sol, n, 2 * n - 1))
   end
-  local line = b:copy()
-  local attacker = line:turn()
-  local played = 0
+  local line, played = b:copy(), 0
   for i, text in ipairs(sol) do
     if i > 2 * n - 1 then break end
     local mine = i % 2 == 1
-    local j = (i + 1) // 2            -- the attacker's move number
-    local left = n - j + 1            -- attacker moves left, this one included
     local m, err = line:parse(text)
     if not m then
-      local over_now = line:result()
-      fault(r, "illegal move", string.format("solution move %d '%s' (%s): %s", i, text,
-        mine and "solver" or "defender", over_now and "the game is already over" or tostring(err)))
+      fault(r, "illegal move", string.format("solution move %d '%s' (%s): %s", i, sandbox.truncate(text, 40),
+        mine and "solver" or "defender", line:result() and "the game is already over" or tostring(err)))
       break
     end
-    if mine and i > 1 then
-      local ws = line:solve { moves = left, nodes = nodes_left() }
-      local alts, alens, found = {}, {}, false
-      for k, w in ipairs(ws.moves) do
-        if w == m then
-          found = true
-        else
-          alts[#alts + 1] = w
-          alens[#alens + 1] = ws.lengths[k]
-        end
-      end
-      if not found then
-        local d = puzzle.refute(line, m, left)
-        local because = ""
-        if d and left == 1 then
-          because = ": it does not end the game"
-        elseif d then
-          because = ": " .. tostring(d) .. " refutes it"
-        end
-        fault(r, "not forced", string.format("solution move %d %s throws the win away%s", i, tostring(m),
-          because))
-      end
-      if #alts > 0 then
-        fault(r, "dual", string.format("at solution move %d (%s), also %s", i, tostring(m),
-          with_lengths(alts, alens)))
-      end
-    elseif not mine and opts.defences ~= false then
-      -- a note (not a fault) when the line's defence is not the longest
-      local after = n - i // 2          -- attacker moves left after this reply
-      local best, blen = line:defend { moves = after, nodes = nodes_left() }
-      if best and blen then
-        local c = line:copy()
-        c:play(m)
-        local slen = not c:result() and c:solve { moves = after, all = false, nodes = nodes_left() }.shortest
-        if slen and slen < blen then
-          note(r, string.format("solution move %d %s: %s holds out longer (a win in %d, not %d)",
-            i, tostring(m), tostring(best), blen, slen))
-        end
-      end
+    if mine and i > 1 and has_win then
+      check_solver_move(r, line, m, i, n - (i + 1) // 2 + 1)
+    elseif not mine and opts.defences ~= false and has_win then
+      note_defence(r, line, m, i, n)
     end
     line:play(m)
     played = i
   end
-  if played == #sol and #sol > 0 then
-    local winner = line:result()
-    if winner ~= attacker then
-      fault(r, "no win at end", string.format("after the %d solution moves the game %s", #sol,
-        winner and ("is over, " .. winner .. " winning") or "goes on"))
-    end
-    if #sol % 2 == 0 then
-      note(r, "the solution ends with a defender's move")
-    end
-  end
+  return line, played
+end
 
+-- Step 4: does the line end in the solver's win?
+local function check_end(r, line, played, sol, attacker)
+  if played ~= #sol or #sol == 0 then return end
+  local winner, why = line:result()
+  r.ending = winner == attacker and why or nil
+  if winner ~= attacker then
+    fault(r, "no win at end", string.format("after the %d solution moves the game %s", #sol,
+      winner and ("is over, " .. winner .. " winning") or "goes on"))
+  end
+  if #sol % 2 == 0 then
+    note(r, "the solution ends with a defender's move")
+  end
+end
+
+-- Checks a puzzle: the steps above, filling r.
+local function check_body(p, opts, r)
+  if type(p) ~= "table" then fault(r, "bad puzzle", "not a table") return r end
+  r.title, r.file, r.index, r.fen, r.moves = p.title, p.file, p.index, p.fen, p.moves
+  local b = check_setup(p, r)
+  if not b then return r end
+  local sol, n = p.solution, p.moves
+  local has_win = check_first_move(r, b, sol, n)
+  local line, played = check_line(r, b, sol, n, opts, has_win)
+  check_end(r, line, played, sol, b:turn())
   r.ok = #r.faults == 0
-  r.time = os.clock() - clock
   return r
 end
 
@@ -444,7 +496,7 @@ function puzzle.check(p, opts)
   budget = opts.max_nodes or puzzle.MAX_NODES
   local seconds = opts.max_seconds or puzzle.MAX_SECONDS
   deadline = clock + seconds
-  local ok, err = pcall(check_body, p, opts, r, clock)
+  local ok, err = pcall(check_body, p, opts, r)
   local used = budget
   budget, deadline = saved, saved_deadline
   if not ok then
@@ -461,6 +513,37 @@ function puzzle.check(p, opts)
   end
   r.time = os.clock() - clock
   return r
+end
+
+-- ---- the goal line ----------------------------------------------------------
+
+-- How the solution line of p ends when it ends in a win ("stalemate",
+-- ...), or nil.
+local function line_ending(p)
+  local ok, b = pcall(cheskers.new, p.fen, p.rules)
+  if not ok or type(p.solution) ~= "table" then return nil end
+  local attacker = b:turn()
+  for _, text in ipairs(p.solution) do
+    local m = type(text) == "string" and b:parse(text)
+    if not m then return nil end
+    b:play(m)
+  end
+  local winner, why = b:result()
+  return winner == attacker and why or nil
+end
+
+-- The goal as people read it: "Black to play and win in 2.", or for a
+-- win by stalemate "Black to play and stalemate White in 2.".
+function puzzle.goal_text(p, report)
+  local ok, b = pcall(cheskers.new, p.fen, p.rules)
+  if not ok then return "" end
+  local side = b:turn()
+  local ending = report and report.ending or line_ending(p)
+  if ending == "stalemate" then
+    return string.format("%s to play and stalemate %s in %d.", Side(side),
+                         Side(side == "white" and "black" or "white"), p.moves)
+  end
+  return string.format("%s to play and win in %d.", Side(side), p.moves)
 end
 
 -- ---- building a main line -------------------------------------------------

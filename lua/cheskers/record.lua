@@ -23,6 +23,8 @@
 
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
+-- error messages echo at most a short piece of the input
+local truncate = require("cheskers.sandbox").truncate
 
 local record = {}
 
@@ -155,7 +157,7 @@ local function scan(text)
     if not in_comment and line:match("^%s*%[") then
       local name, value = line:match('^%s*%[([%w_]+)%s+"(.*)"%]%s*$')
       if not name then
-        return nil, string.format("line %d: bad tag line: %s", lineno, line)
+        return nil, string.format("line %d: bad tag line: %s", lineno, truncate(line, 80))
       end
       if game and (#game.moves > 0 or game.result) then game = nil end
       local g = current()
@@ -186,7 +188,7 @@ local function scan(text)
               tok = tok:gsub("^%d+%.+", ""):gsub("[!?]+$", "")
               if tok ~= "" and not tok:match("^%$%d+$") then
                 if g.result then
-                  return nil, string.format("line %d: move %s after the result", lineno, tok)
+                  return nil, string.format("line %d: move %s after the result", lineno, truncate(tok, 40))
                 end
                 g.moves[#g.moves + 1] = { tok, lineno }
               end
@@ -221,7 +223,7 @@ local function build(g)
   for n, mv in ipairs(g.moves) do
     local m, err = board:parse(mv[1])
     if not m then
-      return nil, string.format("line %d: move %d (%s): %s", mv[2], n, mv[1], err or "illegal move")
+      return nil, string.format("line %d: move %d (%s): %s", mv[2], n, truncate(mv[1], 40), err or "illegal move")
     end
     board:play(m)
   end

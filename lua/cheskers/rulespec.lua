@@ -123,7 +123,8 @@ local function not_an_option(word, names, text)
   if type(default) == "boolean" then
     return ("rule option '%s' is not written name=value: write %s=true or %s=false"):format(word, word, word)
   elseif default ~= nil then
-    return ("rule option '%s' is not written name=value: write %s=%s, for example"):format(word, word, tostring(default))
+    return ("rule option '%s' is not written name=value: write %s=%s, for example"):format(
+      word, word, tostring(default))
   end
   for _, n in ipairs(names) do
     if n == word then return ("rule option '%s' is not written name=value: write %s=..."):format(word, word) end
@@ -145,9 +146,9 @@ local function parse_options(text)
       return nil, not_an_option(text:match("^[^%s,=]*", pos), names, text)
     end
     if not known[name] then
-      return nil, ("unknown rule option '%s'%s"):format(name, M.suggest(name, names))
+      return nil, ("unknown rule option '%s'%s"):format(sandbox.truncate(name, 40), M.suggest(name, names))
     end
-    if t[name] ~= nil then return nil, ("rule option '%s' given twice"):format(name) end
+    if t[name] ~= nil then return nil, ("rule option '%s' given twice"):format(name) end   -- a known name
     local value, vpos = read_value(text, npos, name)
     if value == nil then return nil, vpos end
     t[name], pos = value, vpos

@@ -50,6 +50,10 @@
 --            (search, perft, divide, solve) get the call's deadline.
 --
 -- Trusted boxes run in _G under the time cap only: one path for every bot call.
+--
+-- What box:call returns on success are the box's own values: the caller
+-- checks their types (rawget, type) and never lets a metamethod of theirs run
+-- outside a box:call (a __tostring, __index or __len could loop for ever).
 
 local cheskers = require "cheskers"
 local budget = require "cheskers.budget"
@@ -278,12 +282,14 @@ local function guard(box, lib, t)
   end })
 end
 
--- Charges n instructions of a C loop to the call running; raises past the cap.
+-- Charges n instructions of a C loop to the call running (n a float: no
+-- integer wrap-around); raises past the cap.
 local function charge(box, n)
-  box.charged = box.charged + n
-  if box.charged > box.limits.instructions then
-    violation(box, string.format("sandbox: instruction limit (a table operation over %d elements)", n))
+  n = n + 0.0
+  if n ~= n or n > box.limits.instructions - box.charged then
+    violation(box, string.format("sandbox: instruction limit (a table operation over %.0f elements)", n))
   end
+  box.charged = box.charged + n
 end
 
 -- The wrapped string.rep and table.insert/remove/move/sort (see the audit).
@@ -299,26 +305,27 @@ local function bounded_functions(box)
     charge(box, n // 64)
     return string.rep(str, n, sep)
   end
+  -- (lengths and positions as floats: #t may be math.maxinteger)
   function t.insert(list, ...)
     if select("#", ...) == 2 then
-      local pos = (...)
-      charge(box, math.abs((#list + 1) - (math.tointeger(pos) or 0)))
+      local pos = tonumber((...)) or 0
+      charge(box, math.abs((#list + 1.0) - pos))
     end
     return table.insert(list, ...)
   end
   function t.remove(list, pos)
-    local n = #list
-    charge(box, math.abs(n - (math.tointeger(pos) or n)))
+    local n = #list + 0.0
+    charge(box, math.abs(n - (tonumber(pos) or n)))
     if pos == nil then return table.remove(list) end
     return table.remove(list, pos)
   end
   function t.move(a1, f, e, tpos, a2)
-    local fi, ei = math.tointeger(f), math.tointeger(e)
-    if fi and ei and ei >= fi then charge(box, ei - fi < math.maxinteger and ei - fi + 1 or ei - fi) end
+    local fi, ei = tonumber(f), tonumber(e)
+    if fi and ei and ei >= fi then charge(box, (ei + 0.0) - fi + 1) end
     return table.move(a1, f, e, tpos, a2)
   end
   function t.sort(list, comp)
-    local n = #list
+    local n = #list + 0.0
     if n > 1 then charge(box, n * math.ceil(math.log(n, 2))) end
     return table.sort(list, comp)
   end
@@ -404,30 +411,32 @@ function Box:held()
   return self.budget:used()
 end
 
--- The box's own traceback, from the error up to its entry function fn
--- (not the runner's frames below it).
-local function own_traceback(fn)
+-- The budget's run (one C function for every budget): where the box's stack
+-- ends and the runner's begins.
+local RUN = budget.new().run
+
+-- The box's own traceback: the frames from the error down to the budget's
+-- run (not the runner's frames below it).
+local function own_traceback()
   local lines = { "stack traceback:" }
   for level = 3, 40 do          -- 1: this function, 2: the handler
-    local info = debug.getinfo(level, "Slnf")
-    if not info then break end
+    local info = debug.getinfo(level, "Slnft")
+    if not info or info.func == RUN then break end
     local what = info.name and ("function '" .. info.name .. "'")
       or info.what == "main" and "main chunk"
       or ("function <" .. info.short_src .. ":" .. info.linedefined .. ">")
     lines[#lines + 1] = string.format("\t%s:%d: in %s", info.short_src, info.currentline, what)
-    if info.func == fn then break end
+    if info.istailcall then lines[#lines + 1] = "\t(...tail calls...)" end
   end
   return table.concat(lines, "\n")
 end
 
--- The message handler of a call of fn (it runs inside the box's budget):
--- the message and the box's own traceback.
-local function handler_for(fn)
-  return function(e)
-    if cheskers.error_code(e) == "interrupted" then return e end
-    -- truncated here, so that a huge message is the box's garbage, not held
-    return { message = sandbox.truncate(error_text(e)), traceback = own_traceback(fn) }
-  end
+-- The message handler (it runs inside the box's budget): the message and
+-- the box's own traceback.
+local function handler(e)
+  if cheskers.error_code(e) == "interrupted" then return e end
+  -- truncated here, so that a huge message is the box's garbage, not held
+  return { message = sandbox.truncate(error_text(e)), traceback = own_traceback() }
 end
 
 -- Until core's deadline lands (cheskers.deadline, obeyed by every long core
@@ -451,12 +460,12 @@ end
 -- methods in the string metatable and its board methods (untrusted boxes).
 local function run_inside(box, seconds, fn, ...)
   local b = box.budget
-  if box.trusted then return b:run(seconds, handler_for(fn), fn, ...) end
+  if box.trusted then return b:run(seconds, handler, fn, ...) end
   local engine = cheskers.engine
   local saved = engine.weights()
   engine.weights(box.weights)
   BOARD_META.__index = box.board_methods
-  local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, handler_for(fn), fn, ...))
+  local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, handler, fn, ...))
   BOARD_META.__index = BOARD_METHODS
   box.weights = engine.weights()
   engine.weights(saved)
@@ -468,7 +477,11 @@ local function outcome(box, seconds, r)
   -- r: ok, results... | false, error
   if r[1] then return true, table.unpack(r, 2, r.n) end
   local err = r[2]
-  if cheskers.error_code(err) == "interrupted" then error(err, 0) end
+  local interrupted = cheskers.error_code(err) == "interrupted"
+  if interrupted and budget.interrupted() then error(err, 0) end
+  if interrupted then      -- a box that rewrote a caught error value's code
+    return false, "error", "sandbox: a forged interrupt"
+  end
   local why = box.budget:why()
   if why == "time" then
     return false, "time", string.format("time limit (%g s)", seconds)
@@ -488,7 +501,7 @@ local function outcome(box, seconds, r)
 end
 
 function Box:call(seconds, fn, ...)
-  seconds = seconds or self.limits.time
+  seconds = math.max(tonumber(seconds) or self.limits.time, 0.001)   -- 0 would mean no limit below
   self.why, self.charged = nil, 0
   local previous = core_deadline(seconds)
   local r = table.pack(run_inside(self, seconds, fn, ...))

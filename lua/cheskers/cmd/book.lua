@@ -58,6 +58,7 @@ end
 local function page(list, title, reports)
   local cheskers = require "cheskers"
   local svg = require "cheskers.svg"
+  local puzzle = require "cheskers.puzzle"
   local out = { "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                 "<title>" .. esc(title) .. "</title>", "<style>" .. STYLE .. "</style></head><body>",
                 "<h1>" .. esc(title) .. "</h1>",
@@ -75,7 +76,7 @@ local function page(list, title, reports)
       local side = b:turn() == "white" and "White" or "Black"
       out[#out + 1] = svg.render(b, { id = "p" .. i, size = 400, highlight = false,
                                       title = side .. " to play" })
-      out[#out + 1] = string.format('<p class="goal">%s to play and win in %d.</p>', side, p.moves)
+      out[#out + 1] = '<p class="goal">' .. esc(puzzle.goal_text(p, reports and reports[p])) .. "</p>"
       if p.rules and p.rules ~= "golomb" then
         local r = type(p.rules) == "string" and p.rules or "custom rules"
         if type(p.rules) == "table" then
@@ -89,13 +90,18 @@ local function page(list, title, reports)
         out[#out + 1] = '<p class="meta">Rules: ' .. esc(r) .. "</p>"
       end
     end
+    -- the faults name the key and the defences: shown with the solution only
     local rep = reports and reports[p]
+    local faults = {}
     if rep and not rep.ok then
-      local faults = {}
       for _, f in ipairs(rep.faults) do faults[#faults + 1] = esc(f.kind .. ": " .. f.message) end
-      out[#out + 1] = '<p class="unsound">Unsound: ' .. table.concat(faults, "<br>") .. "</p>"
+      out[#out + 1] = string.format('<p class="unsound">Unsound (%d fault%s: see the solution).</p>',
+                                    #faults, #faults == 1 and "" or "s")
     end
     out[#out + 1] = "<details><summary>Solution</summary>"
+    if #faults > 0 then
+      out[#out + 1] = '<p class="unsound">' .. table.concat(faults, "<br>") .. "</p>"
+    end
     out[#out + 1] = '<p class="line">' .. line_text(p.solution or {}) .. "</p>"
     out[#out + 1] = '<p class="fen">' .. esc(p.fen) .. "</p>"
     local meta = {}
@@ -121,7 +127,7 @@ local function run(args)
   local puzzle = require "cheskers.puzzle"
   local list, status = {}, 0
   for _, path in ipairs(opts.files) do
-    local ps, err = puzzle.load(path)
+    local ps, err = puzzle.load(path, { each = opts.check })
     if not ps then
       io.stderr:write("cheskers book: ", tostring(err), "\n")
       status = 1

@@ -45,7 +45,7 @@ local function run(args)
   local start = os.clock()      -- the summary's time: loading included
   for _, path in ipairs(opts.files) do
     local loading = os.clock()
-    local list, err = puzzle.load(path)
+    local list, err = puzzle.load(path, { each = true })
     if not list then
       bad_files = bad_files + 1
       io.stdout:write(string.format("%s (%.2f s)\n", tostring(err), os.clock() - loading))
