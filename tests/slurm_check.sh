@@ -198,10 +198,12 @@ SCRIPT=scripts/slurm/experiment.sbatch
 # The report text with any timing line left out.
 report() { timeout 60 ./cheskers report "$1" --no-svg 2>&1 | grep -v -E 'elapsed|[0-9] ?s\)$'; }
 
-# submit OUTFILE ARGS...: runs the recipe; prints the job id, or nothing.
+# submit OUTFILE ARGS...: runs the recipe ($SCRIPT, or $via when set);
+# prints the job id, or nothing.
+via=""
 submit() {
   o=$1; shift
-  timeout 60 "$SCRIPT" "$@" >"$o" 2>&1
+  timeout 60 "${via:-$SCRIPT}" "$@" >"$o" 2>&1
   sed -n 's/^Submitted batch job \([0-9][0-9]*\)$/\1/p' "$o"
 }
 
@@ -250,6 +252,29 @@ if grep -q '^majority-off  *4 ' "$tmp/whole.txt" && cmp -s "$tmp/whole.txt" "$tm
 else
   not_ok "the merged report equals the report of the unsplit run" \
     "$(diff "$tmp/whole.txt" "$tmp/split.txt" | head -n 20 | diag)"
+fi
+
+# ---- 1b. submitted from another folder, with paths relative to it ---------------------
+
+# (the tasks still run from the repository root: ./cheskers is found)
+cd "$tmp" || bail "cd $tmp"
+via=repo/$SCRIPT
+job=$(submit "$tmp/submit1b.out" repo/$EXP 4 2 elsewhere)
+via=""
+cd "$repo" || bail "cd $repo"
+if [ -n "$job" ] && wait_until 120 job_done "$job" &&
+   [ "$(task_states "$job" | tr '\n' ' ')" = "1 COMPLETED 2 COMPLETED " ]; then
+  ok "submitted from another folder (repo/$SCRIPT repo/$EXP 4 2 elsewhere), both tasks complete"
+else
+  not_ok "submitted from another folder, both tasks complete" "$(diag <"$tmp/submit1b.out")" \
+    "task states: $(task_states "$job" | tr '\n' ' ')" "$(cat "$tmp"/elsewhere/*.log 2>/dev/null)"
+fi
+report "$tmp/elsewhere" >"$tmp/elsewhere.txt"
+if cmp -s "$tmp/whole.txt" "$tmp/elsewhere.txt"; then
+  ok "and its merged report (2 shards, into elsewhere/) equals the unsplit run's"
+else
+  not_ok "and its merged report (2 shards, into elsewhere/) equals the unsplit run's" \
+    "$(diff "$tmp/whole.txt" "$tmp/elsewhere.txt" | head -n 20 | diag)"
 fi
 
 # ---- 2. a task cancelled midway, then resubmitted alone ---------------------------------
