@@ -20,8 +20,12 @@ LIMIT=${SLURM_CHECK_LIMIT:-300}
 tmp=$(mktemp -d /tmp/cheskers-slurm.XXXXXX) || exit 2
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-diag() { sed 's/^/# /'; }
+# not_ok DESCRIPTION [NOTE ...]: each line of each note as a "# " line
+not_ok() {
+  n=$((n + 1)); failed=$((failed + 1))
+  echo "not ok $n - $1"; shift
+  for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+}
 
 # ---- setting up and tearing down -------------------------------------------------
 
@@ -120,7 +124,7 @@ start_munge() {
   wait_until 10 munge_works
 }
 if start_munge; then ok "munge works (a credential encoded and decoded)"
-else bail "munge works (a credential encoded and decoded)" "$(diag <"$tmp/munged.out" 2>/dev/null)"; fi
+else bail "munge works (a credential encoded and decoded)" "$(cat "$tmp/munged.out" 2>/dev/null)"; fi
 
 # The node is this host's short name, reached on 127.0.0.1.
 host=$(hostname -s)
@@ -222,12 +226,12 @@ lines() { if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi; }
 
 EXP=scripts/experiments/majority.lua
 timeout 60 ./cheskers experiment $EXP --games 4 --shard 1/1 --out "$tmp/whole" --quiet >"$tmp/whole.out" 2>&1 ||
-  not_ok "the unsplit run" "$(diag <"$tmp/whole.out")"
+  not_ok "the unsplit run" "$(cat "$tmp/whole.out")"
 report "$tmp/whole" >"$tmp/whole.txt"
 
 job=$(submit "$tmp/submit1.out" $EXP 4 4 runs/majority)
 if [ -n "$job" ]; then ok "$SCRIPT $EXP 4 4 runs/majority submits job $job"
-else bail "$SCRIPT $EXP 4 4 runs/majority submits a job" "$(diag <"$tmp/submit1.out")"; fi
+else bail "$SCRIPT $EXP 4 4 runs/majority submits a job" "$(cat "$tmp/submit1.out")"; fi
 if wait_until 120 job_done "$job"; then ok "the array of 4 tasks finishes"
 else not_ok "the array of 4 tasks finishes (within 120 s)" "$(squeue 2>&1 | tr '\n' ' ')"; fi
 states=$(task_states "$job" | tr '\n' ' ')
@@ -251,7 +255,7 @@ if grep -q '^majority-off  *4 ' "$tmp/whole.txt" && cmp -s "$tmp/whole.txt" "$tm
   ok "the merged report equals the report of the unsplit run"
 else
   not_ok "the merged report equals the report of the unsplit run" \
-    "$(diff "$tmp/whole.txt" "$tmp/split.txt" | head -n 20 | diag)"
+    "$(diff "$tmp/whole.txt" "$tmp/split.txt" | head -n 20)"
 fi
 
 # ---- 1b. submitted from another folder, with paths relative to it ---------------------
@@ -266,7 +270,7 @@ if [ -n "$job" ] && wait_until 120 job_done "$job" &&
    [ "$(task_states "$job" | tr '\n' ' ')" = "1 COMPLETED 2 COMPLETED " ]; then
   ok "submitted from another folder (repo/$SCRIPT repo/$EXP 4 2 elsewhere), both tasks complete"
 else
-  not_ok "submitted from another folder, both tasks complete" "$(diag <"$tmp/submit1b.out")" \
+  not_ok "submitted from another folder, both tasks complete" "$(cat "$tmp/submit1b.out")" \
     "task states: $(task_states "$job" | tr '\n' ' ')" "$(cat "$tmp"/elsewhere/*.log 2>/dev/null)"
 fi
 report "$tmp/elsewhere" >"$tmp/elsewhere.txt"
@@ -274,7 +278,7 @@ if cmp -s "$tmp/whole.txt" "$tmp/elsewhere.txt"; then
   ok "and its merged report (2 shards, into elsewhere/) equals the unsplit run's"
 else
   not_ok "and its merged report (2 shards, into elsewhere/) equals the unsplit run's" \
-    "$(diff "$tmp/whole.txt" "$tmp/elsewhere.txt" | head -n 20 | diag)"
+    "$(diff "$tmp/whole.txt" "$tmp/elsewhere.txt" | head -n 20)"
 fi
 
 # ---- 2. a task cancelled midway, then resubmitted alone ---------------------------------
@@ -290,11 +294,11 @@ return {
 EOF
 SLOW=scripts/experiments/slurm_slow.lua
 timeout 120 ./cheskers experiment $SLOW --games 24 --shard 1/1 --out "$tmp/slow-whole" --quiet >"$tmp/sw.out" 2>&1 ||
-  not_ok "the unsplit slow run" "$(diag <"$tmp/sw.out")"
+  not_ok "the unsplit slow run" "$(cat "$tmp/sw.out")"
 report "$tmp/slow-whole" >"$tmp/slow-whole.txt"
 
 job=$(submit "$tmp/submit2.out" $SLOW 24 4 runs/slow --array=1-4%1)
-[ -n "$job" ] || bail "the slow experiment is submitted" "$(diag <"$tmp/submit2.out")"
+[ -n "$job" ] || bail "the slow experiment is submitted" "$(cat "$tmp/submit2.out")"
 shard2=runs/slow/slow.seed5.shard2of4.jsonl
 task2_midway() {
   [ "$(squeue -h -j "${job}_2" -o %t 2>/dev/null)" = R ] && [ "$(lines "$shard2")" -ge 1 ]
@@ -327,7 +331,7 @@ if [ -n "$job2" ] && wait_until 120 job_done "$job2" &&
    [ "$(task_states "$job2" | tr '\n' ' ')" = "2 COMPLETED " ]; then
   ok "task 2 resubmitted alone ($SCRIPT $SLOW 24 4 runs/slow --array=2) completes"
 else
-  not_ok "task 2 resubmitted alone completes" "$(diag <"$tmp/submit3.out")" \
+  not_ok "task 2 resubmitted alone completes" "$(cat "$tmp/submit3.out")" \
     "task states: $(task_states "$job2" | tr '\n' ' ')" \
     "$(cat "runs/slow/slurm-${job2}_2.log" 2>/dev/null)"
 fi
@@ -339,7 +343,7 @@ if grep -q '^golomb  *24 ' "$tmp/slow-whole.txt" && cmp -s "$tmp/slow-whole.txt"
   ok "the merged report equals the report of the unsplit run"
 else
   not_ok "the merged report equals the report of the unsplit run" \
-    "$(diff "$tmp/slow-whole.txt" "$tmp/slow-split.txt" | head -n 20 | diag)"
+    "$(diff "$tmp/slow-whole.txt" "$tmp/slow-split.txt" | head -n 20)"
 fi
 
 # ---- 3. bad arguments: a clear message, nothing submitted ---------------------------------
@@ -353,7 +357,7 @@ refused() {
      ! grep -q '^Submitted' "$tmp/bad.out"; then
     ok "$d"
   else
-    not_ok "$d" "status $rc, output:" "$(diag <"$tmp/bad.out")"
+    not_ok "$d" "status $rc, output:" "$(cat "$tmp/bad.out")"
   fi
 }
 refused "no arguments: the usage" "usage: $SCRIPT EXPERIMENT GAMES SHARDS OUT"
