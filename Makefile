@@ -94,6 +94,9 @@ CHECK_PACKAGES = $(DEBIAN_PACKAGES) clang libclang-rt-dev valgrind luarocks
 deps-check:
 	@$(MAKE) -s deps DEBIAN_PACKAGES="$(CHECK_PACKAGES)"
 
+# make slurm-check only: a single-node Slurm (tests/slurm_check.sh)
+SLURM_PACKAGES = $(DEBIAN_PACKAGES) slurm-wlm munge
+
 # Installing must not change which lua (and luac) the machine runs: Debian's
 # lua-check and luarocks pull in lua5.1, whose higher alternative priority
 # would take /usr/bin/lua over. Each alternative below (NAME:the project's
@@ -194,6 +197,8 @@ clean:
 #   make sanitize      the test suite under ASan+UBSan, gcc and clang, -Werror
 #   make valgrind      the test suite under valgrind
 #   make install-test  make install into a temporary DESTDIR, then run it
+#   make slurm-check   the Slurm recipe run for real on a single-node Slurm
+#                      set up for it (root; installs slurm-wlm and munge)
 #   make check-all     all of the above (fuzz-short) and make test
 # Targets and corpora: tests/fuzz/ (see tests/fuzz/run.sh).
 
@@ -205,7 +210,7 @@ FUZZ_TIME    ?= 600
 FUZZ_SHORT   ?= 10
 FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test check-all
+.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -239,9 +244,14 @@ install-test:
 	@$(MAKE) -s all
 	@CHESKERS_INSTALL_STRICT=1 sh tests/install_test.sh
 
+slurm-check:
+	@$(MAKE) -s deps DEBIAN_PACKAGES="$(SLURM_PACKAGES)"
+	@sh tests/slurm_check.sh
+
 check-all:
 	@$(MAKE) -s test
 	@$(MAKE) -s fuzz-short
 	@$(MAKE) -s sanitize
 	@$(MAKE) -s valgrind
 	@$(MAKE) -s install-test
+	@$(MAKE) -s slurm-check
