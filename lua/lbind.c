@@ -512,25 +512,74 @@ static bool is_option(const char *name, const char *const names[])
     return false;
 }
 
-/* Raises the "bad_option" error for key (len bytes), naming the closest of
- * names when it is close (at most a third of its letters differ), else all. */
-static int unknown_option(lua_State *L, const char *prefix, const char *what,
-                          const char *key, size_t len, const char *const names[])
+/* How far word is from name for a suggestion: the edit distance, and at
+ * most 1 when name starts with word (two letters or more). */
+static size_t suggestion_distance(const char *word, size_t len, const char *name)
+{
+    size_t d = edit_distance(word, name);
+    if (len >= 2 && strncmp(word, name, len) == 0 && d > 1)
+        d = 1;
+    return d;
+}
+
+/* The closest of names[0 .. n-1] to word when it is close enough to be a
+ * likely typo (at most about a third of its letters differ), else NULL. Ties
+ * go to the name first in byte order. The one "did you mean" of the product:
+ * the option checks below and cheskers.closest use it. */
+static const char *closest_name(const char *word, size_t len, const char *const names[], int n)
 {
     const char *best = NULL;
     size_t bestd = 99;
     int i;
-    luaL_Buffer B;
-    for (i = 0; names[i]; i++) {
-        size_t d = edit_distance(key, names[i]);
-        if (d < bestd) {
+    for (i = 0; i < n; i++) {
+        size_t d = suggestion_distance(word, len, names[i]);
+        if (d < bestd || (d == bestd && best && strcmp(names[i], best) < 0)) {
             bestd = d;
             best = names[i];
         }
     }
+    return best && bestd <= (len + 2) / 3 ? best : NULL;
+}
+
+/* cheskers.closest(word, names) -> the name of the list names closest to
+ * word when it is a likely typo, else nil. */
+int lb_closest(lua_State *L)
+{
+    size_t len;
+    const char *word = luaL_checklstring(L, 1, &len);
+    const char *names[256];
+    int n = 0, i;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    for (i = 1; n < 256; i++) {
+        if (lua_rawgeti(L, 2, i) == LUA_TNIL) {
+            lua_pop(L, 1);
+            break;
+        }
+        names[n++] = luaL_checkstring(L, -1);   /* kept alive by the table */
+        lua_pop(L, 1);
+    }
+    const char *best = closest_name(word, len, names, n);
+    if (best)
+        lua_pushstring(L, best);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* Raises the "bad_option" error for key (len bytes), naming the closest of
+ * names when it is close, else all. */
+static int unknown_option(lua_State *L, const char *prefix, const char *what,
+                          const char *key, size_t len, const char *const names[])
+{
+    const char *best;
+    int i, n = 0;
+    luaL_Buffer B;
+    while (names[n])
+        n++;
+    best = closest_name(key, len, names, n);
     lb_push_clipped(L, key, len);
     luaL_buffinit(L, &B);
-    if (best && bestd <= (len + 2) / 3) {
+    if (best) {
         luaL_addstring(&B, "did you mean '");
         luaL_addstring(&B, best);
         luaL_addstring(&B, "'?");

@@ -212,6 +212,9 @@ int lb_rawgetfield(lua_State *L, int t, const char *name);
  * is "<prefix>unknown <what> 'key' ...". */
 void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
                       const char *const names[]);
+/* cheskers.closest(word, names) -> the closest name when word is a likely
+ * typo of it, else nil (the suggestion rule of lb_check_options). */
+int lb_closest(lua_State *L);
 
 /* The stop condition of a long core call starting now: the interrupt flag
  * (cleared) and the deadline of cheskers.deadline. */

@@ -38,6 +38,7 @@ static const luaL_Reg module_funcs[] = {
     {"interrupt", l_interrupt},
     {"deadline", lcheskers_deadline},
     {"error_code", lcheskers_error_code},
+    {"closest", lb_closest},
     {NULL, NULL}
 };
 

@@ -31,11 +31,11 @@
  * hook through the registry (no globals).
  */
 #include <stddef.h>
-#include <time.h>
 
 #include "lauxlib.h"
 #include "lua.h"
 
+#include "cheskers.h"
 #include "lcheskers.h"
 
 #define BUDGET_MT "cheskers.budget"
@@ -57,13 +57,6 @@ typedef struct Budget {
 static const char HOOK_KEY = 'b';   /* registry[&HOOK_KEY]: the budget running */
 
 /* Monotonic seconds (until the core's one clock helper lands). */
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static Budget *checkbudget(lua_State *L, int arg)
 {
     return luaL_checkudata(L, arg, BUDGET_MT);
@@ -110,7 +103,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         b->count += HOOK_STEP;
         if (b->max > 0 && b->count > b->max)
             b->why = "instructions";
-        else if (b->deadline > 0 && now() > b->deadline)
+        else if (b->deadline > 0 && chk_clock() > b->deadline)
             b->why = "time";
         if (b->why == NULL)
             return;
@@ -160,7 +153,7 @@ static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
     b->count = 0;
     b->why = NULL;
     b->refused = 0;
-    b->deadline = seconds > 0 ? now() + seconds : 0;
+    b->deadline = seconds > 0 ? chk_clock() + seconds : 0;
     *lcheskers_interrupt_flag() = 0;    /* see budget.interrupted */
     if (b->limit > 0) {
         lua_gc(L, LUA_GCCOLLECT);
@@ -206,7 +199,7 @@ static int budget_run(lua_State *L)
     lua_insert(L, 4);                   /* the budget replaced, below f */
     int status = lua_pcall(L, nargs, LUA_MULTRET, lua_isnil(L, 3) ? 0 : 3);
     leave(L, b, &s, 4);
-    if (status == LUA_ERRMEM && b->refused > 0 && b->why == NULL)
+    if (b->refused > 0 && b->why == NULL)   /* even when the box caught it */
         b->why = "memory";
     lua_pushboolean(L, status == LUA_OK);
     lua_replace(L, 4);                  /* status, results... */
@@ -216,7 +209,9 @@ static int budget_run(lua_State *L)
 static int budget_why(lua_State *L)
 {
     Budget *b = checkbudget(L, 1);
-    if (b->why)
+    if (b->why == NULL && b->refused > 0)   /* asked while the run goes on */
+        lua_pushliteral(L, "memory");
+    else if (b->why)
         lua_pushstring(L, b->why);
     else
         lua_pushnil(L);

@@ -64,7 +64,7 @@ function draw.status(board)
   end
   local hist = board:history()
   if #hist > 0 then parts[#parts + 1] = "last move " .. tostring(hist[#hist]) end
-  local rules = record.rules_text(board:rules())
+  local rules = require("cheskers.rulespec").format(board:rules())
   if rules ~= "golomb" then parts[#parts + 1] = "rules " .. rules end
   return table.concat(parts, "; ")
 end

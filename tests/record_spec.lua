@@ -4,6 +4,7 @@
 -- the comments); nothing is copied from the program's output.
 local cheskers = require "cheskers"
 local record = require "cheskers.record"
+local rulespec = require "cheskers.rulespec"
 
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 
@@ -182,18 +183,18 @@ end)
 
 describe("record rules text", function()
   it("is golomb for the defaults", function()
-    assert.equal("golomb", record.rules_text(cheskers.rules()))
+    assert.equal("golomb", rulespec.format(cheskers.rules()))
   end)
 
   it("reads preset names and option lists", function()
-    assert.equal("golomb", record.parse_rules(" golomb "))
+    assert.equal("golomb", rulespec.parse_text(" golomb "))
     assert.same({ majority = false, capture = "jumps", draw_repetition = 3 },
-                record.parse_rules("majority=false, capture=jumps draw_repetition=3"))
-    assert.same({ start = "7k/8/8/8/8/8/8/K7 w 0 1" }, record.parse_rules("start='7k/8/8/8/8/8/8/K7 w 0 1'"))
+                rulespec.parse_text("majority=false, capture=jumps draw_repetition=3"))
+    assert.same({ start = "7k/8/8/8/8/8/8/K7 w 0 1" }, rulespec.parse_text("start='7k/8/8/8/8/8/8/K7 w 0 1'"))
   end)
 
   it("refuses text that is not name=value", function()
-    local r, err = record.parse_rules("majority false")
+    local r, err = rulespec.parse_text("majority false")
     assert.is_nil(r)
     assert.truthy(err:find("name=value", 1, true))
   end)

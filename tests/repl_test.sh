@@ -399,8 +399,8 @@ run 'rules majorty=false
 rules flying_kings
 '
 check "rule typos: did you mean" \
-"cheskers: line 1: unknown rules option 'majorty'; did you mean 'majority'?
-cheskers: line 2: 'flying_kings' is a rules option, not a preset: write flying_kings=VALUE" "$ERR"
+"cheskers: line 1: unknown rule option 'majorty' (did you mean 'majority'?)
+cheskers: line 2: rule option 'flying_kings' is not written name=value: write flying_kings=true or flying_kings=false" "$ERR"
 
 # undo against a bot goes back to your turn
 run 'bot greedy
@@ -439,7 +439,7 @@ run "puzzle $ROOT/tests/puzzles/faulty/unsound.lua
 # the file's own comment: 1. e1-c3 is refuted by 1... f6-g5
 check "puzzle warns when the puzzle is unsound" \
 "Unsound: the king slips out: white to play and win in 2
-warning: this puzzle is unsound (not forced): the side to move (white) has no forced win within 2 moves; e1-c3 is refuted by f6-g5" "$OUT"
+warning: this puzzle is unsound (not forced): no win in 2 for White: best defence against e1-c3: f6-g5" "$OUT"
 run "puzzle $ROOT/scripts/puzzles/stalemate.lua
 "
 has "a puzzle titled with its goal shows the title" "Black to play stalemates in 4 (1 of " "$OUT"

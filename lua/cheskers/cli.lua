@@ -59,30 +59,10 @@ function cli.version()
   return string.format("cheskers %s (%s)", v, _VERSION)
 end
 
--- Edit distance (for suggestions).
-function cli.distance(a, b)
-  local prev, cur = {}, {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    cur[0] = i
-    for j = 1, #b do
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev, cur = cur, prev
-  end
-  return prev[#b]
-end
-
--- The closest of names to word, when close enough to be a likely typo.
+-- The closest of names to word, when close enough to be a likely typo
+-- (cheskers.closest: the one "did you mean" of the program).
 function cli.closest(word, names)
-  local best, bestd
-  for _, name in ipairs(names) do
-    local d = cli.distance(word, name)
-    if name:sub(1, #word) == word and #word >= 2 then d = math.min(d, 1) end
-    if not bestd or d < bestd or (d == bestd and name < best) then best, bestd = name, d end
-  end
-  if best and bestd <= math.max(1, math.min(2, #word // 3)) then return best end
+  return require("cheskers").closest(word, names)
 end
 
 -- The names in folder dir (none when it cannot be read).

@@ -18,7 +18,6 @@
 --   record.read(text) -> board, tags          or nil, "line N: ..."
 --   record.read_all(text) -> array of {board = b, tags = t}   or nil, message
 --   record.movetext(board) -> "1. d6-e5 c3-d4 ..."
---   record.rules_text, record.parse_rules: rulespec.format and rulespec.parse_text
 --   record.result_token(board) -> "1-0" | "0-1" | "1/2-1/2" | nil
 
 local cheskers = require "cheskers"
@@ -28,12 +27,6 @@ local truncate = require("cheskers.sandbox").truncate
 
 local record = {}
 
--- The scalar option names (the core's), for repl.lua until it calls
--- rulespec.option_names.
-record.RULE_OPTIONS = {}
-for name in pairs(cheskers.rules()) do record.RULE_OPTIONS[#record.RULE_OPTIONS + 1] = name end
-table.sort(record.RULE_OPTIONS)
-
 -- Tags written first, in this order; any others follow sorted.
 record.TAG_ORDER = { "Rules", "FEN", "Event", "Site", "Round", "White", "Black", "Result", "Date" }
 
@@ -41,8 +34,6 @@ local RESULT_TOKENS = { white = "1-0", black = "0-1", draw = "1/2-1/2" }
 local IS_RESULT = { ["1-0"] = true, ["0-1"] = true, ["1/2-1/2"] = true, ["*"] = true }
 
 -- The rules text of a [Rules] tag is cheskers.rulespec's (format, parse_text).
-record.rules_text = rulespec.format
-record.parse_rules = rulespec.parse_text
 
 -- "1-0", "0-1", "1/2-1/2", or nil while the game goes on.
 function record.result_token(board)
@@ -104,7 +95,7 @@ function record.write(board, tags)
   for k, v in pairs(tags or {}) do t[k] = v end
   local rules = board:rules()
   local start = record.initial(board)
-  t.Rules = record.rules_text(rules)
+  t.Rules = rulespec.format(rules)
   local startfen = start:fen()
   local ok, fresh = pcall(cheskers.new, nil, rules)
   if ok and fresh:fen() == startfen then t.FEN = nil else t.FEN = startfen end
@@ -212,7 +203,7 @@ local function build(g)
   local rules
   if tags.Rules then
     local err
-    rules, err = record.parse_rules(tags.Rules)
+    rules, err = rulespec.parse_text(tags.Rules)
     if not rules then return nil, string.format("line %d: %s", where.Rules, err) end
   end
   local ok, board = pcall(cheskers.new, tags.FEN, rules)

@@ -45,27 +45,9 @@ end
 
 -- ---- did you mean ---------------------------------------------------------------
 
-local function distance(a, b)
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
-end
-
--- " (did you mean 'x'?)" for the nearest of names, or "".
+-- " (did you mean 'x'?)" for the nearest of names (cheskers.closest), or "".
 function M.suggest(word, names)
-  local best, bd = nil, math.max(2, #word // 3) + 1
-  for _, n in ipairs(names) do
-    local d = distance(word, n)
-    if d < bd then best, bd = n, d end
-  end
+  local best = cheskers.closest(word, names)
   return best and (" (did you mean '" .. best .. "'?)") or ""
 end
 

@@ -98,13 +98,10 @@ local function error_text(e)
   return "(error object is a " .. t .. " value)"
 end
 
--- Until core's deadline lands: the one deadline core calls obey
--- (cheskers.deadline for all of them once it exists, else the engine's,
--- which only search obeys). Returns the previous seconds left.
-local function core_deadline(seconds)
-  local set = cheskers.deadline or cheskers.engine.deadline
-  return set(seconds)
-end
+-- The deadline of the long core calls a box makes (search, perft, divide,
+-- solve ...: cheskers.deadline) is a little before the call's own, so that a
+-- search cut short there still leaves the bot time to answer with its move.
+local CORE_SHARE = 0.9
 
 -- ---- text only, not too deep ------------------------------------------------
 
@@ -434,39 +431,21 @@ end
 -- The message handler (it runs inside the box's budget): the message and
 -- the box's own traceback.
 local function handler(e)
-  if cheskers.error_code(e) == "interrupted" then return e end
+  local code = cheskers.error_code(e)
+  if code == "interrupted" or code == "timeout" then return e end
   -- truncated here, so that a huge message is the box's garbage, not held
   return { message = sandbox.truncate(error_text(e)), traceback = own_traceback() }
 end
 
--- Until core's deadline lands (cheskers.deadline, obeyed by every long core
--- call), the board methods an untrusted box sees while it runs: those that
--- would not stop at the call's deadline are refused. Delete with it.
-local BOARD_META = getmetatable(cheskers.new())
-local BOARD_METHODS = BOARD_META.__index
-local function box_board_methods(box)
-  if cheskers.deadline then return BOARD_METHODS end
-  local m = {}
-  for k, v in pairs(BOARD_METHODS) do m[k] = v end
-  for _, k in ipairs({ "perft", "divide", "solve", "defend", "refute" }) do
-    m[k] = function()
-      violation(box, "sandbox: b:" .. k .. " is not available (it would not stop at the time limit)")
-    end
-  end
-  return m
-end
-
--- Runs the protected call with the box's weights in the engine, its string
--- methods in the string metatable and its board methods (untrusted boxes).
+-- Runs the protected call with the box's weights in the engine and its
+-- string methods in the string metatable (untrusted boxes).
 local function run_inside(box, seconds, fn, ...)
   local b = box.budget
   if box.trusted then return b:run(seconds, handler, fn, ...) end
   local engine = cheskers.engine
   local saved = engine.weights()
   engine.weights(box.weights)
-  BOARD_META.__index = box.board_methods
   local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, handler, fn, ...))
-  BOARD_META.__index = BOARD_METHODS
   box.weights = engine.weights()
   engine.weights(saved)
   return table.unpack(r, 1, r.n)
@@ -503,9 +482,9 @@ end
 function Box:call(seconds, fn, ...)
   seconds = math.max(tonumber(seconds) or self.limits.time, 0.001)   -- 0 would mean no limit below
   self.why, self.charged = nil, 0
-  local previous = core_deadline(seconds)
+  local previous = cheskers.deadline(seconds * CORE_SHARE)
   local r = table.pack(run_inside(self, seconds, fn, ...))
-  core_deadline(previous)
+  cheskers.deadline(previous)
   return outcome(self, seconds, r)
 end
 
@@ -521,15 +500,8 @@ function sandbox.new(opts)
     box.budget = budget.new(math.tointeger(box.limits.memory), math.tointeger(box.limits.instructions))
     box.env = new_env(box)
     box.weights = cheskers.engine.defaults()
-    box.board_methods = box_board_methods(box)
   end
   return box
-end
-
--- The old allocator cap alone, for match.lua until it calls boxes (then
--- delete): run(limit, f, ...) -> true, results... | false, message.
-function sandbox.run(limit, f, ...)
-  return budget.new(limit, nil):run(nil, nil, f, ...)
 end
 
 return sandbox

@@ -4,6 +4,7 @@
 
 local cheskers = require "cheskers"
 local record = require "cheskers.record"
+local rulespec = require "cheskers.rulespec"
 local movetext = require "cheskers.movetext"
 local registry = require "repl.registry"
 local draw = require "repl.draw"
@@ -54,7 +55,7 @@ local function complete_rules(_, token)
   if name then
     for _, v in ipairs(RULE_VALUES[name] or {}) do out[#out + 1] = name .. "=" .. v end
   else
-    for _, n in ipairs(record.RULE_OPTIONS) do out[#out + 1] = n .. "=" end
+    for _, n in ipairs(rulespec.option_names()) do out[#out + 1] = n .. "=" end
     out[#out + 1] = "golomb"
   end
   return out
@@ -168,30 +169,6 @@ command {
   end,
 }
 
--- A likely typo in a rules spec: "unknown rules option 'majorty'; did you
--- mean 'majority'?", an option name written alone as a preset, or nil.
--- (The rules-text module will say this itself; until then the REPL does.)
-local function rules_typo(spec)
-  local closest = require("cheskers.cli").closest
-  local known = {}
-  for name in pairs(cheskers.rules()) do known[#known + 1] = name end
-  table.sort(known)
-  if type(spec) == "string" then
-    if cheskers.rules()[spec] ~= nil then
-      return string.format("'%s' is a rules option, not a preset: write %s=VALUE", spec, spec)
-    end
-    local hint = closest(spec, { "golomb" }) or closest(spec, known)
-    if hint == "golomb" then return string.format("unknown rules preset '%s'; did you mean 'golomb'?", spec) end
-    if hint then return string.format("unknown rules preset '%s'; did you mean %s=VALUE?", spec, hint) end
-    return nil
-  end
-  local extra = { start = true, pieces = true, filter = true, result = true }
-  for name in pairs(spec) do
-    local hint = cheskers.rules()[name] == nil and not extra[name] and closest(name, known)
-    if hint then return string.format("unknown rules option '%s'; did you mean '%s'?", name, hint) end
-  end
-end
-
 -- The current game under the rules spec: its start position and moves
 -- replayed, or (when a move is not legal under them) the current position
 -- with no history. Returns the board and a note for the user.
@@ -219,8 +196,8 @@ end
 local function print_rules(S)
   local r = S.board:rules()
   local default = cheskers.rules()
-  S:print("rules: " .. record.rules_text(r))
-  for _, name in ipairs(record.RULE_OPTIONS) do
+  S:print("rules: " .. rulespec.format(r))
+  for _, name in ipairs(rulespec.option_names()) do
     S:print(string.format("  %-24s %s%s", name, tostring(r[name]),
       r[name] ~= default[name] and "   (golomb: " .. tostring(default[name]) .. ")" or ""))
   end
@@ -236,7 +213,7 @@ command {
     .. "(else the history is cleared, and rules says so). `new` starts over.",
   run = function(S, args, rest)
     if #args == 0 then return print_rules(S) end
-    local spec, err = record.parse_rules(rest)
+    local spec, err = rulespec.parse(rest)
     if not spec then S:fail(err) end
     if type(spec) == "table" then
       local merged = S.board:rules()
@@ -244,10 +221,10 @@ command {
       spec = merged
     end
     local okr, rerr = pcall(cheskers.rules, spec)
-    if not okr then S:fail(rules_typo(spec) or tostring(rerr)) end
+    if not okr then S:fail(tostring(rerr)) end
     local b, note = game_under(S, spec)
     S:set_board(b)
-    S:print("rules: " .. record.rules_text(b:rules()) .. " (" .. note .. ")")
+    S:print("rules: " .. rulespec.format(b:rules()) .. " (" .. note .. ")")
   end,
 }
 
