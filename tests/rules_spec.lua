@@ -684,8 +684,6 @@ local GAME_RULES = {
 }
 local GAMES, MAX_PLIES, SEED = 4, 150, 20240601
 
-local function side_white(b) return b:turn() == "white" end
-
 -- Checks one position and returns a list of faults (strings).
 local function check_position(b, rules, use_oracle)
   local faults = {}
@@ -744,7 +742,7 @@ local function check_played(before, b, m)
       faults[#faults + 1] = tostring(m) .. ": captured piece left on " .. sq
     end
   end
-  if m.promotion and not (mover:upper() == "P") then
+  if m.promotion and mover:upper() ~= "P" then
     faults[#faults + 1] = tostring(m) .. ": promotion of a " .. mover
   end
   return faults

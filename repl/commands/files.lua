@@ -28,7 +28,9 @@ end
 
 command {
   name = "save", args = "FILE", complete = "files",
-  help = "Writes the game to FILE as a game record.\nThe record holds the rules, the start position when it is not the usual one, and\nthe moves (cheskers.record).",
+  help = "Writes the game to FILE as a game record.\n"
+    .. "The record holds the rules, the start position when it is not the usual one, and\n"
+    .. "the moves (cheskers.record).",
   run = function(S, _, rest)
     local path = trim(rest)
     if path == "" then S:fail("usage: save FILE") end
@@ -41,8 +43,10 @@ command {
 
 command {
   name = "load", args = "FILE", complete = "files",
-  help = "Reads a game record from FILE.\nIts rules, start position and moves become the current game; undo walks back\nthrough it.",
-  run = function(S, args, rest)
+  help = "Reads a game record from FILE.\n"
+    .. "Its rules, start position and moves become the current game; undo walks back\n"
+    .. "through it.",
+  run = function(S, _, rest)
     local path = trim(rest)
     if path == "" then S:fail("usage: load FILE") end
     local f, err = io.open(path, "r")
