@@ -9,6 +9,7 @@
  *                                     kernel to put it on disk (fflush +
  *                                     fsync), so that what was written
  *                                     survives a crash of the machine
+ *   cheskers.isatty(file) -> boolean  whether a Lua file handle is a terminal
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -25,20 +26,35 @@ static int l_clock(lua_State *L)
     return 1;
 }
 
+/* The open stream of the Lua file handle at arg (raises otherwise). */
+static FILE *check_stream(lua_State *L, int arg)
+{
+    luaL_Stream *p = (luaL_Stream *)luaL_checkudata(L, arg, LUA_FILEHANDLE);
+    luaL_argcheck(L, p->closef != NULL && p->f != NULL, arg, "attempt to use a closed file");
+    return p->f;
+}
+
 /* cheskers.fsync(file): misuse (not a file, a closed file) raises; a
  * failed flush or fsync returns nil, message (luaL_fileresult). */
 static int l_fsync(lua_State *L)
 {
-    luaL_Stream *p = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
-    luaL_argcheck(L, p->closef != NULL && p->f != NULL, 1, "attempt to use a closed file");
-    if (fflush(p->f) != 0)
+    FILE *f = check_stream(L, 1);
+    if (fflush(f) != 0)
         return luaL_fileresult(L, 0, NULL);
-    return luaL_fileresult(L, fsync(fileno(p->f)) == 0, NULL);
+    return luaL_fileresult(L, fsync(fileno(f)) == 0, NULL);
+}
+
+/* cheskers.isatty(file) */
+static int l_isatty(lua_State *L)
+{
+    lua_pushboolean(L, isatty(fileno(check_stream(L, 1))));
+    return 1;
 }
 
 static const luaL_Reg sys_funcs[] = {
     {"clock", l_clock},
     {"fsync", l_fsync},
+    {"isatty", l_isatty},
     {NULL, NULL}
 };
 

@@ -149,7 +149,7 @@ describe("the game loop", function()
                             seen[#seen + 1] = { info.ply, info.color, info.random, info.moves and #info.moves }
                           end }
     assert.equal(6, g.plies)
-    assert.equal("max plies", g.reason)
+    assert.equal("max_plies", g.reason)
     assert.equal(6, #seen)
     local start = cheskers.new():count()
     -- Black moves first (the start position's side letter is b): plies 1-2

@@ -92,7 +92,7 @@ describe("match fault containment", function()
     local deep = { name = "deep", choose = function(b) return b:search { depth = 100 }.move end }
     local t0 = os.clock()
     local r = match.run { a = deep, b = "greedy", games = 1, move_timeout = 0.2, max_plies = 4 }
-    assert.are.equal("max plies", r.results[1].reason)
+    assert.are.equal("max_plies", r.results[1].reason)
     assert.is_true(os.clock() - t0 < 3)
   end)
 
@@ -112,7 +112,7 @@ describe("match fault containment", function()
 
   it("adjudicates long games and repetitions as draws", function()
     local r = match.run { a = first_mover("A"), b = first_mover("B"), games = 2, max_plies = 3 }
-    assert.are.equal("max plies", r.results[1].reason)
+    assert.are.equal("max_plies", r.results[1].reason)
     assert.are.equal(2, r.draws)
     -- two kings stepping back and forth repeat the position
     local shuffle = { name = "shuffle", choose = function(b)
@@ -254,7 +254,7 @@ describe("match --sandbox (cfg.sandbox)", function()
     local bot = bot_file("return { name = 'free', choose = function(b) assert(io and os.getenv) return b:moves()[1] end }")
     local r = match.run { a = bot, b = "random", games = 1, max_plies = 6 }
     os.remove(bot)
-    assert.equal("max plies", r.results[1].reason)
+    assert.equal("max_plies", r.results[1].reason)
   end)
 end)
 

@@ -11,8 +11,6 @@
 --   match.fingerprint(cfg, bots) -> data     what --resume compares
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
---   match.load_bot(spec, options)            alias of cheskers.bots.load, kept
---                                            only until the REPL calls that
 --
 -- cfg: a, b (bot specs or bot tables), games (default 2), rules (what
 -- cheskers.new accepts), rules_text (the --rules text), seed (default 1),
@@ -36,11 +34,8 @@ local stats = require "cheskers.stats"
 
 local match = {}
 
-local ok_rl, rl = pcall(require, "cheskers.readline")
-match.wallclock = ok_rl and rl.now or os.time
-
--- Kept for the REPL's bot command until it calls cheskers.bots.load.
-match.load_bot = bots_mod.load
+-- Elapsed seconds of a game: the binding's monotonic clock.
+match.wallclock = cheskers.clock
 
 -- ---- openings ------------------------------------------------------------------------
 
@@ -251,7 +246,10 @@ end
 local function kept_results(st, games)
   local kept = {}
   for _, r in ipairs(st and st.results or {}) do
-    if r.game <= games then kept[#kept + 1] = r end
+    if r.game <= games then
+      r.reason = game_mod.canonical_reason(r.reason)
+      kept[#kept + 1] = r
+    end
   end
   table.sort(kept, function(x, y) return x.game < y.game end)
   return kept

@@ -97,19 +97,21 @@ local function config(o, match)
   return cfg
 end
 
--- "game 3: liar (black) lost by illegal move: a1-h8: ..." and, for a Lua
+-- "game 3: liar (black) lost by illegal move a1-h8: ..." (a detail that
+-- starts with the reason is not preceded by it again) and, for a Lua
 -- error, the bot's own traceback.
 local function fault_text(r)
   local who = r.winner == "white" and r.black or r.white
   local color = r.winner == "white" and "black" or "white"
-  local text = string.format("game %d: %s (%s) lost by %s: %s", r.game, who, color, r.reason, r.detail or "")
+  local detail = r.detail or ""
+  local how = detail:sub(1, #r.reason) == r.reason and detail or r.reason .. ": " .. detail
+  local text = string.format("game %d: %s (%s) lost by %s", r.game, who, color, how)
   if r.traceback and r.traceback ~= "" then text = text .. "\n" .. r.traceback end
   return text
 end
 
 local function progress_printer(match)
-  local okrl, rl = pcall(require, "cheskers.readline")
-  local tty = okrl and rl.isatty(2)
+  local tty = require("cheskers").isatty(io.stderr)
   local shown = false
   local function progress(sum, r)
     if r.detail then
