@@ -512,11 +512,12 @@ function M.run(e, dir, shard, nshards, opts)
   if not ok_dir then error(derr, 0) end
   local out = M.shard_file(dir, e, seed, shard, nshards)
   local fingerprint = M.fingerprint(e, seed)
-  local lock = store.lock(out)    -- held while the folder is read and cleared, then by the store
+  local lock = store.lock(out, opts.steal_lock)    -- held while the folder is read and cleared, then by the store
   local okd, done = pcall(games_done, e, seed, dir, opts.restart, fingerprint)
   if not okd then store.unlock(lock) error(done, 0) end
   local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint, lock = lock,
-                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards) }
+                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards),
+                          sync_every = 1 }   -- fsync once a second: short games (store.lua)
   local todo, total = todo_list(e, seed, shard, nshards, done)
   local summary = { total = total, skipped = total - #todo, played = 0, file = out }
   local ok, err = pcall(play_todo, e, seed, todo, st, summary, opts)

@@ -24,7 +24,8 @@
 -- (keep the games already in out; without it out is started over), sprt =
 -- {elo0, elo1, alpha, beta}, progress (function(summary, result) after each
 -- game), log (function(msg)), sandbox (run the bot files in untrusted boxes;
--- a table sets their limits: {instructions =, memory =, time =}).
+-- a table sets their limits: {instructions =, memory =, time =}),
+-- steal_lock (take over the lock of out: see cheskers.store).
 
 local cheskers = require "cheskers"
 local bots_mod = require "cheskers.bots"
@@ -230,6 +231,7 @@ local function open_store(cfg, bots)
   return store.open {
     path = cfg.out, kind = "match", fingerprint = match.fingerprint(cfg, bots),
     restart = not cfg.resume, restart_hint = "run without --resume to start over",
+    steal_lock = cfg.steal_lock,
     key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
     records = cfg.records, render = function(r) return match.render_record(cfg, r) end,
   }

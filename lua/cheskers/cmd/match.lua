@@ -43,6 +43,8 @@ local function parser()
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
   p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
   p:flag("--resume", "continue the match recorded in --out (refused if bots, seed, rules... differ)")
+  p:flag("--steal-lock", "take over the lock of --out even when its owner looks alive (a run on "
+         .. "another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
   p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
          .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
          .. "loses the game (reason error, detail \"sandbox: ...\")")
@@ -71,7 +73,7 @@ local function config(o, match)
     a = o.a, b = o.b, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
     opening_plies = o.opening_plies, max_plies = o.max_plies, repetition = o.repetition,
     out = o.out, records = o.records, resume = o.resume, move_timeout = o.move_timeout,
-    sandbox = o.sandbox,
+    sandbox = o.sandbox, steal_lock = o.steal_lock,
   }
   if not cfg.games or cfg.games < 1 then return nil, "--games must be a positive integer" end
   if o.nodes ~= nil and (not cfg.nodes or cfg.nodes < 1) then return nil, "--nodes must be a positive integer" end
