@@ -334,3 +334,69 @@ describe("hostile game records", function()
     end
   end)
 end)
+
+describe("hostile experiment files run with --sandbox", function()
+  local experiment = require "cheskers.experiment"
+  local dir
+  before_each(function() dir = H.tmpdir() end)
+  after_each(function() os.execute("rm -rf -- '" .. dir .. "'") end)
+
+  -- Runs `cheskers experiment FILE --sandbox`: its stderr, exit code, seconds.
+  local function run(name, extra)
+    local path = dir .. "/" .. name
+    local f = assert(io.open(path, "w"))
+    f:write(read(name))
+    f:close()
+    local t0 = wall()
+    local p = io.popen(("%s/cheskers experiment %s --out %s/out --quiet --sandbox %s 2>&1")
+      :format(H.ROOT, path, dir, extra or ""))
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code, wall() - t0
+  end
+
+  it("a filter hook that loops for ever ends the run with a message naming the hook", function()
+    local text, code, dt = run("experiment_hook_loop.lua")
+    assert.equal(1, code)
+    assert.equal("cheskers experiment: variant loop, game 1: filter hook: sandbox: instruction limit "
+      .. "(more than 10000000)\n", text)
+    assert.is_true(dt < 5 * SCALE, dt .. " s")
+  end)
+
+  it("a file that reads /etc/passwd is refused while it loads, and writes nothing", function()
+    local text, code, dt = run("experiment_passwd.lua")
+    assert.equal(1, code)
+    assert.equal("cheskers experiment: " .. dir .. "/experiment_passwd.lua: sandbox: 'io' is not available\n", text)
+    assert.is_false(exists(MARK))
+    assert.is_true(dt < 5 * SCALE, dt .. " s")
+  end)
+
+  it("a measure that allocates without end is stopped at the box's memory cap (128 MiB)", function()
+    local text, code, dt = run("experiment_measure_alloc.lua")
+    assert.equal(1, code)
+    assert.equal("cheskers experiment: variant a, game 1: measure grow: sandbox: memory limit "
+      .. "(more than 131072 KiB held)\n", text)
+    assert.is_true(dt < 10 * SCALE, dt .. " s")
+  end)
+
+  it("a sandboxed experiment's hooks and measures give the results the trusted one gives", function()
+    local path = dir .. "/fine.lua"
+    local f = assert(io.open(path, "w"))
+    f:write([[return { name = "fine", games = 3, seed = 2, max_plies = 40, bots = "builtin-greedy",
+      variants = { { name = "a", rules = { filter = function(b, m) return m.piece ~= "B" end } } },
+      measures = { "result", twice = function(game) return game.plies * 2 end } }]])
+    f:close()
+    local function games(opts)
+      local e = experiment.load(path, opts)
+      experiment.prepare(e)
+      local out = {}
+      for g = 1, 3 do
+        local rec = experiment.play_game(e, e.variants[1], g, 2)
+        assert.equal(rec.plies * 2, rec.measures.twice)
+        out[g] = { rec.result, rec.reason, rec.plies }
+      end
+      return out
+    end
+    assert.same(games(nil), games({ sandbox = true }))
+  end)
+end)

@@ -254,8 +254,21 @@ function M.normalize(exp, path)
   return e
 end
 
--- Reads an experiment file.
-function M.load(path)
+-- Reads an experiment file. opts.sandbox (--sandbox; a table: the box's
+-- limits): the file runs in an untrusted box (cheskers.sandbox.load_file)
+-- and its functions (rule hooks, measures) are called through that box:
+-- hooks under the light limits of a wrapped call (they run inside bots'
+-- boxes too), measures under all the box's limits.
+function M.load(path, opts)
+  if opts and opts.sandbox then
+    local limits = {}
+    for k, v in pairs(type(opts.sandbox) == "table" and opts.sandbox or {}) do limits[k] = v end
+    limits.capped = function(keys) return keys[1] == "measures" end
+    limits.label = function(keys) return keys[1] ~= "measures" and keys[#keys] .. " hook" or nil end
+    local exp, err = require("cheskers.sandbox").load_file(path, limits)
+    if exp == nil then errorf("%s", err) end
+    return M.normalize(exp, path)
+  end
   local chunk, err = loadfile(path, "t")
   if not chunk then errorf("%s", err) end
   local ok, exp = pcall(chunk)

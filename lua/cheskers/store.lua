@@ -272,6 +272,7 @@ end
 function M.plain(v)
   local t = type(v)
   if t == "function" then
+    v = require("cheskers.sandbox").original(v)   -- a sandboxed function: its own source
     local code = source_of(v)
     if not code then
       local ok, dump = pcall(string.dump, v, true)
