@@ -108,6 +108,24 @@ describe("the fault policy", function()
     assert.equal("illegal move a1-h8: a1 is empty; legal moves: b8-a7 b8-c7", g.detail)
   end)
 
+  it("asks one move through game.choose, as the REPL's bot mode does", function()
+    local b = cheskers.new("1k6/8/8/8/8/8/8/6K1 b 0 1")
+    local fen = b:fen()
+    local step = bots.load { name = "step", choose = function(board) return board:moves()[2] end }
+    local m = game.choose(step, b, {})
+    assert.equal("b8-c7", tostring(m))     -- the second of b8-a7, b8-c7
+    assert.equal(fen, b:fen())               -- the board is not played on
+    local raiser = bots.load { name = "raiser", choose = function() error("bot bug", 0) end }
+    local none, reason, detail = game.choose(raiser, b, {})
+    assert.is_nil(none)
+    assert.equal("error", reason)
+    assert.equal("bot bug", detail)
+    local ok, why, d = game.start(bots.load { name = "s", choose = function() end,
+                                              new_game = function() error("no start", 0) end }, b:rules())
+    assert.same({ false, "error", "no start" }, { ok, why, d })
+    assert.is_true(game.start(step, b:rules()))
+  end)
+
   it("reads back the old spelling of the adjudication reason", function()
     assert.equal("max_plies", game.canonical_reason("max plies"))
     assert.equal("max_plies", game.canonical_reason("max_plies"))
