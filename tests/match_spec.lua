@@ -385,6 +385,33 @@ describe("cheskers match as a user runs it", function()
     assert.is_true(lock_left(out))
   end)
 
+  it("takes over the lock of an earlier run of its own Slurm job (requeued elsewhere)", function()
+    local out = dir .. "/s.jsonl"
+    foreign_lock(out, 777)
+    write(out .. ".lock/owner", "4242@other-node\nslurm_job=777\nslurm_restart=0\n")
+    -- squeue lists job 777: it is this run's own job, restarted once
+    local env = squeue(true) .. "SLURM_JOB_ID=777 SLURM_RESTART_COUNT=1 "
+    local text, code = run("greedy random --games 1 --quiet --out " .. out, env)
+    assert.equal(0, code, text)
+    assert.is_false(lock_left(out))
+    -- the same restart of the same job is another task of it: refused
+    foreign_lock(out, 777)
+    write(out .. ".lock/owner", "4242@other-node\nslurm_job=777\nslurm_restart=1\n")
+    text, code = run("greedy random --games 1 --quiet --out " .. out, env)
+    assert.equal(1, code)
+    assert.matches("is in use by another run (4242@other-node, Slurm job 777)", text, 1, true)
+  end)
+
+  it("writes its Slurm job into the lock's owner file", function()
+    local out = dir .. "/s.jsonl"
+    local p = io.popen(("SLURM_JOB_ID=555 SLURM_RESTART_COUNT=2 %s -e %q 2>&1"):format(exe,
+      "local s = require('cheskers.store'); local l = s.lock('" .. out .. "'); "
+      .. "local f = io.open(l .. '/owner'); io.write(f:read('a')); f:close(); s.unlock(l)"))
+    local text = p:read("a")
+    p:close()
+    assert.matches("^%d+@[^\n]+\nslurm_job=555\nslurm_restart=2\n$", text)
+  end)
+
   it("refuses a lock from another machine without Slurm, and --steal-lock takes it", function()
     local out = dir .. "/s.jsonl"
     foreign_lock(out, nil)

@@ -38,9 +38,10 @@
 --   store.diff(a, b) -> { "field: X there, Y here", ... }
 --   store.lock(path [, steal]) -> lock; store.unlock(lock)
 --       The lock's owner file says "pid@host" and, under Slurm, the job
---       ("slurm_job=ID"). A lock is taken over when its owner is a dead
---       process of this machine, a Slurm job that squeue no longer lists
---       (a task resubmitted on another node), or when steal is true
+--       ("slurm_job=ID", "slurm_restart=N"). A lock is taken over when its
+--       owner is a dead process of this machine, a Slurm job that squeue no
+--       longer lists (a task resubmitted on another node), an earlier run of
+--       this job (requeued: another restart count), or when steal is true
 --       (--steal-lock: the user says the other run is gone).
 --   store.plain(v) -> data        functions as digests of their source
 --   store.digest(text) -> 16 hex digits (FNV-1a)
@@ -167,20 +168,27 @@ local function owner_id()
   return pid .. "@" .. host
 end
 
+-- This process's Slurm job and how often it was requeued (or nil).
+local function slurm_job()
+  local job = os.getenv("SLURM_JOB_ID")
+  if not (job and job:match("^%d+$")) then return nil end
+  return job, os.getenv("SLURM_RESTART_COUNT") or "0"
+end
+
 -- The owner file's text: "pid@host", and the Slurm job when there is one.
 local function owner_text(me)
-  local job = os.getenv("SLURM_JOB_ID")
-  if job and job:match("^%d+$") then return me .. "\nslurm_job=" .. job .. "\n" end
+  local job, restart = slurm_job()
+  if job then return string.format("%s\nslurm_job=%s\nslurm_restart=%s\n", me, job, restart) end
   return me .. "\n"
 end
 
--- The owner file: "pid@host" and the Slurm job id (or nil).
+-- The owner file: "pid@host", the Slurm job id and restart count (or nil).
 local function read_owner(lock)
   local f = io.open(lock .. "/owner", "r")
   if not f then return nil end
   local text = f:read(4096) or ""
   f:close()
-  return text:match("^([^\n]*)"), text:match("\nslurm_job=(%d+)")
+  return text:match("^([^\n]*)"), text:match("\nslurm_job=(%d+)"), text:match("\nslurm_restart=(%d+)")
 end
 
 function M.unlock(lock)
@@ -202,12 +210,16 @@ function M.slurm_job_gone(id)
 end
 
 -- Whether the owner of a lock is gone: a dead process of this machine, a
--- Slurm job no longer running, or no owner written at all.
-local function owner_dead(owner, job, me)
+-- Slurm job no longer running or an earlier run of this very job (requeued:
+-- another restart count), or no owner written at all.
+local function owner_dead(owner, job, restart, me)
   if not owner then return true end
   local pid, host = owner:match("^(%d+)@(.*)$")
   if pid and host == me:match("@(.*)$") then return lfs.attributes("/proc/" .. pid, "mode") == nil end
-  return job ~= nil and M.slurm_job_gone(job)
+  if job == nil then return false end
+  local my_job, my_restart = slurm_job()
+  if job == my_job then return restart ~= my_restart end
+  return M.slurm_job_gone(job)
 end
 
 -- Takes the lock folder of a file (mkdir is atomic): two runs never write
@@ -222,8 +234,8 @@ function M.lock(path, steal)
       if f then f:write(owner_text(me)) f:close() end
       return lock
     end
-    local owner, job = read_owner(lock)
-    if not steal and not owner_dead(owner, job, me) then
+    local owner, job, restart = read_owner(lock)
+    if not steal and not owner_dead(owner, job, restart, me) then
       errorf("%s is in use by another run (%s%s); if no such run is alive, use --steal-lock or remove %s",
              path, owner or "?", job and ", Slurm job " .. job or "", lock)
     end
