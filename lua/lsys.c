@@ -11,7 +11,9 @@
  *                                     survives a crash of the machine
  *   cheskers.isatty(file) -> boolean  whether a Lua file handle is a terminal
  */
-#define _POSIX_C_SOURCE 200809L
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L       /* fsync, fileno, isatty */
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
