@@ -221,7 +221,7 @@ local function records_only(cfg)
   local f, ferr = io.open(cfg.records, "w")
   if not f then error("cannot write " .. cfg.records .. ": " .. tostring(ferr), 0) end
   return {
-    append = function(_, r) f:write(match.render_record(cfg, r)) f:flush() end,
+    append = function(_, r) f:write(match.render_record(cfg, r)) cheskers.fsync(f) end,
     close = function() f:close() end,
   }
 end
