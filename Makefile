@@ -199,7 +199,8 @@ clean:
 #   make install-test  make install into a temporary DESTDIR, then run it
 #   make slurm-check   the Slurm recipe run for real on a single-node Slurm
 #                      set up for it (root; installs slurm-wlm and munge)
-#   make check-all     all of the above (fuzz-short) and make test
+#   make check-all     all of the above (fuzz-short), make test and the chaos
+#                      test with 20 kills (CHAOS_KILLS=20 tests/chaos_test.sh)
 # Targets and corpora: tests/fuzz/ (see tests/fuzz/run.sh).
 
 FUZZ_CC      ?= clang
@@ -255,3 +256,4 @@ check-all:
 	@$(MAKE) -s valgrind
 	@$(MAKE) -s install-test
 	@$(MAKE) -s slurm-check
+	@CHAOS_KILLS=20 sh tests/chaos_test.sh

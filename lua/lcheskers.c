@@ -15,6 +15,7 @@
  *   lsolve.c   b:solve, b:defend, b:refute (the solver)
  *   lengine.c  b:search, b:eval, cheskers.engine
  *   ltb.c      cheskers.tb, b:probe, b:tb_moves (endgame tablebases)
+ *   lsys.c     cheskers.clock, cheskers.fsync, cheskers.isatty
  *   lsandbox.c cheskers.budget (memory, instruction and time caps; used by cheskers.sandbox)
  *
  * Long core calls (perft, divide, search, solve, defend, refute) stop when
@@ -84,6 +85,7 @@ int luaopen_cheskers_core(lua_State *L)
     lb_open_solve(L);
     lb_open_engine(L);
     lb_open_tb(L);
+    lb_open_sys(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
     lua_pushcfunction(L, luaopen_cheskers_budget);
     lua_setfield(L, -2, "cheskers.budget");    /* for hosts that link the binding in */

@@ -325,7 +325,7 @@ describe("engine: evaluation weights", function()
 end)
 
 describe("bots in scripts/bots", function()
-  local match = require "cheskers.match"
+  local bots = require "cheskers.bots"
   local NAMES = { "random", "greedy", "alphabeta", "mcts", "engine" }
 
   -- Positions: the start, and a few random plies further.
@@ -344,7 +344,7 @@ describe("bots in scripts/bots", function()
 
   for _, name in ipairs(NAMES) do
     it(name .. " returns legal moves and leaves the board alone", function()
-      local bot = match.load_bot(name)
+      local bot = bots.load(name)
       assert.is_string(bot.name)
       if bot.new_game then bot.new_game(cheskers.rules()) end
       for _, b in ipairs(positions()) do
@@ -358,13 +358,13 @@ describe("bots in scripts/bots", function()
   end
 
   it("bot options: engine:level=N, alphabeta:depth=N", function()
-    local e = match.load_bot("engine:level=2")
+    local e = bots.load("engine:level=2")
     assert.are.equal("engine-2", e.name)
     assert.is_not_nil(e.choose(cheskers.new(), {}))
-    local a = match.load_bot("alphabeta:depth=2")
+    local a = bots.load("alphabeta:depth=2")
     assert.is_not_nil(a.choose(cheskers.new(), {}))
-    assert.has_error(function() match.load_bot("nosuchbot") end)
-    assert.has_error(function() match.load_bot("random:depth=2") end)   -- no configure
+    assert.has_error(function() bots.load("nosuchbot") end)
+    assert.has_error(function() bots.load("random:depth=2") end)   -- no configure
   end)
 end)
 

@@ -4,11 +4,14 @@
 local cheskers = require "cheskers"
 local bots = require "cheskers.bots"
 local game = require "cheskers.game"
+local H = require "helpers"
+
+-- Time limits are multiplied by CHESKERS_TIME_SCALE (the sanitizer and
+-- valgrind runs are slower).
+local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
 
 local function tmpfile(text)
-  local p = os.tmpname()
-  os.remove(p)
-  p = p .. ".lua"
+  local p = H.tmpname(".lua")
   local f = assert(io.open(p, "w"))
   f:write(text)
   f:close()
@@ -96,6 +99,39 @@ describe("the bot loader", function()
 end)
 
 describe("the fault policy", function()
+  it("says an illegal move once, in the one move-error wording", function()
+    -- Black to move with its king on b8 (docs/rules.md: a king steps one
+    -- square diagonally): a1 is empty, the legal moves are b8-a7 and b8-c7
+    local liar = bots.load { name = "liar", choose = function() return "a1-h8" end }
+    local g = game.play { white = liar, black = liar, board = cheskers.new("1k6/8/8/8/8/8/8/6K1 b 0 1") }
+    assert.equal("illegal move", g.reason)
+    assert.equal("illegal move a1-h8: a1 is empty; legal moves: b8-a7 b8-c7", g.detail)
+  end)
+
+  it("asks one move through game.choose, as the REPL's bot mode does", function()
+    local b = cheskers.new("1k6/8/8/8/8/8/8/6K1 b 0 1")
+    local fen = b:fen()
+    local step = bots.load { name = "step", choose = function(board) return board:moves()[2] end }
+    local m = game.choose(step, b, {})
+    assert.equal("b8-c7", tostring(m))     -- the second of b8-a7, b8-c7
+    assert.equal(fen, b:fen())               -- the board is not played on
+    local raiser = bots.load { name = "raiser", choose = function() error("bot bug", 0) end }
+    local none, reason, detail = game.choose(raiser, b, {})
+    assert.is_nil(none)
+    assert.equal("error", reason)
+    assert.equal("bot bug", detail)
+    local ok, why, d = game.start(bots.load { name = "s", choose = function() end,
+                                              new_game = function() error("no start", 0) end }, b:rules())
+    assert.same({ false, "error", "no start" }, { ok, why, d })
+    assert.is_true(game.start(step, b:rules()))
+  end)
+
+  it("reads back the old spelling of the adjudication reason", function()
+    assert.equal("max_plies", game.canonical_reason("max plies"))
+    assert.equal("max_plies", game.canonical_reason("max_plies"))
+    assert.equal("repetition", game.canonical_reason("repetition"))
+  end)
+
   local ROWS = {
     -- bot, reason, what the detail says
     { { choose = function() error("bot bug") end }, "error", "bot bug" },
@@ -110,7 +146,7 @@ describe("the fault policy", function()
     it("makes the side whose bot faults lose: " .. row[2] .. " (" .. i .. ")", function()
       row[1].name = "faulty"
       local g = game.play { white = first_mover(), black = bots.load(row[1]), board = cheskers.new(),
-                            move_timeout = 0.3, max_plies = 40 }
+                            move_timeout = 0.3 * SCALE, max_plies = 40 }
       assert.equal("white", g.winner)
       assert.equal("black", g.fault)
       assert.equal(row[2], g.reason)
@@ -149,7 +185,7 @@ describe("the game loop", function()
                             seen[#seen + 1] = { info.ply, info.color, info.random, info.moves and #info.moves }
                           end }
     assert.equal(6, g.plies)
-    assert.equal("max plies", g.reason)
+    assert.equal("max_plies", g.reason)
     assert.equal(6, #seen)
     local start = cheskers.new():count()
     -- Black moves first (the start position's side letter is b): plies 1-2

@@ -10,6 +10,10 @@ local H = require "helpers"
 
 local tmpname = H.tmpname   -- a fresh path in a scratch folder removed afterwards
 
+-- Time limits are multiplied by CHESKERS_TIME_SCALE (the sanitizer and
+-- valgrind runs are slower).
+local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
+
 local function read_lines(path)
   local t = {}
   for line in io.lines(path) do t[#t + 1] = line end
@@ -68,7 +72,7 @@ end)
 describe("match fault containment", function()
   for _, row in ipairs(BROKEN) do
     it(row.bot.name .. " loses every game by '" .. row.reason .. "' and the match goes on", function()
-      local r = match.run { a = row.bot, b = "greedy", games = 2, move_timeout = 0.3, max_plies = 60 }
+      local r = match.run { a = row.bot, b = "greedy", games = 2, move_timeout = 0.3 * SCALE, max_plies = 60 }
       assert.are.equal(2, r.played)
       assert.are.equal(2, r.losses)
       for _, res in ipairs(r.results) do
@@ -91,9 +95,9 @@ describe("match fault containment", function()
   it("a C search without limits is cut off at the move's time limit", function()
     local deep = { name = "deep", choose = function(b) return b:search { depth = 100 }.move end }
     local t0 = os.clock()
-    local r = match.run { a = deep, b = "greedy", games = 1, move_timeout = 0.2, max_plies = 4 }
-    assert.are.equal("max plies", r.results[1].reason)
-    assert.is_true(os.clock() - t0 < 3)
+    local r = match.run { a = deep, b = "greedy", games = 1, move_timeout = 0.2 * SCALE, max_plies = 4 }
+    assert.are.equal("max_plies", r.results[1].reason)
+    assert.is_true(os.clock() - t0 < 3 * SCALE)
   end)
 
   it("a bot that plays on the board it is given does not disturb the game", function()
@@ -112,7 +116,7 @@ describe("match fault containment", function()
 
   it("adjudicates long games and repetitions as draws", function()
     local r = match.run { a = first_mover("A"), b = first_mover("B"), games = 2, max_plies = 3 }
-    assert.are.equal("max plies", r.results[1].reason)
+    assert.are.equal("max_plies", r.results[1].reason)
     assert.are.equal(2, r.draws)
     -- two kings stepping back and forth repeat the position
     local shuffle = { name = "shuffle", choose = function(b)
@@ -172,7 +176,9 @@ describe("match results file and resume", function()
       assert.are.same(x.moves, y.moves)
     end
     -- a different match in the same file is refused
-    assert.has_error(function() match.run { a = "random", b = "greedy", games = 5, seed = 9, out = out, resume = true } end)
+    assert.has_error(function()
+      match.run { a = "random", b = "greedy", games = 5, seed = 9, out = out, resume = true }
+    end)
     os.remove(full)
     os.remove(out)
   end)
@@ -251,10 +257,11 @@ describe("match --sandbox (cfg.sandbox)", function()
   end)
 
   it("leaves bots alone without it", function()
-    local bot = bot_file("return { name = 'free', choose = function(b) assert(io and os.getenv) return b:moves()[1] end }")
+    local bot = bot_file("return { name = 'free', "
+      .. "choose = function(b) assert(io and os.getenv) return b:moves()[1] end }")
     local r = match.run { a = bot, b = "random", games = 1, max_plies = 6 }
     os.remove(bot)
-    assert.equal("max plies", r.results[1].reason)
+    assert.equal("max_plies", r.results[1].reason)
   end)
 end)
 
@@ -268,8 +275,8 @@ describe("cheskers match as a user runs it", function()
   end)
   after_each(function() if dir:match("^/tmp/") then os.execute("rm -rf -- '" .. dir .. "'") end end)
 
-  local function run(args)
-    local p = io.popen(exe .. " match " .. args .. " 2>&1")
+  local function run(args, env)
+    local p = io.popen((env or "") .. exe .. " match " .. args .. " 2>&1")
     local text = p:read("a")
     local _, _, code = p:close()
     return text, code
@@ -321,5 +328,100 @@ describe("cheskers match as a user runs it", function()
     assert.equal(1, code)
     assert.matches("holds results of other inputs", text, 1, true)
     assert.matches("seed: 1 there, 2 here", text, 1, true)
+  end)
+
+  it("says an illegal move once: the move, why, and what was legal", function()
+    local bot = dir .. "/liar.lua"
+    write(bot, "return { name = 'liar', choose = function() return 'a1-h8' end }\n")
+    local text, code = run(bot .. " random --games 1 --opening-plies 0 --quiet")
+    assert.equal(0, code)
+    -- the start (docs/rules.md): White's bishop on a1 is shut in by the
+    -- pawn on b2; White's nine first moves
+    assert.matches("game 1: liar (white) lost by illegal move a1-h8: the piece on a1 is blocked; "
+      .. "legal moves: a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g1-f4 g1-h4 g3-f4 g3-h4\n", text, 1, true)
+  end)
+
+  it("reads results of the old 'max plies' spelling back as max_plies", function()
+    local out = dir .. "/old.jsonl"
+    run("greedy random --games 2 --max-plies 2 --quiet --out " .. out)
+    local f = assert(io.open(out))
+    local old, n = f:read("a"):gsub('"reason":"max_plies"', '"reason":"max plies"')
+    f:close()
+    assert.equal(2, n)
+    write(out, old)
+    local text, code = run("greedy random --games 2 --max-plies 2 --quiet --resume --out " .. out)
+    assert.equal(0, code)
+    assert.matches("ended by: max_plies 2\n", text, 1, true)
+  end)
+
+  -- A lock left by a run on another machine (a Slurm task resubmitted on
+  -- another node). squeue is a stand-in script: it lists the job or not.
+  local function foreign_lock(out, job)
+    os.execute("mkdir -p '" .. out .. ".lock' '" .. dir .. "/bin'")
+    write(out .. ".lock/owner", "4242@other-node\n" .. (job and "slurm_job=" .. job .. "\n" or ""))
+  end
+  local function squeue(lists)
+    write(dir .. "/bin/squeue", lists and "#!/bin/sh\necho 777\n" or "#!/bin/sh\nexit 0\n")
+    os.execute("chmod +x '" .. dir .. "/bin/squeue'")
+    return "PATH='" .. dir .. "/bin':\"$PATH\" "
+  end
+  local function lock_left(out) return io.open(out .. ".lock/owner") ~= nil end
+
+  it("takes over the lock of a Slurm job that is no longer running", function()
+    local out = dir .. "/s.jsonl"
+    foreign_lock(out, 777)
+    local text, code = run("greedy random --games 1 --quiet --out " .. out, squeue(false))
+    assert.equal(0, code, text)
+    assert.is_false(lock_left(out))
+  end)
+
+  it("refuses the lock of a Slurm job still running, saying how to take it", function()
+    local out = dir .. "/s.jsonl"
+    foreign_lock(out, 777)
+    local text, code = run("greedy random --games 1 --quiet --out " .. out, squeue(true))
+    assert.equal(1, code)
+    assert.equal("cheskers match: " .. out .. " is in use by another run (4242@other-node, Slurm job 777); "
+      .. "if no such run is alive, use --steal-lock or remove " .. out .. ".lock\n", text)
+    assert.is_true(lock_left(out))
+  end)
+
+  it("takes over the lock of an earlier run of its own Slurm job (requeued elsewhere)", function()
+    local out = dir .. "/s.jsonl"
+    foreign_lock(out, 777)
+    write(out .. ".lock/owner", "4242@other-node\nslurm_job=777\nslurm_restart=0\n")
+    -- squeue lists job 777: it is this run's own job, restarted once
+    local env = squeue(true) .. "SLURM_JOB_ID=777 SLURM_RESTART_COUNT=1 "
+    local text, code = run("greedy random --games 1 --quiet --out " .. out, env)
+    assert.equal(0, code, text)
+    assert.is_false(lock_left(out))
+    -- the same restart of the same job is another task of it: refused
+    foreign_lock(out, 777)
+    write(out .. ".lock/owner", "4242@other-node\nslurm_job=777\nslurm_restart=1\n")
+    text, code = run("greedy random --games 1 --quiet --out " .. out, env)
+    assert.equal(1, code)
+    assert.matches("is in use by another run (4242@other-node, Slurm job 777)", text, 1, true)
+  end)
+
+  it("writes its Slurm job into the lock's owner file", function()
+    local out = dir .. "/s.jsonl"
+    local p = io.popen(("SLURM_JOB_ID=555 SLURM_RESTART_COUNT=2 %s -e %q 2>&1"):format(exe,
+      "local s = require('cheskers.store'); local l = s.lock('" .. out .. "'); "
+      .. "local f = io.open(l .. '/owner'); io.write(f:read('a')); f:close(); s.unlock(l)"))
+    local text = p:read("a")
+    p:close()
+    assert.matches("^%d+@[^\n]+\nslurm_job=555\nslurm_restart=2\n$", text)
+  end)
+
+  it("refuses a lock from another machine without Slurm, and --steal-lock takes it", function()
+    local out = dir .. "/s.jsonl"
+    foreign_lock(out, nil)
+    local text, code = run("greedy random --games 1 --quiet --out " .. out, squeue(false))
+    assert.equal(1, code)
+    assert.equal("cheskers match: " .. out .. " is in use by another run (4242@other-node); "
+      .. "if no such run is alive, use --steal-lock or remove " .. out .. ".lock\n", text)
+    text, code = run("greedy random --games 1 --quiet --steal-lock --out " .. out)
+    assert.equal(0, code, text)
+    assert.is_false(lock_left(out))
+    assert.equal(2, #read_lines(out))     -- the header and the game
   end)
 end)

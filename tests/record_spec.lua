@@ -93,6 +93,28 @@ describe("record.write", function()
       assert.truthy(#line <= 79, line)
     end
   end)
+
+  it("never breaks a line between a move number and its move", function()
+    -- games of 1 to 120 plies (first legal move each time): the breaks fall
+    -- at every place in a move pair
+    local b = cheskers.new()
+    local wrapped = 0
+    for _ = 1, 120 do
+      local ms = b:moves()
+      if #ms == 0 then break end
+      b:play(ms[1])
+      local text = record.write(b)
+      local moves = text:match("\n\n(.*)$")
+      local lines = 0
+      for line in moves:gmatch("[^\n]+") do
+        assert.is_nil(line:match("%d+%.+$"), line)
+        assert.truthy(#line <= 79, line)
+        lines = lines + 1
+      end
+      if lines > 1 then wrapped = wrapped + 1 end
+    end
+    assert.is_true(wrapped >= 10, "only " .. wrapped .. " records took more than one line")
+  end)
 end)
 
 describe("record.read", function()

@@ -254,8 +254,21 @@ function M.normalize(exp, path)
   return e
 end
 
--- Reads an experiment file.
-function M.load(path)
+-- Reads an experiment file. opts.sandbox (--sandbox; a table: the box's
+-- limits): the file runs in an untrusted box (cheskers.sandbox.load_file)
+-- and its functions (rule hooks, measures) are called through that box:
+-- hooks under the light limits of a wrapped call (they run inside bots'
+-- boxes too), measures under all the box's limits.
+function M.load(path, opts)
+  if opts and opts.sandbox then
+    local limits = {}
+    for k, v in pairs(type(opts.sandbox) == "table" and opts.sandbox or {}) do limits[k] = v end
+    limits.capped = function(keys) return keys[1] == "measures" end
+    limits.label = function(keys) return keys[1] ~= "measures" and keys[#keys] .. " hook" or nil end
+    local exp, err = require("cheskers.sandbox").load_file(path, limits)
+    if exp == nil then errorf("%s", err) end
+    return M.normalize(exp, path)
+  end
   local chunk, err = loadfile(path, "t")
   if not chunk then errorf("%s", err) end
   local ok, exp = pcall(chunk)
@@ -512,11 +525,12 @@ function M.run(e, dir, shard, nshards, opts)
   if not ok_dir then error(derr, 0) end
   local out = M.shard_file(dir, e, seed, shard, nshards)
   local fingerprint = M.fingerprint(e, seed)
-  local lock = store.lock(out)    -- held while the folder is read and cleared, then by the store
+  local lock = store.lock(out, opts.steal_lock)    -- held while the folder is read and cleared, then by the store
   local okd, done = pcall(games_done, e, seed, dir, opts.restart, fingerprint)
   if not okd then store.unlock(lock) error(done, 0) end
   local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint, lock = lock,
-                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards) }
+                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards),
+                          sync_every = 1 }   -- fsync once a second: short games (store.lua)
   local todo, total = todo_list(e, seed, shard, nshards, done)
   local summary = { total = total, skipped = total - #todo, played = 0, file = out }
   local ok, err = pcall(play_todo, e, seed, todo, st, summary, opts)

@@ -3,6 +3,11 @@
 -- policy, adjudication, and a per-ply observer.
 --
 --   game.play(g) -> result
+--   game.choose(bot, board, limits, cap) -> move [, legal moves] | nil, reason, detail, traceback
+--       one move of a bot under the fault policy (the REPL's bot mode too)
+--   game.start(bot, rules, cap) -> true | false, reason, detail, traceback
+--       the bot's new_game(rules), under the same policy
+--   game.canonical_reason(reason) -> reason   old spellings read back ("max plies")
 --
 -- g: white, black (bots from cheskers.bots.load), board (the start
 -- position, opening plies already played; it is played on), seed (a list
@@ -10,8 +15,8 @@
 -- draw from math.random then depend on it alone), random_plies (the first
 -- N plies are random legal moves: varied openings), limits ({nodes, time}
 -- handed to choose), move_timeout (CPU seconds a call may take: default
--- 3 * limits.time + 1, or 30), max_plies (default 400) and max_plies_reason
--- (default "max plies"), repetition (the N-th occurrence of a position is
+-- 3 * limits.time + 1, or 30), max_plies (default 400: a longer game is a
+-- draw, reason "max_plies"), repetition (the N-th occurrence of a position is
 -- a draw: default 3, 0 off), on_ply(board, move, info) (called before each
 -- move is played, with the position it is played from; info = {ply, color,
 -- random (a random opening ply), moves (the legal moves when the loop
@@ -29,10 +34,20 @@
 -- fault (the colour that faulted), plies (played in the loop), moves (their
 -- texts), board (the final position).
 local bots = require "cheskers.bots"
+local movetext = require "cheskers.movetext"
 
 local M = {}
 
-M.DEFAULTS = { max_plies = 400, repetition = 3, max_plies_reason = "max plies" }
+M.DEFAULTS = { max_plies = 400, repetition = 3 }
+
+-- Reasons spelt otherwise by older results files (match wrote "max plies"
+-- before the one spelling "max_plies").
+local OLD_REASONS = { ["max plies"] = "max_plies" }
+
+-- The one spelling of a reason read from a results file.
+function M.canonical_reason(reason)
+  return OLD_REASONS[reason] or reason
+end
 
 local clock = os.clock
 local COLORS = { "white", "black" }
@@ -55,16 +70,22 @@ local function start_bots(g, res, cap)
     local same = color == "black" and g.black == g.white
     if bot.new_game and not same then
       rules = rules or g.board:rules()
-      local ok, reason, detail, tb
-      if bot.builtin then ok = true; bot.new_game(rules)
-      else ok, reason, detail, tb = bots.call(bot, cap, bot.new_game, rules) end
-      if not ok then forfeit(res, color, fault_reason(reason), detail, tb) return false end
+      local ok, reason, detail, tb = M.start(bot, rules, cap)
+      if not ok then forfeit(res, color, reason, detail, tb) return false end
     end
   end
   return true
 end
 
--- The move a bot's answer names, or nil and the fault.
+-- At most n characters of text ("..." marks a cut).
+local function clip(text, n)
+  if #text > n then return text:sub(1, n - 3) .. "..." end
+  return text
+end
+
+-- The move a bot's answer names, or nil and the fault. The detail of an
+-- illegal move is the one move-error wording (movetext.illegal_message),
+-- which names the move itself.
 local function resolve(board, answer)
   if answer == nil then return nil, "no move", "choose returned nothing" end
   local t = type(answer)
@@ -72,22 +93,23 @@ local function resolve(board, answer)
   local text = tostring(answer)
   local m, err = board:parse(text)
   if not m then
-    if #text > 60 then text = text:sub(1, 57) .. "..." end
-    return nil, "illegal move", text .. ": " .. tostring(err):match("^[^\n]*")
+    local msg = movetext.illegal_message(board, clip(text, 60), tostring(err):match("^[^\n]*"))
+    return nil, "illegal move", clip(msg:match("^[^\n]*"), 300)
   end
   return m
 end
 
--- Asks the bot to move: move, or nil and reason, detail, traceback.
-local function ask(g, board, bot, cap)
+-- Asks the bot to move: its answer (and the legal moves a built-in bot
+-- was given), or nil, nil and reason, detail, traceback.
+local function ask(limits, board, bot, cap)
   if bot.builtin then
     local moves = board:moves()
-    return bot.choose(board, g.limits, moves), moves
+    return bot.choose(board, limits, moves), moves
   end
-  local limits = {}
-  for k, v in pairs(g.limits) do limits[k] = v end
+  local copy = {}
+  for k, v in pairs(limits) do copy[k] = v end
   local c0 = clock()
-  local ok, answer, detail, tb = bots.call(bot, cap, bot.choose, board:copy(), limits)
+  local ok, answer, detail, tb = bots.call(bot, cap, bot.choose, board:copy(), copy)
   if not ok then return nil, nil, fault_reason(answer), detail, tb end
   local spent = clock() - c0
   if spent > cap then
@@ -96,11 +118,33 @@ local function ask(g, board, bot, cap)
   return answer
 end
 
+-- The bot's move in board: move, legal moves (a built-in bot's, else nil)
+-- | nil, reason, detail, traceback (the fault policy of the header).
+-- board is not changed.
+function M.choose(bot, board, limits, cap)
+  local answer, moves, reason, detail, tb = ask(limits or {}, board, bot, cap or 30)
+  if reason then return nil, reason, detail, tb end
+  if moves and type(answer) == "userdata" then return answer, moves end
+  local m
+  m, reason, detail = resolve(board, answer)
+  if not m then return nil, reason, detail end
+  return m
+end
+
+-- new_game(rules) of one bot: true | false, reason, detail, traceback.
+function M.start(bot, rules, cap)
+  if not bot.new_game then return true end
+  if bot.builtin then bot.new_game(rules) return true end
+  local ok, reason, detail, tb = bots.call(bot, cap or 30, bot.new_game, rules)
+  if ok then return true end
+  return false, fault_reason(reason), detail, tb
+end
+
 -- The adjudicated end of the position, if any.
 local function adjudicate(g, board, ply, seen)
   local winner, reason = board:result()
   if winner then return winner, reason end
-  if ply >= g.max_plies then return "draw", g.max_plies_reason end
+  if ply >= g.max_plies then return "draw", "max_plies" end
   if g.repetition > 0 then
     local h = board:hash()
     seen[h] = (seen[h] or 0) + 1
@@ -118,15 +162,9 @@ local function ply(g, res, board, n, cap)
     moves = board:moves()
     m = moves[math.random(#moves)]
   else
-    local answer
-    answer, moves, reason, detail, tb = ask(g, board, g[color], cap)
-    if reason then forfeit(res, color, reason, detail, tb) return false end
-    if moves and type(answer) == "userdata" then
-      m = answer        -- a built-in bot's pick from the legal moves it was given
-    else
-      m, reason, detail = resolve(board, answer)
-      if not m then forfeit(res, color, reason, detail) return false end
-    end
+    m, reason, detail, tb = M.choose(g[color], board, g.limits, cap)
+    if not m then forfeit(res, color, reason, detail, tb) return false end
+    moves = reason    -- the legal moves a built-in bot was given, or nil
   end
   if g.on_ply then
     local info = res.info      -- one table a game, refilled each ply
@@ -141,7 +179,6 @@ end
 local function complete(g)
   g.limits = g.limits or {}
   g.max_plies = g.max_plies or M.DEFAULTS.max_plies
-  g.max_plies_reason = g.max_plies_reason or M.DEFAULTS.max_plies_reason
   g.repetition = g.repetition or M.DEFAULTS.repetition
   g.random_plies = g.random_plies or 0
   if g.record_moves == nil then g.record_moves = true end

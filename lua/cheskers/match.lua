@@ -11,8 +11,6 @@
 --   match.fingerprint(cfg, bots) -> data     what --resume compares
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
---   match.load_bot(spec, options)            alias of cheskers.bots.load, kept
---                                            only until the REPL calls that
 --
 -- cfg: a, b (bot specs or bot tables), games (default 2), rules (what
 -- cheskers.new accepts), rules_text (the --rules text), seed (default 1),
@@ -26,7 +24,8 @@
 -- (keep the games already in out; without it out is started over), sprt =
 -- {elo0, elo1, alpha, beta}, progress (function(summary, result) after each
 -- game), log (function(msg)), sandbox (run the bot files in untrusted boxes;
--- a table sets their limits: {instructions =, memory =, time =}).
+-- a table sets their limits: {instructions =, memory =, time =}),
+-- steal_lock (take over the lock of out: see cheskers.store).
 
 local cheskers = require "cheskers"
 local bots_mod = require "cheskers.bots"
@@ -36,11 +35,8 @@ local stats = require "cheskers.stats"
 
 local match = {}
 
-local ok_rl, rl = pcall(require, "cheskers.readline")
-match.wallclock = ok_rl and rl.now or os.time
-
--- Kept for the REPL's bot command until it calls cheskers.bots.load.
-match.load_bot = bots_mod.load
+-- Elapsed seconds of a game: the binding's monotonic clock.
+match.wallclock = cheskers.clock
 
 -- ---- openings ------------------------------------------------------------------------
 
@@ -225,7 +221,7 @@ local function records_only(cfg)
   local f, ferr = io.open(cfg.records, "w")
   if not f then error("cannot write " .. cfg.records .. ": " .. tostring(ferr), 0) end
   return {
-    append = function(_, r) f:write(match.render_record(cfg, r)) f:flush() end,
+    append = function(_, r) f:write(match.render_record(cfg, r)) cheskers.fsync(f) end,
     close = function() f:close() end,
   }
 end
@@ -235,6 +231,7 @@ local function open_store(cfg, bots)
   return store.open {
     path = cfg.out, kind = "match", fingerprint = match.fingerprint(cfg, bots),
     restart = not cfg.resume, restart_hint = "run without --resume to start over",
+    steal_lock = cfg.steal_lock,
     key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
     records = cfg.records, render = function(r) return match.render_record(cfg, r) end,
   }
@@ -251,7 +248,10 @@ end
 local function kept_results(st, games)
   local kept = {}
   for _, r in ipairs(st and st.results or {}) do
-    if r.game <= games then kept[#kept + 1] = r end
+    if r.game <= games then
+      r.reason = game_mod.canonical_reason(r.reason)
+      kept[#kept + 1] = r
+    end
   end
   table.sort(kept, function(x, y) return x.game < y.game end)
   return kept

@@ -74,7 +74,23 @@ local function unescape(s)
   return (s:gsub("\\(.)", "%1"))
 end
 
--- Wraps words into lines of at most width characters.
+-- The words of move text, each move number joined to the move after it
+-- ("1. d6-e5"), so that a line never ends with a move number.
+local function move_units(mt)
+  local units, number = {}, nil
+  for w in mt:gmatch("%S+") do
+    if w:match("^%d+%.+$") then number = w
+    else
+      units[#units + 1] = number and number .. " " .. w or w
+      number = nil
+    end
+  end
+  if number then units[#units + 1] = number end
+  return units
+end
+
+-- Wraps words into lines of at most width characters (a longer word has a
+-- line of its own).
 local function wrap(words, width)
   local lines, line = {}, ""
   for _, w in ipairs(words) do
@@ -121,9 +137,7 @@ function record.write(board, tags)
   for _, name in ipairs(extra) do
     out[#out + 1] = string.format('[%s "%s"]', name, escape(t[name]))
   end
-  local words = {}
-  local mt = record.movetext(board)
-  for w in mt:gmatch("%S+") do words[#words + 1] = w end
+  local words = move_units(record.movetext(board))
   words[#words + 1] = t.Result
   out[#out + 1] = ""
   out[#out + 1] = wrap(words, 79)

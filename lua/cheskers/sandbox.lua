@@ -15,6 +15,22 @@
 --   box:call(seconds|nil, fn, ...) -> true, results... | false, reason, detail, traceback
 --       reason "time" | "error" | "limit"; Ctrl-C ("interrupted") is re-raised.
 --   box:held() -> bytes the box holds (untrusted boxes)
+--   box:wrap(fn, what [, capped]) -> function
+--       a function of the runner that calls the box's fn through the box:
+--       with capped, box:call under every limit (for calls that never come
+--       from inside another box: an experiment's measures); else a light
+--       call, under the hook limits (hook_instructions, hook_time: no
+--       memory cap, so that it can run inside another box's call and
+--       costs no collection; what it allocates there is charged to that
+--       box). Its results must be nil, booleans, numbers or texts. A
+--       failure raises "WHAT: detail" (what nil: the detail alone).
+--       sandbox.original(wrapper) -> fn.
+--   sandbox.load_file(path, opts) -> value, box | nil, message
+--       runs a Lua file (an experiment file given with --sandbox) in a new
+--       untrusted box (opts: the box's limits) and copies what it returns
+--       out as plain data, each function replaced by box:wrap(fn,
+--       opts.label(keys), opts.capped(keys)), keys the table keys leading
+--       to it (default label: the keys as a Lua path, "variants[1].rules.filter")
 --   sandbox.truncate(text [, max]) -> one line of at most max (300) characters
 --
 -- What an untrusted box gets of the standard library, and why (the audit of
@@ -74,6 +90,8 @@ sandbox.BOX = {
   instructions = 1000000000,    -- per call (about 3-10 s of Lua)
   memory = 128 * 2^20,          -- bytes held over the box's whole life
   time = 30,                    -- seconds per call
+  hook_instructions = 10000000, -- per call of a wrapped function (box:wrap): 0.03-0.1 s of Lua
+  hook_time = 2,                -- seconds per call of a wrapped function
 }
 
 sandbox.DETAIL = 300            -- characters of a detail
@@ -185,10 +203,13 @@ end
 -- Copies plain data (strings, numbers, booleans, tables of them); nil,
 -- message for anything else, for cycles or for excess. A table shared by
 -- two places is copied twice (left bounds the work); seen holds the tables
--- on the path from the root. next, not pairs: no metamethod runs.
-local function copy_data(v, depth, seen, left)
+-- on the path from the root. next, not pairs: no metamethod runs. With
+-- fn, a function is copied as fn(function, keys), keys the table keys on
+-- the path (seen's list).
+local function copy_data(v, depth, seen, left, fn)
   local t = type(v)
   if t == "string" or t == "number" or t == "boolean" then return v end
+  if t == "function" and fn then return fn(v, seen.keys) end
   if t ~= "table" then return nil, "only data is accepted, found a " .. t end
   if depth > 20 then return nil, "tables nested too deeply" end
   if seen[v] then return nil, "a table appears twice on one path (a cycle)" end
@@ -199,7 +220,9 @@ local function copy_data(v, depth, seen, left)
     if left.n < 0 then return nil, "too many values" end
     local kt = type(k)
     if kt ~= "string" and kt ~= "number" then return nil, "a table key that is a " .. kt end
-    local c, err = copy_data(x, depth + 1, seen, left)
+    if fn then seen.keys[depth + 1] = k end
+    local c, err = copy_data(x, depth + 1, seen, left, fn)
+    if fn then seen.keys[depth + 1] = nil end
     if c == nil then return nil, err end
     out[k] = c
   end
@@ -437,10 +460,9 @@ local function handler(e)
   return { message = sandbox.truncate(error_text(e)), traceback = own_traceback() }
 end
 
--- Runs the protected call with the box's weights in the engine and its
--- string methods in the string metatable (untrusted boxes).
-local function run_inside(box, seconds, fn, ...)
-  local b = box.budget
+-- Runs the protected call under budget b with the box's weights in the
+-- engine and its string methods in the string metatable (untrusted boxes).
+local function run_inside(box, b, seconds, fn, ...)
   if box.trusted then return b:run(seconds, handler, fn, ...) end
   local engine = cheskers.engine
   local saved = engine.weights()
@@ -451,8 +473,9 @@ local function run_inside(box, seconds, fn, ...)
   return table.unpack(r, 1, r.n)
 end
 
--- Turns what the runs returned into box:call's answer.
-local function outcome(box, seconds, r)
+-- Turns what the runs returned into box:call's answer (b: the budget,
+-- instructions: its cap).
+local function outcome(box, b, instructions, seconds, r)
   -- r: ok, results... | false, error
   if r[1] then return true, table.unpack(r, 2, r.n) end
   local err = r[2]
@@ -461,11 +484,11 @@ local function outcome(box, seconds, r)
   if interrupted then      -- a box that rewrote a caught error value's code
     return false, "error", "sandbox: a forged interrupt"
   end
-  local why = box.budget:why()
+  local why = b:why()
   if why == "time" then
     return false, "time", string.format("time limit (%g s)", seconds)
   elseif why == "instructions" then
-    return false, "limit", string.format("sandbox: instruction limit (more than %d)", box.limits.instructions)
+    return false, "limit", string.format("sandbox: instruction limit (more than %d)", instructions)
   elseif why == "memory" then
     return false, "limit", string.format("sandbox: memory limit (more than %d KiB held)", box.limits.memory // 1024)
   elseif box.why then
@@ -479,13 +502,104 @@ local function outcome(box, seconds, r)
   return false, "error", sandbox.truncate(error_text(err))
 end
 
-function Box:call(seconds, fn, ...)
-  seconds = math.max(tonumber(seconds) or self.limits.time, 0.001)   -- 0 would mean no limit below
-  self.why, self.charged = nil, 0
+-- One call under budget b (instructions: its cap), the core's deadline
+-- set a little before the call's own.
+local function call_with(box, b, instructions, seconds, fn, ...)
+  seconds = math.max(tonumber(seconds) or box.limits.time, 0.001)   -- 0 would mean no limit below
+  box.why, box.charged = nil, 0
   local previous = cheskers.deadline(seconds * CORE_SHARE)
-  local r = table.pack(run_inside(self, seconds, fn, ...))
+  local r = table.pack(run_inside(box, b, seconds, fn, ...))
   cheskers.deadline(previous)
-  return outcome(self, seconds, r)
+  return outcome(box, b, instructions, seconds, r)
+end
+
+function Box:call(seconds, fn, ...)
+  return call_with(self, self.budget, self.limits.instructions, seconds, fn, ...)
+end
+
+-- ---- functions of a box called by the runner ------------------------------------
+
+local ORIGINAL = setmetatable({}, { __mode = "k" })   -- wrapper -> the box's function
+
+-- The wrapper's answer: the results when they are plain values, else raises.
+local function wrapped_results(what, ok, ...)
+  if not ok then
+    local reason, detail = ...
+    detail = tostring(detail or reason)
+    error(what and what .. ": " .. detail or detail, 0)
+  end
+  for i = 1, select("#", ...) do
+    local t = type((select(i, ...)))
+    if t ~= "nil" and t ~= "boolean" and t ~= "number" and t ~= "string" then
+      error(string.format("%s: returned a %s (only nil, booleans, numbers, texts)", what, t), 0)
+    end
+  end
+  return ...
+end
+
+-- The light budget of a box's wrapped calls: instructions and time only.
+local function light_budget(box)
+  box.light = box.light or budget.new(nil, math.tointeger(box.limits.hook_instructions))
+  return box.light
+end
+
+-- See the header.
+function Box:wrap(fn, what, capped)
+  local box = self
+  local w
+  if capped then
+    w = function(...) return wrapped_results(what, box:call(nil, fn, ...)) end
+  else
+    w = function(...)
+      return wrapped_results(what, call_with(box, light_budget(box), box.limits.hook_instructions,
+                                             box.limits.hook_time, fn, ...))
+    end
+  end
+  ORIGINAL[w] = fn
+  return w
+end
+
+-- The box's function behind a wrapper (for fingerprints), else fn itself.
+function sandbox.original(fn)
+  return ORIGINAL[fn] or fn
+end
+
+-- Reads the text of a file (at most limit bytes) or nil, message.
+local function read_text(path, limit)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read(limit + 1) or ""
+  f:close()
+  return text
+end
+
+-- keys as a Lua path: { "variants", 1, "rules", "filter" } -> "variants[1].rules.filter"
+local function lua_path(keys)
+  local t = {}
+  for i, k in ipairs(keys) do
+    t[i] = math.type(k) == "integer" and "[" .. k .. "]" or (i > 1 and "." or "") .. tostring(k)
+  end
+  return table.concat(t)
+end
+
+-- See the header.
+function sandbox.load_file(path, opts)
+  opts = opts or {}
+  local box = sandbox.new { name = path, instructions = opts.instructions, memory = opts.memory,
+                            time = opts.time, hook_instructions = opts.hook_instructions,
+                            hook_time = opts.hook_time }
+  local text, rerr = read_text(path, box.limits.source)
+  if not text then return nil, rerr end
+  local chunk, err = box:load(text, "@" .. path)
+  if not chunk then return nil, err end
+  local ok, value, detail = box:call(nil, chunk)
+  if not ok then return nil, path .. ": " .. sandbox.truncate(tostring(detail or value)) end
+  local capped = opts.capped or function() return false end
+  local label = opts.label or lua_path
+  local function wrap(fn, keys) return box:wrap(fn, label(keys), capped(keys)) end
+  local data, cerr = copy_data(value, 0, { keys = {} }, { n = sandbox.DATA.values }, wrap)
+  if data == nil then return nil, path .. ": " .. cerr end
+  return data, box
 end
 
 function sandbox.new(opts)

@@ -1,7 +1,7 @@
 -- cheskers.store - the one results store of match and experiment (later
 -- tournaments): a JSON-lines file with a header line holding the
 -- fingerprint of what produced the results, one line appended per finished
--- game (flushed, and fsync'd where lua-posix is there), a lock so that two
+-- game (flushed and fsync'd: cheskers.fsync), a lock so that two
 -- runs never write one file at once, and resume that keeps every complete
 -- game and drops only a line cut short by a kill. An optional game-records
 -- file is kept in step: records are rendered from the stored results, so
@@ -19,6 +19,11 @@
 --     o.restart_hint how the user starts over (default "use --restart to
 --                   start over"), in the message refusing other inputs
 --     o.lock        a lock of o.path already held (from store.lock), kept
+--     o.steal_lock  take the lock even from a run that looks alive
+--     o.sync_every  seconds between fsyncs of appended lines (default 0:
+--                   every line; lines are always flushed, so a killed run
+--                   loses nothing; a crash of the machine loses at most
+--                   that many seconds of lines)
 --     o.plan        data kept in the header and not checked (what the run
 --                   means to play, for reports of missing games)
 --   s.header, s.results (complete results read back, in file order)
@@ -31,7 +36,13 @@
 --   store.decode(text) -> value | nil   (integers read back as integers)
 --   store.mkdir(path) -> true | nil, message      (with its parents)
 --   store.diff(a, b) -> { "field: X there, Y here", ... }
---   store.lock(path) -> lock; store.unlock(lock)
+--   store.lock(path [, steal]) -> lock; store.unlock(lock)
+--       The lock's owner file says "pid@host" and, under Slurm, the job
+--       ("slurm_job=ID", "slurm_restart=N"). A lock is taken over when its
+--       owner is a dead process of this machine, a Slurm job that squeue no
+--       longer lists (a task resubmitted on another node), an earlier run of
+--       this job (requeued: another restart count), or when steal is true
+--       (--steal-lock: the user says the other run is gone).
 --   store.plain(v) -> data        functions as digests of their source
 --   store.digest(text) -> 16 hex digits (FNV-1a)
 local json = require "dkjson"
@@ -41,8 +52,7 @@ local M = {}
 
 M.VERSION = 1
 
-local has_posix, unistd = pcall(require, "posix.unistd")
-local stdio = has_posix and require "posix.stdio"
+local cheskers = require "cheskers"
 
 local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
 
@@ -102,10 +112,10 @@ end
 
 local function dirname(path) return path:match("^(.*)/[^/]*$") end
 
--- Flushes f to the file and, with lua-posix, to the disk.
+-- Flushes f to the file and to the disk.
 local function sync(f)
-  f:flush()
-  if has_posix then unistd.fsync(stdio.fileno(f)) end
+  local ok, err = cheskers.fsync(f)
+  if not ok then errorf("cannot write to the disk: %s", tostring(err)) end
 end
 
 -- Writes text to path through a temporary file and a rename: a kill leaves
@@ -158,35 +168,76 @@ local function owner_id()
   return pid .. "@" .. host
 end
 
+-- This process's Slurm job and how often it was requeued (or nil).
+local function slurm_job()
+  local job = os.getenv("SLURM_JOB_ID")
+  if not (job and job:match("^%d+$")) then return nil end
+  return job, os.getenv("SLURM_RESTART_COUNT") or "0"
+end
+
+-- The owner file's text: "pid@host", and the Slurm job when there is one.
+local function owner_text(me)
+  local job, restart = slurm_job()
+  if job then return string.format("%s\nslurm_job=%s\nslurm_restart=%s\n", me, job, restart) end
+  return me .. "\n"
+end
+
+-- The owner file: "pid@host", the Slurm job id and restart count (or nil).
+local function read_owner(lock)
+  local f = io.open(lock .. "/owner", "r")
+  if not f then return nil end
+  local text = f:read(4096) or ""
+  f:close()
+  return text:match("^([^\n]*)"), text:match("\nslurm_job=(%d+)"), text:match("\nslurm_restart=(%d+)")
+end
+
 function M.unlock(lock)
   os.remove(lock .. "/owner")
   os.remove(lock)
 end
 
--- Whether the owner "pid@host" of a lock is a dead process of this machine
--- (a lock whose owner file was never written is taken as dead).
-local function owner_dead(owner, me)
+-- Whether Slurm no longer runs job id: squeue answers and does not list it
+-- (unknown to squeue, or not there at all: taken as alive).
+function M.slurm_job_gone(id)
+  local p = io.popen("squeue -h -o %A -j " .. id .. " 2>&1", "r")
+  if not p then return false end
+  local out = p:read("a") or ""
+  local ok, _, code = p:close()
+  if ok or code == 1 then
+    return not out:find("%f[%d]" .. id .. "%f[%D]") and (ok or out:find("Invalid job id") ~= nil)
+  end
+  return false
+end
+
+-- Whether the owner of a lock is gone: a dead process of this machine, a
+-- Slurm job no longer running or an earlier run of this very job (requeued:
+-- another restart count), or no owner written at all.
+local function owner_dead(owner, job, restart, me)
   if not owner then return true end
   local pid, host = owner:match("^(%d+)@(.*)$")
-  return pid and host == me:match("@(.*)$") and lfs.attributes("/proc/" .. pid, "mode") == nil
+  if pid and host == me:match("@(.*)$") then return lfs.attributes("/proc/" .. pid, "mode") == nil end
+  if job == nil then return false end
+  local my_job, my_restart = slurm_job()
+  if job == my_job then return restart ~= my_restart end
+  return M.slurm_job_gone(job)
 end
 
 -- Takes the lock folder of a file (mkdir is atomic): two runs never write
--- one file at once. A lock of a dead process of this machine is taken
--- over. Raises when a live run holds it.
-function M.lock(path)
+-- one file at once. A lock whose owner is gone (see the header), or any
+-- lock when steal is true, is taken over. Raises when a live run holds it.
+function M.lock(path, steal)
   local lock = path .. ".lock"
   local me = owner_id()
   for _ = 1, 3 do
     if lfs.mkdir(lock) then
       local f = io.open(lock .. "/owner", "w")
-      if f then f:write(me, "\n") f:close() end
+      if f then f:write(owner_text(me)) f:close() end
       return lock
     end
-    local owner = read_first_line(lock .. "/owner")
-    if not owner_dead(owner, me) then
-      errorf("%s is in use by another run (%s); if no such run is alive, remove %s",
-             path, owner or "?", lock)
+    local owner, job, restart = read_owner(lock)
+    if not steal and not owner_dead(owner, job, restart, me) then
+      errorf("%s is in use by another run (%s%s); if no such run is alive, use --steal-lock or remove %s",
+             path, owner or "?", job and ", Slurm job " .. job or "", lock)
     end
     M.unlock(lock)
   end
@@ -233,6 +284,7 @@ end
 function M.plain(v)
   local t = type(v)
   if t == "function" then
+    v = require("cheskers.sandbox").original(v)   -- a sandboxed function: its own source
     local code = source_of(v)
     if not code then
       local ok, dump = pcall(string.dump, v, true)
@@ -347,7 +399,7 @@ function M.open(o)
     local ok, err = M.mkdir(dir)
     if not ok then error(err, 0) end
   end
-  local lock = o.lock or M.lock(o.path)
+  local lock = o.lock or M.lock(o.path, o.steal_lock)
   local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {} }, Store)
   local ok, err = pcall(function()
     local kept, rewrite = load_existing(self, o)
@@ -382,22 +434,34 @@ end
 
 function Store:has(key) return self.done[key] == true end
 
+-- Flushes f, and fsyncs it when sync_every seconds have passed since the
+-- last fsync (every time with the default 0).
+function Store:sync(f)
+  local every = self.opts.sync_every or 0
+  local now = every > 0 and cheskers.clock() or 0
+  if every > 0 and now - (self.synced or -math.huge) < every then
+    f:flush()
+    return
+  end
+  sync(f)
+  if f == self.f then self.synced = now end
+end
+
 function Store:append(rec)
   self.f:write(M.encode(rec, self.opts.order) .. "\n")
-  sync(self.f)
+  self:sync(self.f)
   self.results[#self.results + 1] = rec
   self.done[self.opts.key(rec)] = true
   if self.rf then
     self.rf:write(self.opts.render(rec))
-    sync(self.rf)
+    self:sync(self.rf)
   end
 end
 
 function Store:close()
-  if self.f then self.f:close() self.f = nil end
-  if self.rf then self.rf:close() self.rf = nil end
+  if self.f then sync(self.f) self.f:close() self.f = nil end
+  if self.rf then sync(self.rf) self.rf:close() self.rf = nil end
   if self.lock_dir then M.unlock(self.lock_dir) self.lock_dir = nil end
 end
 
-M.has_fsync = has_posix
 return M

@@ -10,15 +10,24 @@
 --              {from, to} pairs, drawn as arrows along their paths
 --   size       width and height in pixels (default 400)
 --   coords     false: no file letters and rank numbers
---   turn       false: no marker for the side to move
---   title      text for the <title> element (tooltips, accessibility)
+--   turn       false: no "White to move" / "Black to move" line (a disc of
+--              the mover's colour and its label, under the board)
+--   title      a caption above the board (also the <title> element, for
+--              tooltips and accessibility)
 --   id         a prefix for the ids in the SVG (several diagrams in one page)
+--
+-- The drawing has a margin of PAD units on every side; the board and its
+-- coordinates are drawn in a group placed below the caption, so that their
+-- coordinates do not depend on the caption.
 
 local svg = {}
 
 local FILES = "abcdefgh"
 local SQ = 50                    -- square size in SVG units
 local MARGIN = 20                -- room for the coordinates
+local PAD = 12                   -- the margin around the whole drawing
+local CAPTION = 30               -- the height of the caption line
+local TURN = 24                  -- the height of the side-to-move line
 local COLORS = {
   light = "#f0e6d2", dark = "#8a6a4a", border = "#4a3a2a",
   white_fill = "#fbf8f0", white_edge = "#3a2e22", white_mark = "#3a2e22",
@@ -136,25 +145,39 @@ local function pieces_of(b)
   return t
 end
 
-function svg.render(b, opts)
-  opts = opts or {}
-  if type(b) == "string" then
-    b = require("cheskers").new(b)
-  end
-  local flip = opts.flip and true or false
+-- The drawing's parts: { top (the board group's offset), width, height,
+-- board_h (below the board: coordinates, the side-to-move line) }.
+local function layout(opts, b)
+  local coords = opts.coords ~= false and MARGIN or 0
+  local turn = (opts.turn ~= false and b.turn) and TURN or 0
+  local caption = opts.title and CAPTION or 0
+  local board_w, board_h = MARGIN + 8 * SQ + 2, 8 * SQ + 2 + coords + turn
+  return { top = PAD + caption, coords = coords, width = 2 * PAD + board_w,
+           height = 2 * PAD + caption + board_h }
+end
+
+local function open_svg(out, opts, L, idp)
   local size = opts.size or 400
-  local idp = opts.id and (tostring(opts.id):gsub("[^%w_-]", "") .. "-") or ""
-  local W, H = MARGIN + 8 * SQ + 6 + 14, 8 * SQ + MARGIN
-  local out = {}
   out[#out + 1] = string.format(
     '<svg xmlns="http://www.w3.org/2000/svg" class="cheskers-board" width="%d" height="%d" viewBox="0 0 %d %d">',
-    size, math.floor(size * H / W + 0.5), W, H)
+    size, math.floor(size * L.height / L.width + 0.5), L.width, L.height)
   if opts.title then out[#out + 1] = "<title>" .. esc(opts.title) .. "</title>" end
   out[#out + 1] = string.format(
     '<defs><marker id="%sarrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" '
     .. 'orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="%s"/></marker></defs>',
     idp, COLORS.arrow)
-  -- squares
+end
+
+-- The visible caption: the title, centred above the board.
+local function caption(out, opts, L)
+  if not opts.title then return end
+  out[#out + 1] = string.format(
+    '<text class="caption" x="%s" y="%d" font-family="sans-serif" font-size="16" font-weight="bold" '
+    .. 'text-anchor="middle" fill="%s">%s</text>',
+    fmt(L.width / 2), PAD + CAPTION - 12, COLORS.coord, esc(opts.title))
+end
+
+local function squares(out, flip)
   out[#out + 1] = string.format('<rect x="%d" y="0" width="%d" height="%d" fill="%s"/>',
     MARGIN - 2, 8 * SQ + 4, 8 * SQ + 2, COLORS.border)
   for row = 0, 7 do
@@ -166,27 +189,33 @@ function svg.render(b, opts)
         MARGIN + col * SQ, row * SQ, SQ, SQ, dark and COLORS.dark or COLORS.light)
     end
   end
-  -- highlights: given, or the last move played
+end
+
+-- The squares to tint: opts.highlight, or the last move played.
+local function highlighted(b, opts)
   local marks = {}
-  if opts.highlight ~= false then
-    local list = opts.highlight
-    if list == nil and b.history then
-      local h = b:history()
-      if #h > 0 then list = { h[#h] } end
-    end
-    for _, item in ipairs(list or {}) do
-      if valid_square(item) then
-        marks[#marks + 1] = item
-      else
-        local sqs = move_squares(item)
-        if #sqs > 0 then
-          marks[#marks + 1] = sqs[1]
-          marks[#marks + 1] = sqs[#sqs]
-        end
+  if opts.highlight == false then return marks end
+  local list = opts.highlight
+  if list == nil and b.history then
+    local h = b:history()
+    if #h > 0 then list = { h[#h] } end
+  end
+  for _, item in ipairs(list or {}) do
+    if valid_square(item) then
+      marks[#marks + 1] = item
+    else
+      local sqs = move_squares(item)
+      if #sqs > 0 then
+        marks[#marks + 1] = sqs[1]
+        marks[#marks + 1] = sqs[#sqs]
       end
     end
   end
-  for _, sq in ipairs(marks) do
+  return marks
+end
+
+local function highlights(out, b, opts, flip)
+  for _, sq in ipairs(highlighted(b, opts)) do
     if valid_square(sq) then
       local c, r = place(sq, flip)
       out[#out + 1] = string.format(
@@ -194,46 +223,76 @@ function svg.render(b, opts)
         MARGIN + c * SQ, r * SQ, SQ, SQ, COLORS.highlight)
     end
   end
-  -- coordinates
-  if opts.coords ~= false then
-    for i = 0, 7 do
-      local file = flip and FILES:sub(8 - i, 8 - i) or FILES:sub(i + 1, i + 1)
-      local rank = flip and (i + 1) or (8 - i)
-      out[#out + 1] = string.format(
-        '<text x="%s" y="%d" font-family="sans-serif" font-size="13" text-anchor="middle" fill="%s">%s</text>',
-        fmt(MARGIN + i * SQ + SQ / 2), 8 * SQ + 15, COLORS.coord, file)
-      out[#out + 1] = string.format(
-        '<text x="%d" y="%s" font-family="sans-serif" font-size="13" text-anchor="middle" '
-        .. 'dominant-baseline="central" fill="%s">%d</text>',
-        MARGIN // 2 - 1, fmt(i * SQ + SQ / 2), COLORS.coord, rank)
-    end
+end
+
+local function coordinates(out, opts, flip)
+  if opts.coords == false then return end
+  for i = 0, 7 do
+    local file = flip and FILES:sub(8 - i, 8 - i) or FILES:sub(i + 1, i + 1)
+    local rank = flip and (i + 1) or (8 - i)
+    out[#out + 1] = string.format(
+      '<text x="%s" y="%d" font-family="sans-serif" font-size="13" text-anchor="middle" fill="%s">%s</text>',
+      fmt(MARGIN + i * SQ + SQ / 2), 8 * SQ + 15, COLORS.coord, file)
+    out[#out + 1] = string.format(
+      '<text x="%d" y="%s" font-family="sans-serif" font-size="13" text-anchor="middle" '
+      .. 'dominant-baseline="central" fill="%s">%d</text>',
+      MARGIN // 2 - 1, fmt(i * SQ + SQ / 2), COLORS.coord, rank)
   end
-  -- pieces
-  local squares = pieces_of(b)
+end
+
+local function all_pieces(out, b, flip)
+  local on = pieces_of(b)
   local names = {}
-  for sq in pairs(squares) do names[#names + 1] = sq end
+  for sq in pairs(on) do names[#names + 1] = sq end
   table.sort(names)
   for _, sq in ipairs(names) do
     local x, y = center(sq, flip)
-    piece(out, squares[sq], x, y)
+    piece(out, on[sq], x, y)
   end
-  -- arrows
+end
+
+local function arrows(out, opts, flip, idp)
   for _, a in ipairs(opts.arrows or {}) do
     local sqs = move_squares(a)
     local okay = #sqs >= 2
     for _, s in ipairs(sqs) do if not valid_square(s) then okay = false end end
     if okay then arrow(out, sqs, flip, idp) end
   end
-  -- the side to move: a disc beside the board, on the mover's side
-  if opts.turn ~= false and b.turn then
-    local t = b:turn()
-    local bottom = (t == "white") ~= flip
-    local x, y = MARGIN + 8 * SQ + 10, bottom and (8 * SQ - 10) or 10
-    out[#out + 1] = string.format(
-      '<circle class="turn" cx="%d" cy="%d" r="6" fill="%s" stroke="%s" stroke-width="1.5">'
-      .. '<title>%s to move</title></circle>',
-      x, y, t == "white" and COLORS.white_fill or COLORS.black_fill, COLORS.border, t)
+end
+
+-- The side to move, under the board: a disc of its colour and its label.
+local function side_to_move(out, b, opts, L)
+  if opts.turn == false or not b.turn then return end
+  local t = b:turn()
+  local y = 8 * SQ + 2 + L.coords + TURN // 2
+  local label = t == "white" and "White to move" or "Black to move"
+  out[#out + 1] = string.format(
+    '<g class="turn"><circle cx="%d" cy="%d" r="7" fill="%s" stroke="%s" stroke-width="1.5"/>'
+    .. '<text x="%d" y="%d" font-family="sans-serif" font-size="14" dominant-baseline="central" '
+    .. 'fill="%s">%s</text></g>',
+    MARGIN + 7, y, t == "white" and COLORS.white_fill or COLORS.black_fill, COLORS.border,
+    MARGIN + 20, y, COLORS.coord, label)
+end
+
+function svg.render(b, opts)
+  opts = opts or {}
+  if type(b) == "string" then
+    b = require("cheskers").new(b)
   end
+  local flip = opts.flip and true or false
+  local idp = opts.id and (tostring(opts.id):gsub("[^%w_-]", "") .. "-") or ""
+  local L = layout(opts, b)
+  local out = {}
+  open_svg(out, opts, L, idp)
+  caption(out, opts, L)
+  out[#out + 1] = string.format('<g class="board" transform="translate(%d %d)">', PAD, L.top)
+  squares(out, flip)
+  highlights(out, b, opts, flip)
+  coordinates(out, opts, flip)
+  all_pieces(out, b, flip)
+  arrows(out, opts, flip, idp)
+  side_to_move(out, b, opts, L)
+  out[#out + 1] = "</g>"
   out[#out + 1] = "</svg>"
   return table.concat(out, "\n")
 end

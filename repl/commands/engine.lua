@@ -17,43 +17,30 @@ local function engine_method(b, name)
   if ok and type(f) == "function" then return f end
 end
 
--- perft with the plies above the last LEAF_DEPTH walked in Lua, so that
--- report(i, n, nodes) hears about progress often (i of n root moves, nodes
--- counted so far) and st keeps what is done when Ctrl-C stops it: st.per
--- (root move text -> count, for the root moves done), st.total (their sum),
--- st.done and st.n (root moves done, in all). (The binding's perft with a
--- progress callback will replace this.)
-local LEAF_DEPTH = 6
-local function split_perft(b, depth, st, report)
-  st.per, st.total, st.done, st.n = {}, 0, 0, 0
-  if depth == 0 then st.total = 1 return end
-  local i, nodes = 0, 0
-  local function count(d)
-    if d <= LEAF_DEPTH then
-      local c = b:perft(d)
-      nodes = nodes + c
-      report(i, st.n, nodes)
-      return c
+-- Counts with the binding's b:perft / b:divide (progress after each root
+-- move, and between subtrees of a deep count). st keeps what is done:
+-- st.per (root move text -> count, for the root moves done), st.total
+-- (their sum), st.done and st.n (root moves done, in all). On Ctrl-C the
+-- error value's partial and total are taken; the error is raised again.
+local function count_moves(b, depth, divide, st, report)
+  st.per, st.total, st.done, st.n = {}, 0, 0, #b:moves()
+  local function progress(i, n, nodes, move, count)
+    st.n = n
+    if move then
+      st.per[move], st.done, st.total = count, i, st.total + count
     end
-    local sum = 0
-    for _, m in ipairs(b:moves()) do
-      b:play(m)
-      sum = sum + count(d - 1)
-      b:undo()
-    end
-    return sum
+    report(i, n, nodes)
   end
-  local moves = b:moves()
-  st.n = #moves
-  for k, m in ipairs(moves) do
-    i = k
-    b:play(m)
-    local c = count(depth - 1)
-    b:undo()
-    st.per[tostring(m)] = c
-    st.total = st.total + c
-    st.done = k
+  local ok, e = pcall(divide and b.divide or b.perft, b, depth, progress)
+  if ok then
+    if not divide then st.total = e end
+    return
   end
+  if type(e) == "table" and type(e.partial) == "table" then
+    st.per, st.total, st.done = e.partial, e.total or st.total, 0
+    for _ in pairs(e.partial) do st.done = st.done + 1 end
+  end
+  error(e, 0)
 end
 
 -- The progress line of perft/divide on a terminal (after progress_after s).
@@ -106,7 +93,7 @@ local function count_command(S, args, divide)
   local b = S.board:copy()   -- the board stays as it was, even after Ctrl-C
   local t0 = rl.now()
   local st = {}
-  local how = registry.catch_interrupt(split_perft, b, depth, st, progress_reporter(S, name, depth, t0))
+  local how = registry.catch_interrupt(count_moves, b, depth, divide, st, progress_reporter(S, name, depth, t0))
   S:clear_progress()
   print_counts(S, name, depth, st, rl.now() - t0, divide, how == "interrupted")
   if how == "interrupted" then S:interrupted() end
@@ -248,14 +235,14 @@ local function bot_reply(S)
   local p = S.bot_player
   local b = S.board
   if not p or b:result() or b:turn() ~= p.color then return end
-  local ok, mv = pcall(p.bot.choose, b:copy(), p.limits)
-  if not ok and cheskers.error_code(mv) == "interrupted" then error(mv, 0) end
-  local m, err
-  if ok and mv ~= nil then m, err = b:parse(tostring(mv)) end
+  -- the game loop's way of asking (cheskers.game.choose: the bot's box,
+  -- its time cap, the one fault policy); Ctrl-C is raised through it
+  local m, reason, detail = require("cheskers.game").choose(p.bot, b, p.limits)
   if not m then
     S.bot_player = nil
-    S:error(string.format("bot %s failed (%s); bot off", p.bot.name,
-      ok and (mv == nil and "no move" or "illegal move " .. tostring(mv) .. ": " .. tostring(err)) or tostring(mv)))
+    local how = detail and detail:sub(1, #reason) == reason and detail
+      or detail and reason .. ": " .. detail or reason
+    S:error(string.format("bot %s failed (%s); bot off", p.bot.name, how))
     return
   end
   b:play(m)
@@ -285,15 +272,14 @@ command {
       return
     end
     local color = args[2]
-    if color and color ~= "white" and color ~= "black" then S:fail("bot: the side is white or black, not '" .. color .. "'") end
-    if not color then color = S.board:turn() == "white" and "black" or "white" end
-    local match = require "cheskers.match"
-    local ok, bot = pcall(match.load_bot, name)
-    if not ok then S:fail(tostring(bot)) end
-    if bot.new_game then
-      local okn, err = pcall(bot.new_game, S.board:rules())
-      if not okn then S:fail("bot " .. name .. ": " .. tostring(err)) end
+    if color and color ~= "white" and color ~= "black" then
+      S:fail("bot: the side is white or black, not '" .. color .. "'")
     end
+    if not color then color = S.board:turn() == "white" and "black" or "white" end
+    local ok, bot = pcall(require("cheskers.bots").load, name)
+    if not ok then S:fail(tostring(bot)) end
+    local okn, _, err = require("cheskers.game").start(bot, S.board:rules())
+    if not okn then S:fail("bot " .. name .. ": " .. tostring(err)) end
     S.bot_player = { bot = bot, color = color, limits = { nodes = 20000 } }
     S:print(string.format("bot %s plays %s", bot.name, color))
     -- answer after every line of this session (moves typed, play, redo ...)

@@ -28,7 +28,10 @@ local function parser()
   p:option("--out", "output folder (created if missing)")
   p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
   p:flag("--restart", "start over: remove this experiment's result files (this seed) in DIR first")
-  p:flag("--sandbox", "run the bot files in a sandbox (as match --sandbox)")
+  p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
+         .. "(a run on another machine that is gone)")
+  p:flag("--sandbox", "for an experiment you did not write: run FILE itself, its hooks and measures "
+         .. "and the bot files in sandboxes (as match --sandbox; docs/security.md)")
   p:flag("--quiet", "no progress on stderr")
   p:flag("-h --help", "this help")
   return p
@@ -63,13 +66,14 @@ local function run(args)
   if opts.games ~= nil and opts.games < 0 then error("--games must be >= 0", 0) end
   local experiment = require "cheskers.experiment"
   local shard, nshards = experiment.parse_shard(opts.shard)
-  local e = experiment.load(opts.file)
+  local e = experiment.load(opts.file, { sandbox = opts.sandbox })
   local seed = opts.seed or e.seed
   local started = os.time()
   local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
   local shown = false
   local ok_run, s = pcall(experiment.run, e, opts.out, shard, nshards, {
     seed = seed, games = opts.games, moves = opts.moves, restart = opts.restart, sandbox = opts.sandbox,
+    steal_lock = opts.steal_lock,
     progress = progress and function(...) shown = true; progress(...) end })
   if not ok_run then
     if shown then io.stderr:write("\n") end

@@ -43,6 +43,8 @@ local function parser()
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
   p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
   p:flag("--resume", "continue the match recorded in --out (refused if bots, seed, rules... differ)")
+  p:flag("--steal-lock", "take over the lock of --out even when its owner looks alive (a run on "
+         .. "another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
   p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
          .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
          .. "loses the game (reason error, detail \"sandbox: ...\")")
@@ -71,7 +73,7 @@ local function config(o, match)
     a = o.a, b = o.b, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
     opening_plies = o.opening_plies, max_plies = o.max_plies, repetition = o.repetition,
     out = o.out, records = o.records, resume = o.resume, move_timeout = o.move_timeout,
-    sandbox = o.sandbox,
+    sandbox = o.sandbox, steal_lock = o.steal_lock,
   }
   if not cfg.games or cfg.games < 1 then return nil, "--games must be a positive integer" end
   if o.nodes ~= nil and (not cfg.nodes or cfg.nodes < 1) then return nil, "--nodes must be a positive integer" end
@@ -97,19 +99,21 @@ local function config(o, match)
   return cfg
 end
 
--- "game 3: liar (black) lost by illegal move: a1-h8: ..." and, for a Lua
+-- "game 3: liar (black) lost by illegal move a1-h8: ..." (a detail that
+-- starts with the reason is not preceded by it again) and, for a Lua
 -- error, the bot's own traceback.
 local function fault_text(r)
   local who = r.winner == "white" and r.black or r.white
   local color = r.winner == "white" and "black" or "white"
-  local text = string.format("game %d: %s (%s) lost by %s: %s", r.game, who, color, r.reason, r.detail or "")
+  local detail = r.detail or ""
+  local how = detail:sub(1, #r.reason) == r.reason and detail or r.reason .. ": " .. detail
+  local text = string.format("game %d: %s (%s) lost by %s", r.game, who, color, how)
   if r.traceback and r.traceback ~= "" then text = text .. "\n" .. r.traceback end
   return text
 end
 
 local function progress_printer(match)
-  local okrl, rl = pcall(require, "cheskers.readline")
-  local tty = okrl and rl.isatty(2)
+  local tty = require("cheskers").isatty(io.stderr)
   local shown = false
   local function progress(sum, r)
     if r.detail then
