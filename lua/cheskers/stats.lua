@@ -373,7 +373,7 @@ end
 function M.los(r, i, j)
   local var = r.cov[i][i] + r.cov[j][j] - 2 * r.cov[i][j]
   local d = r.elo[i] - r.elo[j]
-  if not (var > 0) or var == math.huge then return d > 0 and 1 or d < 0 and 0 or 0.5 end
+  if var ~= var or var <= 0 or var == math.huge then return d > 0 and 1 or d < 0 and 0 or 0.5 end
   return M.normal_cdf(d / math.sqrt(var))
 end
 
