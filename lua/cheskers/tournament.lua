@@ -335,7 +335,7 @@ end
 -- The standings of a summary ({names, pairs, results} as read_dir gives):
 -- the tally, ratings (stats.ratings; prior: virtual draws a pairing, by
 -- default 0 when the maximum likelihood is finite, else 1), order (player
--- indices by rating), los[k] (of order[k] over order[k + 1]).
+-- indices by rating; ratings within 1e-6 Elo by score, then as given), los[k] (of order[k] over order[k + 1]).
 function M.standings(sum, prior)
   local t = tally(sum.names, sum.pairs, sum.results)
   local list = {}
@@ -346,7 +346,7 @@ function M.standings(sum, prior)
   t.order = {}
   for i = 1, t.n do t.order[i] = i end
   table.sort(t.order, function(x, y)
-    if r.elo[x] ~= r.elo[y] then return r.elo[x] > r.elo[y] end
+    if math.abs(r.elo[x] - r.elo[y]) > 1e-6 then return r.elo[x] > r.elo[y] end
     if t.score[x] ~= t.score[y] then return t.score[x] > t.score[y] end
     return x < y
   end)
