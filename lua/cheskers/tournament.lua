@@ -382,12 +382,13 @@ local function standings_lines(t, w, say)
   say("%3s  %-" .. w .. "s  %5s  %5s  %6s  %5s  %-14s  %6s", "#", "bot", "games", "score", "%",
       "Elo", "95% interval", "LOS")
   local r = t.ratings
+  local shown = r.finite and elo_text or function() return "?" end
   for k, i in ipairs(t.order) do
     local pct = t.played[i] > 0 and 100 * t.score[i] / t.played[i] or 0
-    local interval = string.format("[%s, %s]", elo_text(r.lo[i]), elo_text(r.hi[i]))
+    local interval = string.format("[%s, %s]", shown(r.lo[i]), shown(r.hi[i]))
     local line = string.format("%3d  %-" .. w .. "s  %5d  %5s  %6.1f  %5s  %-14s  %6s", k, t.names[i],
-      t.played[i], num(t.score[i]), pct, elo_text(r.elo[i]), interval,
-      t.los[k] and string.format("%.1f%%", 100 * t.los[k]) or "")
+      t.played[i], num(t.score[i]), pct, shown(r.elo[i]), interval,
+      t.los[k] and r.finite and string.format("%.1f%%", 100 * t.los[k]) or "")
     say("%s", (line:gsub("%s+$", "")))
   end
 end
@@ -414,7 +415,8 @@ function M.report(t)
   local function say(fmt, ...) out[#out + 1] = string.format(fmt, ...) end
   local w = 3
   for _, name in ipairs(t.names) do w = math.max(w, #name) end
-  say("%s of %d bots, %d games", t.gauntlet and "gauntlet" or "round robin", t.n, t.games)
+  say("%s of %d bots, %d game%s", t.gauntlet and "gauntlet" or "round robin", t.n, t.games,
+      t.games == 1 and "" or "s")
   for _, line in ipairs(t.warnings) do say("warning: %s", line) end
   say("")
   standings_lines(t, w, say)
@@ -425,7 +427,11 @@ function M.report(t)
   local r = t.ratings
   say("Elo: maximum likelihood, Davidson's model of draws (nu %.3f), mean 0;", r.nu)
   say("95%% interval from the observed information; LOS: that a bot is stronger than the next.")
-  if r.prior > 0 then
+  if not r.finite then
+    say("No finite maximum: the games do not link every bot to every other both ways (a perfect")
+    say("score, or bots with no games between them%s).", r.prior > 0 and ", even with virtual draws"
+        or "; --prior 1 adds one virtual draw to each pairing")
+  elseif r.prior > 0 then
     say("(some score is perfect: %s virtual draw%s added to each pairing)", num(r.prior), r.prior == 1 and "" or "s")
   end
   return table.concat(out, "\n")

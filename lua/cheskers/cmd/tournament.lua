@@ -187,6 +187,7 @@ local function run(args)
   local ok, o = p:pparse(args)
   if not ok then return fail(o .. "\n" .. p:get_usage()) end
   local tournament = require "cheskers.tournament"
+  if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
     if #o.bots > 0 then return fail("--report DIR takes no bots (it plays nothing)") end
     return report_only(tournament, o)
