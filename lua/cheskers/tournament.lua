@@ -341,7 +341,10 @@ function M.standings(sum, prior)
   local list = {}
   for _, p in ipairs(t.wdl) do list[#list + 1] = p end
   local r = stats.ratings(list, t.n, { prior = prior or 0 })
-  if not prior and not r.finite then r = stats.ratings(list, t.n, { prior = 1 }) end
+  if not prior and not r.finite then
+    r = stats.ratings(list, t.n, { prior = 1 })
+    t.auto_prior = true
+  end
   t.ratings = r
   t.order = {}
   for i = 1, t.n do t.order[i] = i end
@@ -432,7 +435,7 @@ function M.report(t)
     say("score, or bots with no games between them%s).", r.prior > 0 and ", even with virtual draws"
         or "; --prior 1 adds one virtual draw to each pairing")
   elseif r.prior > 0 then
-    say("(some score is perfect: %s virtual draw%s added to each pairing)", num(r.prior), r.prior == 1 and "" or "s")
+    say("(%s%s virtual draw%s added to each pairing)", t.auto_prior and "some bots won every game against the others: " or "", num(r.prior), r.prior == 1 and "" or "s")
   end
   return table.concat(out, "\n")
 end
