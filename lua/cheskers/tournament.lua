@@ -435,7 +435,8 @@ function M.report(t)
     say("score, or bots with no games between them%s).", r.prior > 0 and ", even with virtual draws"
         or "; --prior 1 adds one virtual draw to each pairing")
   elseif r.prior > 0 then
-    say("(%s%s virtual draw%s added to each pairing)", t.auto_prior and "some bots won every game against the others: " or "", num(r.prior), r.prior == 1 and "" or "s")
+    local why = t.auto_prior and "some bots won every game against the others: " or ""
+    say("(%s%s virtual draw%s added to each pairing)", why, num(r.prior), r.prior == 1 and "" or "s")
   end
   return table.concat(out, "\n")
 end
