@@ -108,7 +108,10 @@ local function config(o)
   return cfg
 end
 
+-- Writes a file, creating its folder.
 local function write_file(path, text)
+  local ok, derr = require("cheskers.store").mkdir(path:match("^(.*)/[^/]*$") or ".")
+  if not ok then error(derr, 0) end
   local f, err = io.open(path, "w")
   if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
   f:write(text)
