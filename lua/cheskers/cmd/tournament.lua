@@ -13,8 +13,9 @@ Prints a progress line as games end, then the standings (score, Elo by
 maximum likelihood with its 95% interval, the likelihood of superiority
 over the next bot) and the crosstable.
 
-With --out DIR the games are stored as they end in DIR/tournament.shard<I>
-of<N>.jsonl; the same command again resumes (even after kill -9). With
+With --out DIR the games are stored as they end in
+DIR/tournament.shard<I>of<N>.jsonl; the same command again resumes (even
+after kill -9; more --games extends the tournament). With
 --shard I/N a run plays only games I, I+N, I+2N, ... (run the N shards
 anywhere, into one DIR or folders copied together); the report is printed
 when the folder holds every game, and at any time by
@@ -30,7 +31,7 @@ local function parser()
   local p = argparse("cheskers tournament", DESCRIPTION, EPILOG)
   p:add_help(false)
   p:argument("BOT", "the bots"):args("*"):target("bots")
-  p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)")
+  p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
   p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
   p:option("--rules", "rules: a preset, name=value options or a {...} table")
   p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
@@ -41,15 +42,15 @@ local function parser()
   p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
   p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
   p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
-  p:option("--out", "results folder (created): resumable, shards share it")
-  p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1")
+  p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
+  p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
   p:flag("--restart", "start over: remove the tournament files of --out first")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
   p:option("--records", "game records file (PGN-like tags White, Black, Result, Round); with "
-           .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR")
-  p:option("--html", "write the standings and crosstable as an HTML page")
+           .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR"):argname("FILE")
+  p:option("--html", "write the standings and crosstable as an HTML page"):argname("FILE")
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
-           .. "is perfect and the maximum likelihood is infinite)"):convert(tonumber)
+           .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
   p:flag("--sandbox", "run the bot files in a sandbox (as match --sandbox)")
   p:flag("--quiet -q", "no progress line")
   p:flag("-h --help", "this help")
