@@ -124,4 +124,257 @@ function M.quantile(sorted, q)
   return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo])
 end
 
+-- ---- ratings (tournaments) ----
+--
+--   stats.normal_cdf(x) -> P(Z <= x)            standard normal
+--   stats.ratings(pairs, n [, opts]) -> r       ratings of n players by
+--       maximum likelihood in Davidson's model of draws (below)
+--     pairs: list of {i, j, w, d, l}: i won w, drew d and lost l games against j
+--     opts.prior: virtual draws added to each pairing that was played
+--       (as half a win and half a loss each, in the strength part only),
+--       default 0; they make a perfect score finite
+--     r.elo[i], r.lo[i], r.hi[i]   Elo, mean 0, with its 95% interval
+--     r.se[i]                      its standard error (Elo)
+--     r.cov[i][j]                  their covariance (Elo^2)
+--     r.nu                         the draw parameter (0 without draws)
+--     r.finite                     false when some rating is unbounded
+--                                  (the pairings' results are not
+--                                  strongly connected; then r.elo are
+--                                  the last iterate, useless)
+--   stats.los(r, i, j) -> p          likelihood that i is stronger than j
+--
+-- Davidson (1970): with strengths p_i = exp(t_i) and draw parameter nu,
+--   P(i beats j) = p_i / D,  P(draw) = nu sqrt(p_i p_j) / D,  P(j beats i) = p_j / D,
+--   D = p_i + p_j + nu sqrt(p_i p_j).
+-- The win/loss odds are p_i / p_j, so Elo = 400 / ln 10 * t. The log
+-- likelihood is concave in (t, ln nu); it is maximized by Newton's method
+-- with step halving, t_1 held at 0, then shifted so the mean is 0. The
+-- intervals come from the observed information matrix (the negative
+-- Hessian at the maximum), inverted: a normal approximation. With no draws
+-- nu is 0 (plain Bradley-Terry); with no decisive game nu is not fitted.
+-- LOS is Phi((t_i - t_j) / sd(t_i - t_j)) from the same matrix.
+
+local ELO_PER_NAT = 400 / math.log(10)
+
+-- Phi(x): the standard normal distribution function, from erfc by its
+-- Chebyshev fit (Numerical Recipes' erfcc, relative error below 1.2e-7).
+function M.normal_cdf(x)
+  local z = math.abs(x) / math.sqrt(2)
+  local t = 1 / (1 + 0.5 * z)
+  local r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
+    + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
+    + t * (-0.82215223 + t * 0.17087277)))))))))
+  if x >= 0 then return 1 - r / 2 end
+  return r / 2
+end
+
+-- Inverts the symmetric positive definite matrix a (k x k) by Gauss-Jordan
+-- with partial pivoting; nil when it is singular.
+local function invert(a, k)
+  local m = {}
+  for r = 1, k do
+    m[r] = {}
+    for c = 1, k do m[r][c] = a[r][c] end
+    for c = 1, k do m[r][k + c] = r == c and 1 or 0 end
+  end
+  for c = 1, k do
+    local p = c
+    for r = c + 1, k do if math.abs(m[r][c]) > math.abs(m[p][c]) then p = r end end
+    if math.abs(m[p][c]) < 1e-300 then return nil end
+    m[c], m[p] = m[p], m[c]
+    local piv = m[c][c]
+    for x = 1, 2 * k do m[c][x] = m[c][x] / piv end
+    for r = 1, k do
+      if r ~= c and m[r][c] ~= 0 then
+        local f = m[r][c]
+        for x = 1, 2 * k do m[r][x] = m[r][x] - f * m[c][x] end
+      end
+    end
+  end
+  local inv = {}
+  for r = 1, k do
+    inv[r] = {}
+    for c = 1, k do inv[r][c] = m[r][k + c] end
+  end
+  return inv
+end
+
+-- Whether every player can be reached from every other along "scored
+-- against" edges (a win or a draw of i against j: i -> j): the condition
+-- for finite maximum likelihood strengths.
+local function strongly_connected(pairs, n, prior)
+  local out = {}
+  for i = 1, n do out[i] = {} end
+  for _, p in ipairs(pairs) do
+    local met = p.w + p.d + p.l > 0 and prior > 0
+    if p.w + p.d > 0 or met then out[p.i][#out[p.i] + 1] = p.j end
+    if p.l + p.d > 0 or met then out[p.j][#out[p.j] + 1] = p.i end
+  end
+  local function reach(from, edges)
+    local seen, stack, count = { [from] = true }, { from }, 1
+    while #stack > 0 do
+      local v = table.remove(stack)
+      for _, u in ipairs(edges[v]) do
+        if not seen[u] then seen[u], count = true, count + 1; stack[#stack + 1] = u end
+      end
+    end
+    return count
+  end
+  local back = {}
+  for i = 1, n do back[i] = {} end
+  for v = 1, n do for _, u in ipairs(out[v]) do back[u][#back[u] + 1] = v end end
+  return reach(1, out) == n and reach(1, back) == n
+end
+
+-- The parameters: t_2..t_n at 2..n, ln nu at n + 1 when fitted (t_1 = 0).
+local function param_index(n, fit_nu)
+  return function(i) return i > 1 and i - 1 or nil end, fit_nu and n or nil
+end
+
+-- Log likelihood, gradient and Hessian of the parameters x.
+local function likelihood(pairs, n, x, s)
+  local idx, lam_i = param_index(n, s.fit_nu)
+  local k = n - 1 + (s.fit_nu and 1 or 0)
+  local g, h = {}, {}
+  for r = 1, k do g[r] = 0; h[r] = {}; for c = 1, k do h[r][c] = 0 end end
+  local nu = s.fit_nu and math.exp(x[lam_i]) or s.nu
+  local function t(i) return idx(i) and x[idx(i)] or 0 end
+  local ll = 0
+  for _, p in ipairs(pairs) do
+    local n_ij = p.w + p.d + p.l
+    if n_ij > 0 then
+      local ti, tj = t(p.i), t(p.j)
+      local m = math.max(ti, tj)
+      local ew, el = math.exp(ti - m), math.exp(tj - m)
+      local ed = nu * math.exp((ti + tj) / 2 - m)
+      local den = ew + el + ed
+      local pw, pl, pd = ew / den, el / den, ed / den
+      local logd = m + math.log(den)
+      ll = ll + p.w * (ti - logd) + p.l * (tj - logd)
+      if p.d > 0 then ll = ll + p.d * (math.log(nu) + (ti + tj) / 2 - logd) end
+      -- in (t_i, t_j, ln nu): outcomes u_w = (1,0,0), u_l = (0,1,0), u_d = (1/2,1/2,1)
+      local mean = { pw + pd / 2, pl + pd / 2, pd }
+      local obs = { p.w + p.d / 2, p.l + p.d / 2, p.d }
+      local uu = { { pw + pd / 4, pd / 4, pd / 2 }, { pd / 4, pl + pd / 4, pd / 2 }, { pd / 2, pd / 2, pd } }
+      local where = { idx(p.i), idx(p.j), lam_i }
+      for a = 1, 3 do
+        local ra = where[a]
+        if ra then
+          g[ra] = g[ra] + obs[a] - n_ij * mean[a]
+          for b = 1, 3 do
+            local cb = where[b]
+            if cb then h[ra][cb] = h[ra][cb] - n_ij * (uu[a][b] - mean[a] * mean[b]) end
+          end
+        end
+      end
+      if s.prior > 0 then
+        -- prior/2 virtual wins and losses: plain Bradley-Terry terms
+        local q = 1 / (1 + math.exp(tj - ti))
+        ll = ll + s.prior / 2 * (math.log(q) + math.log(1 - q))
+        local gi, hv = s.prior / 2 - s.prior * q, s.prior * q * (1 - q)
+        local ri, rj = idx(p.i), idx(p.j)
+        if ri then g[ri] = g[ri] + gi; h[ri][ri] = h[ri][ri] - hv end
+        if rj then g[rj] = g[rj] - gi; h[rj][rj] = h[rj][rj] - hv end
+        if ri and rj then h[ri][rj] = h[ri][rj] + hv; h[rj][ri] = h[rj][ri] + hv end
+      end
+    end
+  end
+  return ll, g, h, k
+end
+
+-- Newton's method with step halving from x = 0 (nu = 1): the maximum.
+local function maximize(pairs, n, s)
+  local k = n - 1 + (s.fit_nu and 1 or 0)
+  local x = {}
+  for r = 1, k do x[r] = 0 end
+  local ll, g, h = likelihood(pairs, n, x, s)
+  for _ = 1, 200 do
+    local neg = {}
+    for r = 1, k do neg[r] = {}; for c = 1, k do neg[r][c] = -h[r][c] end end
+    local inv = invert(neg, k)
+    if not inv then break end
+    local step, big = {}, 0
+    for r = 1, k do
+      step[r] = 0
+      for c = 1, k do step[r] = step[r] + inv[r][c] * g[c] end
+      big = math.max(big, math.abs(step[r]))
+    end
+    if big < 1e-12 then break end
+    local scale, moved = 1, false
+    for _ = 1, 60 do
+      local y = {}
+      for r = 1, k do y[r] = x[r] + scale * step[r] end
+      local ll2, g2, h2 = likelihood(pairs, n, y, s)
+      if ll2 >= ll - 1e-12 then x, ll, g, h, moved = y, ll2, g2, h2, true break end
+      scale = scale / 2
+    end
+    if not moved or big * scale < 1e-10 then break end
+  end
+  return x, h, k
+end
+
+-- Covariance of (t_1..t_n) with t_1 = 0, from the inverse of the
+-- information about t_2..t_n (nu's row included in the inversion).
+local function anchored_cov(h, n, k)
+  local neg = {}
+  for r = 1, k do neg[r] = {}; for c = 1, k do neg[r][c] = -h[r][c] end end
+  local inv = invert(neg, k)
+  local cov = {}
+  for i = 1, n do
+    cov[i] = {}
+    for j = 1, n do
+      cov[i][j] = (inv and i > 1 and j > 1) and inv[i - 1][j - 1] or (inv and 0 or math.huge)
+    end
+  end
+  return cov
+end
+
+-- The covariance of t_i - mean(t): A C A' with A = I - J/n.
+local function centred_cov(c, n)
+  local row, total = {}, 0
+  for i = 1, n do
+    row[i] = 0
+    for j = 1, n do row[i] = row[i] + c[i][j] end
+    total = total + row[i]
+  end
+  local out = {}
+  for i = 1, n do
+    out[i] = {}
+    for j = 1, n do
+      out[i][j] = (c[i][j] - row[i] / n - row[j] / n + total / (n * n)) * ELO_PER_NAT ^ 2
+    end
+  end
+  return out
+end
+
+function M.ratings(pairs, n, opts)
+  local prior = opts and opts.prior or 0
+  local draws, decisive = 0, 0
+  for _, p in ipairs(pairs) do draws, decisive = draws + p.d, decisive + p.w + p.l end
+  local s = { prior = prior, fit_nu = draws > 0 and decisive > 0, nu = draws > 0 and 1e6 or 0 }
+  local r = { n = n, elo = {}, lo = {}, hi = {}, se = {}, prior = prior }
+  r.finite = n < 2 or strongly_connected(pairs, n, prior)
+  if n < 2 then r.elo[1], r.lo[1], r.hi[1], r.se[1], r.nu, r.cov = 0, 0, 0, 0, 0, { { 0 } } return r end
+  local x, h, k = maximize(pairs, n, s)
+  r.nu = s.fit_nu and math.exp(x[n]) or s.nu
+  local t, mean = { 0 }, 0
+  for i = 2, n do t[i] = x[i - 1] end
+  for i = 1, n do mean = mean + t[i] / n end
+  local cov = centred_cov(anchored_cov(h, n, k), n)
+  r.cov = cov
+  for i = 1, n do
+    r.elo[i] = (t[i] - mean) * ELO_PER_NAT
+    r.se[i] = math.sqrt(math.max(0, cov[i][i]))
+    r.lo[i], r.hi[i] = r.elo[i] - M.Z95 * r.se[i], r.elo[i] + M.Z95 * r.se[i]
+  end
+  return r
+end
+
+function M.los(r, i, j)
+  local var = r.cov[i][i] + r.cov[j][j] - 2 * r.cov[i][j]
+  local d = r.elo[i] - r.elo[j]
+  if var ~= var or var <= 0 or var == math.huge then return d > 0 and 1 or d < 0 and 0 or 0.5 end
+  return M.normal_cdf(d / math.sqrt(var))
+end
+
 return M

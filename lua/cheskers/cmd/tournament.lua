@@ -1,0 +1,212 @@
+-- cheskers tournament BOT BOT ... [options]: round robin or gauntlet
+-- (cheskers.tournament). This file owns the command line: options
+-- (argparse, whose help is the only usage text), the progress line, and
+-- which report is printed when.
+local argparse = require "argparse"
+
+local DESCRIPTION = [[
+Every pair of bots plays N games (default 2), or with --gauntlet BOT that
+bot plays N games against each of the others. Each pairing is a match
+(see cheskers match): colours alternating, games 2k-1 and 2k from the same
+opening, the same openings in every pairing, games seeded by (seed, game).
+Prints a progress line as games end, then the standings (score, Elo by
+maximum likelihood with its 95% interval, the likelihood of superiority
+over the next bot) and the crosstable.
+
+With --out DIR the games are stored as they end in
+DIR/tournament.shard<I>of<N>.jsonl; the same command again resumes (even
+after kill -9; more --games extends the tournament). With
+--shard I/N a run plays only games I, I+N, I+2N, ... (run the N shards
+anywhere, into one DIR or folders copied together); the report is printed
+when the folder holds every game, and at any time by
+cheskers tournament --report DIR.]]
+
+local EPILOG = [[
+A bot is a name from scripts/bots/ (random, greedy, alphabeta, mcts,
+engine), builtin-random, builtin-greedy, or a Lua file, with options after
+a colon: engine:level=3  alphabeta:depth=2  my/bot.lua. Exit status 0, or
+1 on an error.]]
+
+local function parser()
+  local p = argparse("cheskers tournament", DESCRIPTION, EPILOG)
+  p:add_help(false)
+  p:argument("BOT", "the bots"):args("*"):target("bots")
+  p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
+  p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
+  p:option("--rules", "rules: a preset, name=value options or a {...} table")
+  p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
+  p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
+  p:option("--time", "seconds per move (limits.time): not deterministic"):convert(tonumber)
+  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
+  p:option("--openings", "openings file (as match --openings)")
+  p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
+  p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
+  p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
+  p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
+  p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
+  p:flag("--restart", "start over: remove the tournament files of --out first")
+  p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
+  p:option("--records", "game records file (PGN-like tags White, Black, Result, Round); with "
+           .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR"):argname("FILE")
+  p:option("--html", "write the standings and crosstable as an HTML page"):argname("FILE")
+  p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
+           .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
+  p:flag("--sandbox", "run the bot files in a sandbox (as match --sandbox)")
+  p:flag("--quiet -q", "no progress line")
+  p:flag("-h --help", "this help")
+  return p
+end
+
+local function wants_help(args)
+  for _, a in ipairs(args) do
+    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
+  end
+  return false
+end
+
+local function fail(msg)
+  io.stderr:write("cheskers tournament: ", msg, "\n")
+  return 1
+end
+
+local function positive(v, name)
+  if v ~= nil and (not v or v < 1) then return nil, name .. " must be a positive integer" end
+  return true
+end
+
+-- The options as a tournament configuration, or nil, message.
+local function config(o)
+  local cfg = {
+    bots = o.bots, gauntlet = o.gauntlet, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
+    move_timeout = o.move_timeout, opening_plies = o.opening_plies, max_plies = o.max_plies,
+    repetition = o.repetition, out = o.out, restart = o.restart, records = o.records, sandbox = o.sandbox,
+  }
+  for _, opt in ipairs({ { o.games or false, "--games" }, { o.nodes, "--nodes" }, { o.max_plies, "--max-plies" } }) do
+    local ok, err = positive(opt[1], opt[2])
+    if not ok then return nil, err end
+  end
+  if not o.seed then return nil, "--seed must be an integer" end
+  if o.time ~= nil and (not o.time or o.time <= 0) then return nil, "--time must be a positive number" end
+  local ok, shard, shards = pcall(require("cheskers.experiment").parse_shard, o.shard)
+  if not ok then return nil, shard end
+  cfg.shard, cfg.shards = shard, shards
+  if shards > 1 and cfg.records then
+    cfg.records = cfg.records:gsub("(%.[^./]*)$", "") .. string.format(".shard%dof%d", shard, shards)
+      .. (o.records:match("(%.[^./]*)$") or "")
+  end
+  if o.rules then
+    local rules, err = require("cheskers.rulespec").parse(o.rules)
+    if not rules then return nil, err end
+    local okr, rerr = pcall(require("cheskers").rules, rules)
+    if not okr then return nil, tostring(rerr) end
+    cfg.rules = rules
+  end
+  if o.openings then
+    local list, err = require("cheskers.match").read_openings(o.openings)
+    if not list then return nil, err end
+    cfg.openings = list
+  end
+  return cfg
+end
+
+-- Writes a file, creating its folder.
+local function write_file(path, text)
+  local ok, derr = require("cheskers.store").mkdir(path:match("^(.*)/[^/]*$") or ".")
+  if not ok then error(derr, 0) end
+  local f, err = io.open(path, "w")
+  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
+  f:write(text)
+  f:close()
+end
+
+-- Prints the report of a summary; --html and (for --report) --records.
+local function print_report(tournament, sum, o, cfg)
+  local t = tournament.standings(sum, o.prior)
+  print(tournament.report(t))
+  if o.html then write_file(o.html, tournament.html(t)) end
+  if o.report and o.records then
+    local parts = {}
+    for _, r in ipairs(sum.results) do parts[#parts + 1] = tournament.render_record(cfg, r) end
+    write_file(o.records, table.concat(parts))
+  end
+end
+
+local function progress_printer(tournament)
+  local okrl, rl = pcall(require, "cheskers.readline")
+  local tty = okrl and rl.isatty(2)
+  local shown = false
+  local function progress(done, total, r)
+    if r.detail then
+      io.stderr:write(shown and tty and "\r\27[K" or "", string.format("game %d: %s - %s: %s: %s\n",
+        r.round, r.white, r.black, r.reason, r.detail))
+    end
+    local line = tournament.progress_line(done, total, r)
+    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
+    shown = true
+    io.stderr:flush()
+  end
+  return progress, function() if tty and shown then io.stderr:write("\n") end end
+end
+
+-- --report DIR: the folder's games (its own fingerprint gives the openings
+-- of the game records).
+local function report_only(tournament, o)
+  local sum, err = tournament.read_dir(o.report)
+  if not sum then return fail(err) end
+  print_report(tournament, sum, o, sum.cfg)
+  return 0
+end
+
+local function play(tournament, o, cfg)
+  local finish = function() end
+  if not o.quiet then cfg.progress, finish = progress_printer(tournament) end
+  local ok, sum = pcall(tournament.run, cfg)
+  finish()
+  if not ok then
+    if require("cheskers").error_code(sum) == "interrupted" and cfg.out then
+      io.stderr:write("cheskers tournament: the finished games are stored; run the same command again to resume\n")
+    end
+    if type(sum) == "string" then return fail(sum) end
+    error(sum, 0)
+  end
+  if not cfg.out then
+    print_report(tournament, sum, o, cfg)
+    return 0
+  end
+  local all, err = tournament.read_dir(cfg.out)
+  if not all then return fail(err) end
+  if #all.results < all.total then
+    io.stderr:write(string.format("shard %d/%d: %d played, %d already there; %s holds %d of %d games: "
+      .. "when every shard is done, cheskers tournament --report %s\n", cfg.shard, cfg.shards, sum.played,
+      sum.skipped, cfg.out, #all.results, all.total, cfg.out))
+    return 0
+  end
+  print_report(tournament, all, o, cfg)
+  return 0
+end
+
+local function run(args)
+  local p = parser()
+  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  local ok, o = p:pparse(args)
+  if not ok then return fail(o .. "\n" .. p:get_usage()) end
+  local tournament = require "cheskers.tournament"
+  if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
+  if o.report then
+    if #o.bots > 0 then return fail("--report DIR takes no bots (it plays nothing)") end
+    return report_only(tournament, o)
+  end
+  if #o.bots + (o.gauntlet and 1 or 0) < 2 then
+    return fail("give at least two bots (or --gauntlet BOT and one bot)\n" .. p:get_usage())
+  end
+  local cfg, err = config(o)
+  if not cfg then return fail(err) end
+  return play(tournament, o, cfg)
+end
+
+return {
+  summary = "round robin or gauntlet of bots: crosstable, Elo ratings, LOS",
+  usage = parser():get_help(),
+  run = run,
+  main = run,
+}

@@ -1,0 +1,477 @@
+-- cheskers.tournament: many bots, every pairing (round robin) or one bot
+-- against all the others (gauntlet); the library behind `cheskers
+-- tournament`. Bots are loaded by cheskers.bots, each game is one game of
+-- cheskers.match (its openings, colours and game loop), results are kept by
+-- cheskers.store and rated by cheskers.stats.ratings: this file owns the
+-- schedule, the shards of a tournament folder, the standings, the
+-- crosstable and its text and HTML.
+--
+--   tournament.players(cfg) -> specs          the gauntlet bot first, then cfg.bots
+--   tournament.pairings(n, gauntlet) -> {{a, b}, ...}
+--   tournament.schedule(npairs, games, shard, nshards) -> {{round, pair, game}, ...}
+--   tournament.run(cfg) -> summary            plays (this shard of) the tournament
+--   tournament.read_dir(dir) -> summary | nil, message   the games of a folder
+--   tournament.config_of(fingerprint) -> cfg   enough of it for render_record
+--   tournament.standings(summary [, prior]) -> standings
+--   tournament.report(standings) -> text      standings and crosstable
+--   tournament.html(standings) -> text        the crosstable as an HTML page
+--   tournament.render_record(cfg, result) -> text   its game record
+--   tournament.progress_line(done, total, result) -> text
+--
+-- cfg: bots (list of bot specs), gauntlet (a spec: it plays every bot of
+-- cfg.bots), games (per pairing, default 2), and what cheskers.match takes:
+-- seed, nodes, time, move_timeout, rules, openings, opening_plies,
+-- max_plies, repetition, sandbox; out (a folder), shard and shards (play
+-- only the games numbered shard, shard + shards, ...), restart (throw the
+-- folder's tournament files away first), records (game records file),
+-- progress (function(done, total, result)), stop (function -> true to
+-- stop early).
+--
+-- The schedule: pairing p = {a, b} plays games 1..N; game g is game g of a
+-- match between a and b (a has White in odd games; games 2k-1 and 2k share
+-- an opening, the same openings in every pairing) seeded by (seed, g).
+-- Games are numbered round by round: round k is game g = (k - 1) // P + 1
+-- of pairing (k - 1) % P + 1 (P pairings), so that growing --games keeps
+-- every number, and shard I of N plays rounds I, I + N, ...
+--
+-- A folder holds one tournament: files tournament.shard<I>of<N>.jsonl
+-- (cheskers.store files: a header with the fingerprint and the plan, one
+-- line per game). A run reads every tournament file of the folder, skips
+-- the games already there, refuses files of other inputs (unless restart),
+-- and appends its own games to its shard's file.
+local bots_mod = require "cheskers.bots"
+local match = require "cheskers.match"
+local stats = require "cheskers.stats"
+local store = require "cheskers.store"
+
+local M = {}
+
+M.KIND = "tournament"
+M.DEFAULT_GAMES = 2
+
+local RESULT_TOKEN = { white = "1-0", black = "0-1", draw = "1/2-1/2" }
+
+local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+
+-- ---- the schedule ------------------------------------------------------------
+
+function M.players(cfg)
+  local list = {}
+  if cfg.gauntlet then list[1] = cfg.gauntlet end
+  for _, b in ipairs(cfg.bots or {}) do list[#list + 1] = b end
+  return list
+end
+
+-- Round robin: every {a, b} with a < b, in order; gauntlet: {1, b}.
+function M.pairings(n, gauntlet)
+  local list = {}
+  for a = 1, gauntlet and 1 or n do
+    for b = a + 1, n do list[#list + 1] = { a, b } end
+  end
+  return list
+end
+
+function M.schedule(npairs, games, shard, nshards)
+  shard, nshards = shard or 1, nshards or 1
+  local list = {}
+  for k = 1, npairs * games do
+    if (k - 1) % nshards == shard - 1 then
+      list[#list + 1] = { round = k, pair = (k - 1) % npairs + 1, game = (k - 1) // npairs + 1 }
+    end
+  end
+  return list
+end
+
+local function key(r) return string.format("%s/%s", tostring(r.pair), tostring(r.game)) end
+
+-- ---- bots and fingerprint ------------------------------------------------------
+
+-- The bots, loaded; names made unique (the spec, then "#k", when two agree).
+local function load_bots(specs, sandbox)
+  local list, count = {}, {}
+  for i, spec in ipairs(specs) do
+    list[i] = bots_mod.load(spec, { sandbox = sandbox })
+    count[list[i].name] = (count[list[i].name] or 0) + 1
+  end
+  local used = {}
+  for i, b in ipairs(list) do
+    local name = b.name
+    if count[name] > 1 then name = type(specs[i]) == "string" and specs[i] or name end
+    if used[name] then name = name .. "#" .. i end
+    used[name] = true
+    if name ~= b.name then list[i] = setmetatable({ name = name }, { __index = b }) end
+  end
+  return list
+end
+
+-- What must agree for stored games to count: match's fingerprint of the
+-- games, with the players in place of its two bots. The games per pairing
+-- are left out (they may grow).
+function M.fingerprint(cfg)
+  local fp = match.fingerprint(cfg, { { name = "" }, { name = "" } })
+  fp.a, fp.b = nil, nil
+  fp.players = store.plain(M.players(cfg))
+  fp.gauntlet = cfg.gauntlet and true or false
+  return fp
+end
+
+local function plan_of(cfg, names, shard, shards)
+  return { games = cfg.games or M.DEFAULT_GAMES, names = names, shard = shard, shards = shards }
+end
+
+-- ---- one game and its record -------------------------------------------------------
+
+local function play_one(cfg, bots, pairs, item)
+  local p = pairs[item.pair]
+  local r = match.play_game(cfg, { bots[p[1]], bots[p[2]] }, item.game)
+  r.board, r.time = nil, nil
+  r.round, r.pair = item.round, item.pair
+  return r
+end
+
+function M.render_record(cfg, r)
+  local record = require "cheskers.record"
+  local board = match.opening_board(cfg, r.game)
+  for _, t in ipairs(r.moves or {}) do board:play(t) end
+  local tags = {
+    Event = "cheskers tournament", Round = r.round, White = r.white, Black = r.black,
+    Result = RESULT_TOKEN[r.winner], Termination = r.reason,
+  }
+  if r.detail then tags.Annotator = r.detail end
+  return record.write(board, tags) .. "\n"
+end
+
+-- ---- the folder ----------------------------------------------------------------
+
+local function basename(path) return path:match("([^/]+)$") or path end
+
+function M.shard_file(dir, shard, shards)
+  return string.format("%s/tournament.shard%dof%d.jsonl", dir, shard, shards)
+end
+
+-- The tournament files of a folder: {path, header, results}, sorted by path.
+local function folder_files(dir)
+  local lfs = require "lfs"
+  local files = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return files end
+  for name in lfs.dir(dir) do
+    if name:match("%.jsonl$") then
+      local path = dir .. "/" .. name
+      local header, results = store.read(path)
+      if header and header.kind == M.KIND then
+        files[#files + 1] = { path = path, header = header, results = results }
+      end
+    end
+  end
+  table.sort(files, function(x, y) return x.path < y.path end)
+  return files
+end
+
+-- The keys of the games in the folder's other files (checked against the
+-- fingerprint; removed instead with restart). The shard's own file is
+-- left to the store.
+local function games_elsewhere(cfg, own, fingerprint)
+  local done = {}
+  for _, f in ipairs(folder_files(cfg.out)) do
+    if cfg.restart then
+      os.remove(f.path)
+    elseif f.path ~= own then
+      store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = fingerprint,
+                                             restart_hint = "use --restart to start over" })
+      for _, r in ipairs(f.results) do done[key(r)] = true end
+    end
+  end
+  return done
+end
+
+local function open_store(cfg, names, shard, shards)
+  if not cfg.out then return nil, {} end
+  local ok, err = store.mkdir(cfg.out)
+  if not ok then error(err, 0) end
+  local path = M.shard_file(cfg.out, shard, shards)
+  local fingerprint = M.fingerprint(cfg)
+  local lock = store.lock(path)
+  local okd, done = pcall(games_elsewhere, cfg, path, fingerprint)
+  if not okd then store.unlock(lock) error(done, 0) end
+  local st = store.open {
+    path = path, kind = M.KIND, fingerprint = fingerprint, lock = lock, restart = cfg.restart,
+    key = function(r) return math.type(r.pair) == "integer" and math.type(r.game) == "integer" and key(r) end,
+    plan = plan_of(cfg, names, shard, shards), records = cfg.records,
+    render = function(r) return M.render_record(cfg, r) end,
+  }
+  for _, r in ipairs(st.results) do done[key(r)] = true end
+  return st, done
+end
+
+-- Without --out, records alone, written as games end.
+local function records_writer(cfg)
+  local ok, err = store.mkdir(cfg.records:match("^(.*)/[^/]*$") or ".")
+  if not ok then error(err, 0) end
+  local f, ferr = io.open(cfg.records, "w")
+  if not f then errorf("cannot write %s: %s", cfg.records, tostring(ferr)) end
+  return {
+    results = {},
+    append = function(self, r) self.results[#self.results + 1] = r; f:write(M.render_record(cfg, r)) f:flush() end,
+    close = function() f:close() end,
+  }
+end
+
+local function memory_store()
+  return { results = {}, append = function(self, r) self.results[#self.results + 1] = r end, close = function() end }
+end
+
+-- ---- running -------------------------------------------------------------------------
+
+local function check_cfg(cfg)
+  local n = #M.players(cfg)
+  if n < 2 then errorf("a tournament needs at least two bots") end
+  local games = cfg.games or M.DEFAULT_GAMES
+  if math.type(games) ~= "integer" or games < 1 then errorf("games must be a positive integer") end
+  local shard, shards = cfg.shard or 1, cfg.shards or 1
+  if shards > 1 and not cfg.out then errorf("--shard needs --out DIR (each shard writes its own file there)") end
+  return n, games, shard, shards
+end
+
+local function play_todo(cfg, bots, pairs, todo, st, sum)
+  for _, item in ipairs(todo) do
+    if cfg.stop and cfg.stop() then break end
+    local r = play_one(cfg, bots, pairs, item)
+    st:append(r)
+    sum.played = sum.played + 1
+    if cfg.progress then cfg.progress(sum.skipped + sum.played, sum.planned, r) end
+  end
+end
+
+-- Plays this shard's games not yet in the folder. Returns {played,
+-- skipped, planned (this shard's games), file, names, pairs, gauntlet,
+-- results (without --out: the games played)}. An error (Ctrl-C included) leaves every
+-- finished game stored.
+function M.run(cfg)
+  local n, games, shard, shards = check_cfg(cfg)
+  local bots = load_bots(M.players(cfg), cfg.sandbox)
+  local names = {}
+  for i, b in ipairs(bots) do names[i] = b.name end
+  local pairs = M.pairings(n, cfg.gauntlet ~= nil)
+  local st, done = open_store(cfg, names, shard, shards)
+  st = st or (cfg.records and records_writer(cfg)) or memory_store()
+  local todo, list = {}, M.schedule(#pairs, games, shard, shards)
+  for _, item in ipairs(list) do
+    if not done[key(item)] then todo[#todo + 1] = item end
+  end
+  local sum = { played = 0, skipped = #list - #todo, planned = #list, names = names, pairs = pairs,
+                gauntlet = cfg.gauntlet ~= nil, file = cfg.out and M.shard_file(cfg.out, shard, shards) }
+  local ok, err = pcall(play_todo, cfg, bots, pairs, todo, st, sum)
+  if not cfg.out then sum.results = st.results end
+  st:close()
+  if not ok then error(err, 0) end
+  return sum
+end
+
+-- ---- reading a folder ------------------------------------------------------------------
+
+-- The games of a tournament folder, merged: {names, gauntlet, games (per
+-- pairing, the most any shard planned), pairs, results (one per game, in
+-- round order), total (games planned), warnings, cfg (config_of its
+-- fingerprint)}; or nil, message.
+function M.read_dir(dir)
+  local files = folder_files(dir)
+  if #files == 0 then return nil, "no tournament results in " .. dir end
+  local first = files[1].header
+  local seen, results, warnings, games = {}, {}, {}, 0
+  for _, f in ipairs(files) do
+    local d = store.diff(first.fingerprint, f.header.fingerprint)
+    if #d > 0 then
+      return nil, string.format("%s and %s hold different tournaments:\n  %s", basename(files[1].path),
+                                basename(f.path), table.concat(d, "\n  "))
+    end
+    games = math.max(games, f.header.plan and f.header.plan.games or 0)
+    for _, r in ipairs(f.results) do
+      if not seen[key(r)] then seen[key(r)] = true; results[#results + 1] = r end
+    end
+  end
+  table.sort(results, function(x, y) return x.round < y.round end)
+  local names = first.plan and first.plan.names or first.fingerprint.players
+  local pairs = M.pairings(#names, first.fingerprint.gauntlet)
+  local total = #pairs * games
+  if #results < total then
+    warnings[#warnings + 1] = string.format("found %d of %d games: some shards are not done", #results, total)
+  end
+  return { names = names, gauntlet = first.fingerprint.gauntlet, games = games, pairs = pairs,
+           results = results, total = total, warnings = warnings, cfg = M.config_of(first.fingerprint) }
+end
+
+-- What render_record needs of a stored fingerprint: seed, openings,
+-- opening plies, rules.
+function M.config_of(fp)
+  local cfg = { seed = fp.seed, openings = fp.openings, opening_plies = fp.opening_plies }
+  if type(fp.rules) == "table" and fp.rules.text then
+    cfg.rules = require("cheskers.rulespec").parse(fp.rules.text)
+  end
+  return cfg
+end
+
+-- ---- standings ---------------------------------------------------------------------
+
+local function tally(names, pairs, results)
+  local n = #names
+  local t = { n = n, names = names, score = {}, played = {}, points = {}, met = {}, wdl = {} }
+  for i = 1, n do
+    t.score[i], t.played[i], t.points[i], t.met[i] = 0, 0, {}, {}
+    for j = 1, n do t.points[i][j], t.met[i][j] = 0, 0 end
+  end
+  for p, ab in ipairs(pairs) do t.wdl[p] = { i = ab[1], j = ab[2], w = 0, d = 0, l = 0 } end
+  for _, r in ipairs(results) do
+    local p = t.wdl[r.pair]
+    local a, b = p.i, p.j
+    if r.score_a == 1 then p.w = p.w + 1 elseif r.score_a == 0 then p.l = p.l + 1 else p.d = p.d + 1 end
+    t.score[a], t.score[b] = t.score[a] + r.score_a, t.score[b] + 1 - r.score_a
+    t.played[a], t.played[b] = t.played[a] + 1, t.played[b] + 1
+    t.points[a][b], t.points[b][a] = t.points[a][b] + r.score_a, t.points[b][a] + 1 - r.score_a
+    t.met[a][b], t.met[b][a] = t.met[a][b] + 1, t.met[b][a] + 1
+  end
+  return t
+end
+
+-- The standings of a summary ({names, pairs, results} as read_dir gives):
+-- the tally, ratings (stats.ratings; prior: virtual draws a pairing, by
+-- default 0 when the maximum likelihood is finite, else 1), order (player
+-- indices by rating; ratings within 1e-6 Elo by score, then as given), los[k] (of order[k] over order[k + 1]).
+function M.standings(sum, prior)
+  local t = tally(sum.names, sum.pairs, sum.results)
+  local list = {}
+  for _, p in ipairs(t.wdl) do list[#list + 1] = p end
+  local r = stats.ratings(list, t.n, { prior = prior or 0 })
+  if not prior and not r.finite then
+    r = stats.ratings(list, t.n, { prior = 1 })
+    t.auto_prior = true
+  end
+  t.ratings = r
+  t.order = {}
+  for i = 1, t.n do t.order[i] = i end
+  table.sort(t.order, function(x, y)
+    if math.abs(r.elo[x] - r.elo[y]) > 1e-6 then return r.elo[x] > r.elo[y] end
+    if t.score[x] ~= t.score[y] then return t.score[x] > t.score[y] end
+    return x < y
+  end)
+  t.los = {}
+  for k = 1, t.n - 1 do t.los[k] = stats.los(r, t.order[k], t.order[k + 1]) end
+  t.games = #sum.results
+  t.warnings = sum.warnings or {}
+  t.gauntlet = sum.gauntlet
+  return t
+end
+
+-- ---- text ------------------------------------------------------------------------------
+
+local function num(x)
+  if x == math.floor(x) then return string.format("%d", math.floor(x)) end
+  return string.format("%.1f", x)
+end
+
+local function elo_text(e)
+  if e ~= e then return "?" end
+  if math.abs(e) < 0.5 then return "0" end
+  return string.format("%+.0f", e)
+end
+
+-- "2.5/3", "." on the diagonal, "" when the two never met.
+local function cell(t, i, j)
+  if i == j then return "." end
+  if t.met[i][j] == 0 then return "" end
+  return num(t.points[i][j]) .. "/" .. t.met[i][j]
+end
+
+local function standings_lines(t, w, say)
+  say("%3s  %-" .. w .. "s  %5s  %5s  %6s  %5s  %-14s  %6s", "#", "bot", "games", "score", "%",
+      "Elo", "95% interval", "LOS")
+  local r = t.ratings
+  local shown = r.finite and elo_text or function() return "?" end
+  for k, i in ipairs(t.order) do
+    local pct = t.played[i] > 0 and 100 * t.score[i] / t.played[i] or 0
+    local interval = string.format("[%s, %s]", shown(r.lo[i]), shown(r.hi[i]))
+    local line = string.format("%3d  %-" .. w .. "s  %5d  %5s  %6.1f  %5s  %-14s  %6s", k, t.names[i],
+      t.played[i], num(t.score[i]), pct, shown(r.elo[i]), interval,
+      t.los[k] and r.finite and string.format("%.1f%%", 100 * t.los[k]) or "")
+    say("%s", (line:gsub("%s+$", "")))
+  end
+end
+
+local function crosstable_lines(t, w, say)
+  local widths = {}
+  for k in ipairs(t.order) do
+    widths[k] = 3
+    for _, i in ipairs(t.order) do widths[k] = math.max(widths[k], #cell(t, i, t.order[k])) end
+  end
+  local head = { string.format("%3s  %-" .. w .. "s", "#", "bot") }
+  for k in ipairs(t.order) do head[#head + 1] = string.format("%" .. widths[k] .. "d", k) end
+  say("%s", table.concat(head, "  "))
+  for k, i in ipairs(t.order) do
+    local row = { string.format("%3d  %-" .. w .. "s", k, t.names[i]) }
+    for c, j in ipairs(t.order) do row[#row + 1] = string.format("%" .. widths[c] .. "s", cell(t, i, j)) end
+    say("%s", (table.concat(row, "  "):gsub("%s+$", "")))
+  end
+end
+
+-- The report: standings with ratings, the crosstable, how they were made.
+function M.report(t)
+  local out = {}
+  local function say(fmt, ...) out[#out + 1] = string.format(fmt, ...) end
+  local w = 3
+  for _, name in ipairs(t.names) do w = math.max(w, #name) end
+  say("%s of %d bots, %d game%s", t.gauntlet and "gauntlet" or "round robin", t.n, t.games,
+      t.games == 1 and "" or "s")
+  for _, line in ipairs(t.warnings) do say("warning: %s", line) end
+  say("")
+  standings_lines(t, w, say)
+  say("")
+  say("crosstable (points of the row's bot against the column's / games):")
+  crosstable_lines(t, w, say)
+  say("")
+  local r = t.ratings
+  say("Elo: maximum likelihood, Davidson's model of draws (nu %.3f), mean 0;", r.nu)
+  say("95%% interval from the observed information; LOS: that a bot is stronger than the next.")
+  if not r.finite then
+    say("No finite maximum: the games do not link every bot to every other both ways (a perfect")
+    say("score, or bots with no games between them%s).", r.prior > 0 and ", even with virtual draws"
+        or "; --prior 1 adds one virtual draw to each pairing")
+  elseif r.prior > 0 then
+    local why = t.auto_prior and "some bots won every game against the others: " or ""
+    say("(%s%s virtual draw%s added to each pairing)", why, num(r.prior), r.prior == 1 and "" or "s")
+  end
+  return table.concat(out, "\n")
+end
+
+local function escape(s)
+  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
+end
+
+-- The standings and crosstable as a standalone HTML page.
+function M.html(t)
+  local out = { "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>cheskers tournament</title>",
+    "<style>table{border-collapse:collapse;font-family:sans-serif}td,th{border:1px solid #999;"
+    .. "padding:2px 8px;text-align:right}td.name{text-align:left}td.self{background:#ddd}</style>",
+    "</head><body>", "<table>" }
+  local head = { "<tr><th>#</th><th>bot</th><th>games</th><th>score</th><th>Elo</th><th>95% interval</th><th>LOS</th>" }
+  for k in ipairs(t.order) do head[#head + 1] = "<th>" .. k .. "</th>" end
+  out[#out + 1] = table.concat(head) .. "</tr>"
+  local r = t.ratings
+  for k, i in ipairs(t.order) do
+    local row = { string.format("<tr><td>%d</td><td class=\"name\">%s</td><td>%d</td><td>%s</td><td>%s</td>"
+      .. "<td>[%s, %s]</td><td>%s</td>", k, escape(t.names[i]), t.played[i], num(t.score[i]), elo_text(r.elo[i]),
+      elo_text(r.lo[i]), elo_text(r.hi[i]), t.los[k] and string.format("%.1f%%", 100 * t.los[k]) or "") }
+    for _, j in ipairs(t.order) do
+      row[#row + 1] = i == j and "<td class=\"self\"></td>" or "<td>" .. escape(cell(t, i, j)) .. "</td>"
+    end
+    out[#out + 1] = table.concat(row) .. "</tr>"
+  end
+  out[#out + 1] = "</table></body></html>"
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- "game 7/30  greedy - random 1-0 (no moves)"
+function M.progress_line(done, total, r)
+  return string.format("game %d/%d  %s - %s %s (%s)", done, total, r.white, r.black,
+                       RESULT_TOKEN[r.winner] or "?", tostring(r.reason))
+end
+
+return M
