@@ -375,11 +375,23 @@ typedef struct chk_search_info {
     double seconds;
     int npv;
     chk_move pv[CHK_MAX_PLY];
+    /* partial: a report from inside the iteration depth (opts.info_every):
+     * pv is the best line of that iteration so far (score its score), or
+     * the last completed iteration's when no root move is done yet. root:
+     * the searched position's board as it was at the start (its history
+     * must not be played on; copy it first). tb: the root was answered by
+     * the tablebases (opts.tb): pv is a best line by the tables. */
+    bool partial;
+    bool tb;
+    const chk_pos *root;
 } chk_search_info;
 
-/* Called after each completed iteration; a non-zero return aborts the
- * search (chk_search_run then returns CHK_SEARCH_ABORTED). */
+/* Called after each completed iteration (and, with opts.info_every, from
+ * inside one: info->partial); a non-zero return aborts the search
+ * (chk_search_run then returns CHK_ABORTED). */
 typedef int (*chk_info_fn)(void *ud, const chk_search_info *info);
+
+struct chk_tb;                          /* cheskers_tb.h */
 
 typedef struct chk_search_opts {
     int depth;                          /* maximum depth, 0: CHK_MAX_PLY - 1 */
@@ -391,6 +403,13 @@ typedef struct chk_search_opts {
     void *eval_ud;
     chk_info_fn info;                   /* NULL: none */
     void *info_ud;
+    /* Search options added for tablebases and progress (search.c): */
+    struct chk_tb *tb;                  /* NULL: none; else tables opened for the
+                                           searched position's rules (cheskers_tb.h):
+                                           covered positions score exactly, a
+                                           covered root is answered by the tables */
+    double info_every;                  /* > 0: also call info about every this many
+                                           seconds inside an iteration (partial) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

@@ -138,6 +138,11 @@ static chk_tb *dir_tables(TbDir *d, const chk_rules *r, char *err, size_t errlen
     return tb;
 }
 
+chk_tb *lb_check_tables(lua_State *L, int arg, const chk_rules *r, char *err, size_t errlen)
+{
+    return dir_tables(checkdir(L, arg), r, err, errlen);
+}
+
 /* The rules at arg: a board's, or cheskers.new(nil, arg)'s (the board is
  * pushed to keep the rules alive; the stack grows by one). */
 static const chk_rules *rules_at(lua_State *L, int arg)
