@@ -453,6 +453,10 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
  * -1); CHK_NO_MEMORY when the position's history could not grow. n is capped
  * at CHK_SOLVE_MAX_MOVES. */
 #define CHK_SOLVE_MAX_MOVES 15
+/* With tablebases (chk_solver_tables) n may go up to this: a position a
+ * table covers is answered by it, so a long win into table positions is
+ * solved exactly. */
+#define CHK_SOLVE_MAX_MOVES_TB 64
 
 typedef struct chk_solver chk_solver;
 
@@ -462,6 +466,12 @@ void chk_solver_clear(chk_solver *s);            /* forget every position */
 uint64_t chk_solver_nodes(const chk_solver *s);  /* nodes since new or clear */
 /* A budget of nodes for each following call (0: none, the default). */
 void chk_solver_limit(chk_solver *s, uint64_t max_nodes);
+
+/* Tablebases for the following calls (NULL: none, the default): tables
+ * opened for the rules of the positions solved (cheskers_tb.h). They are
+ * not used under draw_repetition or draw_quiet_plies (the tables ignore
+ * those rules). With them, n is capped at CHK_SOLVE_MAX_MOVES_TB. */
+void chk_solver_tables(chk_solver *s, struct chk_tb *tb);
 
 /* The shortest forced win of the side to move within n: 1..n, or 0 when
  * there is none (or the game is over). best (may be NULL) receives the first
