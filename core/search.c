@@ -71,7 +71,7 @@ struct chk_search {
 
     /* tablebases: NULL when none or unusable for these rules */
     chk_tb *tb;
-    int tb_pieces;                      /* probe positions with at most this many */
+    int tb_pieces;                      /* probe positions with at most this many pieces */
     /* partial reports (opts.info_every) */
     chk_search_info *out;               /* the last completed iteration */
     chk_search_info part;
@@ -358,15 +358,16 @@ static int tb_score(chk_search *s, int ply)
     return result_score(value, ply, dist);
 }
 
-/* The tables usable for this search: not under draw_quiet_plies (a table
+/* The tables usable for this search (any signature with a file is probed;
+ * a missing one costs a hash look-up): not under draw_quiet_plies (a table
  * win may take longer than the rule allows; draw_repetition cannot spoil
  * one, since a fastest win never repeats a position). */
 static void tb_setup(chk_search *s)
 {
     s->tb = s->o->tb && !s->p->rules->draw_quiet_plies ? s->o->tb : NULL;
-    s->tb_pieces = s->tb ? chk_tb_max_pieces(s->tb) : 0;
-    if (s->tb && s->tb_pieces < 2)
-        s->tb = NULL;
+    if (s->tb && chk_tb_count(s->tb) == 0)
+        s->tb = NULL;       /* no file at all: nothing to probe */
+    s->tb_pieces = CHK_TB_MAX_PIECES;
 }
 
 /* Answers a covered root from the tables: *out gets the tables' best move,

@@ -59,7 +59,7 @@ struct chk_solver {
     chk_stop *stop;
     chk_tb *tables;                 /* chk_solver_tables */
     chk_tb *tb;                     /* the tables of this call: NULL when unusable */
-    int tb_pieces;                  /* they cover every position with this many */
+    int tb_pieces;                  /* probe positions with at most this many pieces */
 };
 
 /* ---- context ------------------------------------------------------------ */
@@ -159,7 +159,9 @@ static void begin(chk_solver *s, const chk_pos *p, chk_stop *stop)
     s->quiet_limit = r->draw_quiet_plies;
     s->stop = stop;
     s->tb = s->tables && !r->draw_quiet_plies && !r->draw_repetition ? s->tables : NULL;
-    s->tb_pieces = s->tb ? chk_tb_max_pieces(s->tb) : 0;
+    if (s->tb && chk_tb_count(s->tb) == 0)
+        s->tb = NULL;       /* no file at all: nothing to probe */
+    s->tb_pieces = CHK_TB_MAX_PIECES;
     s->node_limit = s->max_nodes ? s->nodes + s->max_nodes : 0;
 }
 

@@ -142,7 +142,11 @@ static chk_tb *dir_tables(TbDir *d, const chk_rules *r, char *err, size_t errlen
 
 chk_tb *lb_check_tables(lua_State *L, int arg, const chk_rules *r, char *err, size_t errlen)
 {
-    return dir_tables(checkdir(L, arg), r, err, errlen);
+    TbDir *d = luaL_testudata(L, arg, TBDIR_MT);
+    if (!d)
+        lcheskers_error(L, "bad_argument", "'tb' must be tables (cheskers.tb.open(dir)), not %s",
+                        luaL_typename(L, arg));
+    return dir_tables(d, r, err, errlen);
 }
 
 /* The rules at arg: a board's, or cheskers.new(nil, arg)'s (the board is

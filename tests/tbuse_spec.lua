@@ -90,7 +90,7 @@ describe("the engine with tablebases", function()
     end
   end)
 
-  it("scores covered positions inside the search exactly (children of an uncovered root)", function()
+  it("answers a root whose moves all lead into tables with the tables' best", function()
     local n = 0
     while n < 60 do
       local b = random_position(random_letters(2))
@@ -103,12 +103,51 @@ describe("the engine with tablebases", function()
         local best, set = best_by_moves(b)
         for _, depth in ipairs { 1, 4 } do
           local r = b:search { depth = depth, tb = T }
-          assert.is_nil(r.tb)
           assert.are.equal(best, r.score, b:fen() .. " depth " .. depth)
           assert.is_true(set[tostring(r.move)], b:fen())
         end
       end
     end
+  end)
+
+  -- King and pawn against two kings, the pawn about to promote: promoting
+  -- to a camel leads into KC v KK (built above), the other moves into
+  -- tables that are not there. So the root is searched, and only the
+  -- tables can give a depth-1 search a forced-win score.
+  it("scores covered positions inside the search exactly", function()
+    local n, tries = 0, 0
+    while n < 20 and tries < 200000 do
+      tries = tries + 1
+      local files, rank7 = "abcdefgh", {}
+      for f = 1, 7, 2 do rank7[#rank7 + 1] = files:sub(f, f) .. "7" end
+      local b = cheskers.new("8/8/8/8/8/8/8/8 w")
+      local sq = rank7[rnd(#rank7)]
+      b:put(sq, "P")
+      local free = {}
+      for _, q in ipairs(cheskers.SQUARES) do if q ~= sq then free[#free + 1] = q end end
+      for _, l in ipairs { "K", "k", "k" } do
+        local i = rnd(#free)
+        b:put(free[i], l)
+        table.remove(free, i)
+      end
+      local ok, c = pcall(cheskers.new, b:fen())
+      if ok and not c:result() and not c:probe(T) then
+        local camel, quiet = nil, true
+        for _, e in ipairs(c:tb_moves(T)) do
+          if #e.move.captures > 0 then quiet = false end
+          if tostring(e.move):match("=C$") then camel = e end
+        end
+        local plain = quiet and camel and camel.value == "win" and c:search { depth = 1 }
+        if plain and math.abs(plain.score) < cheskers.engine.MATE_MIN then
+          n = n + 1
+          local r = c:search { depth = 1, tb = T }
+          assert.is_nil(r.tb, c:fen())
+          assert.is_true(r.score >= WIN - camel.distance, c:fen())
+          assert.is_true(r.score >= cheskers.engine.MATE_MIN, c:fen())
+        end
+      end
+    end
+    assert.are.equal(20, n)
   end)
 
   it("searches as before without tables, and without them under draw_quiet_plies", function()
