@@ -4,11 +4,12 @@
 -- more than the other, the side to move random, the game not over. None is
 -- covered by the 4-piece tablebases at the start (they have 5-6 pieces).
 --
---   lua5.4 scripts/openings/endgames.lua [N] [SEED] > scripts/openings/endgames.txt
+--   cheskers scripts/openings/endgames.lua [N] [SEED] > scripts/openings/endgames.txt
+-- (N 400 and SEED 14 wrote the file here; the positions depend only on them)
 
 local cheskers = require "cheskers"
 
-local N = tonumber(arg[1]) or 120
+local N = tonumber(arg[1]) or 400
 math.randomseed(tonumber(arg[2]) or 14)
 
 local KINDS = { "K", "B", "C", "P" }
