@@ -230,8 +230,12 @@ local function table_study(m, b, source)
     return nil
   end
   if not line then return nil end
-  local p = make_puzzle(m, b, k, line, "kings", source)
-  p.tags = { "endgame", "tablebase" }
+  local c = b:copy()
+  for _, t in ipairs(line) do c:play(t) end
+  local _, how = c:result()
+  if opts.theme and how ~= opts.theme then return nil end
+  local p = make_puzzle(m, b, k, line, how, source)
+  p.tags = { "endgame", "tablebase", p.tags[2] }     -- and how it ends
   if not puzzle.check(p, { tb = tables }).ok then return nil end
   return p, h
 end
