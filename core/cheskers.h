@@ -375,11 +375,23 @@ typedef struct chk_search_info {
     double seconds;
     int npv;
     chk_move pv[CHK_MAX_PLY];
+    /* partial: a report from inside the iteration depth (opts.info_every):
+     * pv is the best line of that iteration so far (score its score), or
+     * the last completed iteration's when no root move is done yet. root:
+     * the searched position's board as it was at the start (its history
+     * must not be played on; copy it first). tb: the root was answered by
+     * the tablebases (opts.tb): pv is a best line by the tables. */
+    bool partial;
+    bool tb;
+    const chk_pos *root;
 } chk_search_info;
 
-/* Called after each completed iteration; a non-zero return aborts the
- * search (chk_search_run then returns CHK_SEARCH_ABORTED). */
+/* Called after each completed iteration (and, with opts.info_every, from
+ * inside one: info->partial); a non-zero return aborts the search
+ * (chk_search_run then returns CHK_ABORTED). */
 typedef int (*chk_info_fn)(void *ud, const chk_search_info *info);
+
+struct chk_tb;                          /* cheskers_tb.h */
 
 typedef struct chk_search_opts {
     int depth;                          /* maximum depth, 0: CHK_MAX_PLY - 1 */
@@ -391,6 +403,13 @@ typedef struct chk_search_opts {
     void *eval_ud;
     chk_info_fn info;                   /* NULL: none */
     void *info_ud;
+    /* Search options added for tablebases and progress (search.c): */
+    struct chk_tb *tb;                  /* NULL: none; else tables opened for the
+                                           searched position's rules (cheskers_tb.h):
+                                           covered positions score exactly, a
+                                           covered root is answered by the tables */
+    double info_every;                  /* > 0: also call info about every this many
+                                           seconds inside an iteration (partial) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:
@@ -434,6 +453,10 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
  * -1); CHK_NO_MEMORY when the position's history could not grow. n is capped
  * at CHK_SOLVE_MAX_MOVES. */
 #define CHK_SOLVE_MAX_MOVES 15
+/* With tablebases (chk_solver_tables) n may go up to this: a position a
+ * table covers is answered by it, so a long win into table positions is
+ * solved exactly. */
+#define CHK_SOLVE_MAX_MOVES_TB 64
 
 typedef struct chk_solver chk_solver;
 
@@ -443,6 +466,12 @@ void chk_solver_clear(chk_solver *s);            /* forget every position */
 uint64_t chk_solver_nodes(const chk_solver *s);  /* nodes since new or clear */
 /* A budget of nodes for each following call (0: none, the default). */
 void chk_solver_limit(chk_solver *s, uint64_t max_nodes);
+
+/* Tablebases for the following calls (NULL: none, the default): tables
+ * opened for the rules of the positions solved (cheskers_tb.h). They are
+ * not used under draw_repetition or draw_quiet_plies (the tables ignore
+ * those rules). With them, n is capped at CHK_SOLVE_MAX_MOVES_TB. */
+void chk_solver_tables(chk_solver *s, struct chk_tb *tb);
 
 /* The shortest forced win of the side to move within n: 1..n, or 0 when
  * there is none (or the game is over). best (may be NULL) receives the first

@@ -4,6 +4,11 @@
  * move, captures by number of pieces taken and their value, promotions,
  * killers, history), late-move reductions, a one-reply extension, and a
  * quiescence search that never stands pat while a capture is compulsory.
+ * With tablebases (opts.tb) a covered position inside the search scores
+ * exactly (a win in d plies as a game won d plies further on, like the
+ * search's own game ends) and a covered root is answered by the tables.
+ * With opts.info_every the info callback also hears, from inside a long
+ * iteration, its best line so far (a partial report).
  *
  * Everything a search needs is allocated by chk_search_new; searching does
  * not allocate (chk_make may grow the position's history the first time it
@@ -14,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cheskers_tb.h"
 #include "internal.h"
 
 #define INF        (CHK_SCORE_WIN + 1)
@@ -21,7 +27,7 @@
 #define NO_SQ      0xFF
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
-enum { ABORT_NONE, ABORT_LIMIT, ABORT_STOP, ABORT_HOOK, ABORT_EVAL, ABORT_MEMORY };
+enum { ABORT_NONE, ABORT_LIMIT, ABORT_STOP, ABORT_HOOK, ABORT_EVAL, ABORT_MEMORY, ABORT_INFO };
 
 /* A move as the transposition table and killers remember it: enough to
  * find the same move (chk_move_equal) in a generated list. */
@@ -62,6 +68,17 @@ struct chk_search {
     int abort;
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
+
+    /* tablebases: NULL when none or unusable for these rules */
+    chk_tb *tb;
+    int tb_pieces;                      /* probe positions with at most this many pieces */
+    /* partial reports (opts.info_every) */
+    chk_search_info *out;               /* the last completed iteration */
+    chk_search_info part;
+    chk_pos root;                       /* the root's board (history not to be played on) */
+    int iter_depth;                     /* the iteration in progress */
+    int root_score;                     /* its best score so far (pvlen[0] > 0) */
+    double info_next;                   /* elapsed() of the next partial report */
 };
 
 /* ---- context ------------------------------------------------------------ */
@@ -164,6 +181,8 @@ static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound,
     e->captures = m ? m->captures : 0;
 }
 
+static void report_partial(chk_search *s);
+
 /* Polls the limits: every node for the node budget (so that node-limited
  * searches are reproducible), every 1024 nodes for the stop condition (the
  * flag and the deadline) and the time budget. */
@@ -183,6 +202,10 @@ static inline bool check_limits(chk_search *s)
         if (s->seconds > 0 && elapsed(s) >= s->seconds) {
             s->abort = ABORT_LIMIT;
             return true;
+        }
+        if (s->o->info_every > 0 && s->o->info && elapsed(s) >= s->info_next) {
+            report_partial(s);
+            return s->abort != ABORT_NONE;
         }
     }
     return false;
@@ -309,6 +332,101 @@ static bool repeated(const chk_pos *p)
     return false;
 }
 
+/* ---- tablebases ---------------------------------------------------------- */
+
+/* The score of a finished game reached dist plies after ply (capped so that
+ * it stays a forced result: CHK_SCORE_MATE_MIN is 2 * CHK_MAX_PLY plies). */
+static int result_score(int value, int ply, int dist)
+{
+    int at = ply + dist;
+    if (at > 2 * CHK_MAX_PLY - 1)
+        at = 2 * CHK_MAX_PLY - 1;
+    return value == CHK_TB_DRAW ? 0
+           : value == CHK_TB_WIN ? CHK_SCORE_WIN - at : -(CHK_SCORE_WIN - at);
+}
+
+/* The tables' score of the position at ply, or INF when no table covers it
+ * (a damaged file counts as not covered: the search goes on without it). */
+static int tb_score(chk_search *s, int ply)
+{
+    const chk_pos *p = s->p;
+    int value, dist;
+    if (!s->tb || bb_count(p->occ[0] | p->occ[1]) > s->tb_pieces)
+        return INF;
+    if (chk_tb_probe(s->tb, p, &value, &dist) != 1)
+        return INF;
+    return result_score(value, ply, dist);
+}
+
+/* The tables usable for this search (any signature with a file is probed;
+ * a missing one costs a hash look-up): not under draw_quiet_plies (a table
+ * win may take longer than the rule allows; draw_repetition cannot spoil
+ * one, since a fastest win never repeats a position). */
+static void tb_setup(chk_search *s)
+{
+    s->tb = s->o->tb && !s->p->rules->draw_quiet_plies ? s->o->tb : NULL;
+    if (s->tb && chk_tb_count(s->tb) == 0)
+        s->tb = NULL;       /* no file at all: nothing to probe */
+    s->tb_pieces = CHK_TB_MAX_PIECES;
+}
+
+/* Answers a covered root from the tables: *out gets the tables' best move,
+ * a line of best moves after it and the exact score. Returns false when the
+ * root is not covered (then the search runs). */
+static bool tb_root(chk_search *s, chk_search_info *out)
+{
+    chk_pos *p = s->p;
+    chk_move m;
+    int value, dist, made = 0;
+    if (!s->tb || bb_count(p->occ[0] | p->occ[1]) > s->tb_pieces
+        || chk_tb_best_move(s->tb, p, &m, &value, &dist) != 1)
+        return false;
+    out->score = result_score(value, 0, dist);
+    out->depth = 1;
+    out->tb = true;
+    out->pv[made] = m;
+    while (made < CHK_MAX_PLY - 1 && chk_make(p, &out->pv[made])) {
+        made++;
+        int v2, d2;
+        if (chk_tb_best_move(s->tb, p, &out->pv[made], &v2, &d2) != 1)
+            break;
+    }
+    out->npv = made > 0 ? made : 1;
+    while (made-- > 0)
+        chk_unmake(p);
+    return true;
+}
+
+/* ---- partial reports ------------------------------------------------------ */
+
+/* Calls info with the iteration in progress: its best line so far, else the
+ * last completed one's. Sets s->abort when info asks to stop. */
+static void report_partial(chk_search *s)
+{
+    chk_search_info *r = &s->part;
+    s->info_next = elapsed(s) + s->o->info_every;
+    if (s->pvlen[0] > 0) {
+        r->score = s->root_score;
+        r->npv = s->pvlen[0];
+        memcpy(r->pv, s->pv[0], (size_t)r->npv * sizeof(chk_move));
+    } else if (s->out->npv > 0) {
+        r->score = s->out->score;
+        r->npv = s->out->npv;
+        memcpy(r->pv, s->out->pv, (size_t)r->npv * sizeof(chk_move));
+    } else {
+        return;     /* nothing found yet */
+    }
+    r->depth = s->iter_depth;
+    r->seldepth = s->seldepth;
+    r->nodes = s->nodes;
+    r->seconds = elapsed(s);
+    r->partial = true;
+    r->tb = false;
+    r->root = &s->root;
+    if (s->o->info(s->o->info_ud, r))
+        s->abort = ABORT_INFO;
+}
+
 /* ---- quiescence ---------------------------------------------------------- */
 
 /* Under fast_count rules (chk_rules.fast_count, no filter hook): true when the side to move has no jump (so no
@@ -356,6 +474,8 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         return 0;
     int v = game_over(s, ply);
     if (s->abort || v != INF)
+        return v;
+    if (ply > 0 && (v = tb_score(s, ply)) != INF)
         return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
@@ -437,6 +557,8 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         return v;
     if (ply > 0 && repeated(p))
         return 0;
+    if (ply > 0 && (v = tb_score(s, ply)) != INF)
+        return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
 
@@ -501,6 +623,8 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             if (v > alpha) {
                 alpha = v;
                 update_pv(s, ply, m);
+                if (ply == 0)
+                    s->root_score = v;
                 if (v >= beta) {
                     if (!tactical && ply < CHK_MAX_PLY) {
                         if (!key_is(&s->killers[ply][0], m)) {
@@ -536,6 +660,9 @@ static void fill_info(chk_search *s, chk_search_info *out, int depth, int score)
     out->seconds = elapsed(s);
     out->npv = s->pvlen[0];
     memcpy(out->pv, s->pv[0], (size_t)out->npv * sizeof(chk_move));
+    out->partial = false;
+    out->tb = false;
+    out->root = &s->root;
 }
 
 int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_search_info *out)
@@ -563,6 +690,11 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->t0 = chk_clock();
     s->stopped = CHK_OK;
     memset(out, 0, sizeof *out);
+    s->out = out;
+    s->root = *p;
+    out->root = &s->root;
+    s->info_next = o->info_every > 0 ? o->info_every : 0;
+    tb_setup(s);
 
     int maxdepth = o->depth > 0 && o->depth < CHK_MAX_PLY - 1 ? o->depth : CHK_MAX_PLY - 1;
     int done = 0;
@@ -578,8 +710,14 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         return CHK_OK;
     }
     chk_move first = s->moves[0];
+    if (tb_root(s, out)) {
+        out->nodes = s->nodes;
+        out->seconds = elapsed(s);
+        return o->info && o->info(o->info_ud, out) ? CHK_ABORTED : CHK_OK;
+    }
 
     for (int depth = 1; depth <= maxdepth; depth++) {
+        s->iter_depth = depth;
         int v = search(s, depth, -INF, INF, 0, s->moves);
         if (s->abort)
             break;
@@ -612,6 +750,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     case ABORT_HOOK: return CHK_HOOK_ERROR;
     case ABORT_EVAL: return CHK_EVAL_ERROR;
     case ABORT_MEMORY: return CHK_NO_MEMORY;
+    case ABORT_INFO: return CHK_ABORTED;
     default: return CHK_OK;
     }
 }

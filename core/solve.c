@@ -19,13 +19,20 @@
  * grows once, on the first deep line). Every exit path restores the
  * position. A hook returning -1 gives CHK_HOOK_ERROR; the stop condition
  * CHK_STOPPED or CHK_TIMEOUT, the node budget CHK_NODE_LIMIT.
+ *
+ * With tablebases (chk_solver_tables) a node whose position a table covers
+ * is answered by it: a win in d plies for the side to move is a win in
+ * (d + 1) / 2 of its own moves, a loss in d plies the attacker's win in
+ * d / 2 (the tables' distances are the same minimax: the winner fastest,
+ * the loser slowest). Then n may reach CHK_SOLVE_MAX_MOVES_TB.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cheskers_tb.h"
 #include "internal.h"
 
-#define MAX_PLY        (2 * CHK_SOLVE_MAX_MOVES + 2)
+#define MAX_PLY        (2 * CHK_SOLVE_MAX_MOVES_TB + 2)
 #define NO_BEST        0xFFFF
 
 typedef struct tt_entry {
@@ -50,6 +57,9 @@ struct chk_solver {
     bool use_tt;                    /* off for history-dependent rules */
     int quiet_limit;                /* draw_quiet_plies when it is on */
     chk_stop *stop;
+    chk_tb *tables;                 /* chk_solver_tables */
+    chk_tb *tb;                     /* the tables of this call: NULL when unusable */
+    int tb_pieces;                  /* probe positions with at most this many pieces */
 };
 
 /* ---- context ------------------------------------------------------------ */
@@ -100,6 +110,17 @@ void chk_solver_limit(chk_solver *s, uint64_t max_nodes)
     s->max_nodes = max_nodes;
 }
 
+void chk_solver_tables(chk_solver *s, struct chk_tb *tb)
+{
+    s->tables = tb;
+}
+
+/* The most own moves a call may ask about. */
+static int max_moves(const chk_solver *s)
+{
+    return s->tables ? CHK_SOLVE_MAX_MOVES_TB : CHK_SOLVE_MAX_MOVES;
+}
+
 /* A fingerprint of everything in the rules that decides the moves. */
 static uint64_t rules_print(const chk_rules *r)
 {
@@ -137,6 +158,10 @@ static void begin(chk_solver *s, const chk_pos *p, chk_stop *stop)
     s->use_tt = !r->draw_repetition && !r->filter && !r->result;
     s->quiet_limit = r->draw_quiet_plies;
     s->stop = stop;
+    s->tb = s->tables && !r->draw_quiet_plies && !r->draw_repetition ? s->tables : NULL;
+    if (s->tb && chk_tb_count(s->tb) == 0)
+        s->tb = NULL;       /* no file at all: nothing to probe */
+    s->tb_pieces = CHK_TB_MAX_PIECES;
     s->node_limit = s->max_nodes ? s->nodes + s->max_nodes : 0;
 }
 
@@ -233,6 +258,17 @@ static void sort_order(uint16_t *order, const int32_t *score, int n)
     }
 }
 
+/* ---- tablebases ---------------------------------------------------------- */
+
+/* The tables' value of p for its side to move: 1 with *value and *dist
+ * (plies) when covered, else 0 (a damaged file counts as not covered). */
+static int tb_value(const chk_solver *s, const chk_pos *p, int *value, int *dist)
+{
+    if (!s->tb || bb_count(p->occ[0] | p->occ[1]) > s->tb_pieces)
+        return 0;
+    return chk_tb_probe(s->tb, p, value, dist) == 1;
+}
+
 /* ---- the search --------------------------------------------------------- */
 
 /* One ply ahead of the side to move's moves list[0..cnt): *win gets the
@@ -277,6 +313,9 @@ static int attack(chk_solver *s, chk_pos *p, int n, int ply)
     int halt = must_stop(s);
     if (halt)
         return halt;
+    int value, dist;
+    if (tb_value(s, p, &value, &dist))
+        return value == CHK_TB_WIN && (dist + 1) / 2 <= n;
     uint64_t key = tt_key(s, p);
     int best = NO_BEST;
     tt_entry *e = tt_probe(s, key);
@@ -340,6 +379,9 @@ static int defend(chk_solver *s, chk_pos *p, int n, int ply)
     int halt = must_stop(s);
     if (halt)
         return halt;
+    int value, dist;
+    if (tb_value(s, p, &value, &dist))
+        return value == CHK_TB_LOSS && dist / 2 <= n;
     chk_move *list = list_at(s, ply);
     int32_t *score = scores_at(s, ply);
     uint16_t *order = order_at(s, ply);
@@ -413,8 +455,8 @@ int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens
 {
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
-    if (n > CHK_SOLVE_MAX_MOVES)
-        n = CHK_SOLVE_MAX_MOVES;
+    if (n > max_moves(s))
+        n = max_moves(s);
     begin(s, p, stop);
     int reason;
     int w = chk_result_static(p, &reason);
@@ -467,8 +509,8 @@ int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
     uint16_t *order = order_at(s, 0);
-    if (n > CHK_SOLVE_MAX_MOVES)
-        n = CHK_SOLVE_MAX_MOVES;
+    if (n > max_moves(s))
+        n = max_moves(s);
     begin(s, p, stop);
     int reason;
     int w = chk_result_static(p, &reason);
@@ -513,8 +555,8 @@ int chk_solve_defend(chk_solver *s, chk_pos *p, int n, chk_move *defence,
 {
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
-    if (n > CHK_SOLVE_MAX_MOVES)
-        n = CHK_SOLVE_MAX_MOVES;
+    if (n > max_moves(s))
+        n = max_moves(s);
     if (defence)
         defence->npath = 0;
     begin(s, p, stop);
@@ -597,8 +639,8 @@ int chk_solve_refute(chk_solver *s, chk_pos *p, const chk_move *m, int n, chk_mo
                      chk_stop *stop)
 {
     chk_move mv = *m;
-    if (n > CHK_SOLVE_MAX_MOVES)
-        n = CHK_SOLVE_MAX_MOVES;
+    if (n > max_moves(s))
+        n = max_moves(s);
     if (defence)
         defence->npath = 0;
     if (n < 1)

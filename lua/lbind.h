@@ -339,5 +339,9 @@ void lb_open_solve(lua_State *L);     /* lsolve.c: b:solve, b:defend, b:refute *
 void lb_open_engine(lua_State *L);    /* lengine.c: b:search, b:eval, cheskers.engine */
 void lb_open_tb(lua_State *L);        /* ltb.c: cheskers.tb, b:probe, b:tb_moves */
 void lb_open_sys(lua_State *L);       /* lsys.c: cheskers.clock, fsync, isatty */
+/* ltb.c: the tables object at arg opened for rules r (for a search or the
+ * solver), or NULL with a message when r has none; raises when arg is not
+ * a tables object. The object at arg keeps the result alive. */
+struct chk_tb *lb_check_tables(lua_State *L, int arg, const chk_rules *r, char *err, size_t errlen);
 
 #endif

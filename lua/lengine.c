@@ -10,6 +10,11 @@
  *       of the position). weights: a table of weight overrides for this
  *       search. info: function(t) called after each completed depth with a
  *       table of the same shape. move is nil when the game is over.
+ *       tb: a tables object (cheskers.tb.open): covered positions score
+ *       exactly and a covered root is answered by the tables (result field
+ *       tb = true); rules without tables search without them. info_every:
+ *       seconds; info is also called inside an iteration about that often,
+ *       with partial = true and the iteration's best line so far.
  *   b:eval() -> score, terms
  *       The static evaluation for the side to move; terms: weight name ->
  *       its part of the score.
@@ -248,6 +253,14 @@ static void push_result(lua_State *L, const chk_pos *p, const chk_search_info *s
     lua_setfield(L, -2, "time");
     lua_pushinteger(L, si->seconds > 0 ? (lua_Integer)((double)si->nodes / si->seconds) : 0);
     lua_setfield(L, -2, "nps");
+    if (si->partial) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "partial");
+    }
+    if (si->tb) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "tb");
+    }
     push_line(L, p, si->pv, si->npv);
     lua_setfield(L, -2, "pv");
 }
@@ -299,7 +312,7 @@ static int info_protected(lua_State *L)
 {
     Call *c = lua_touserdata(L, 1);
     lua_pushvalue(L, 2);
-    push_result(L, c->p, c->si);
+    push_result(L, c->si->partial ? c->si->root : c->p, c->si);   /* partial: p is mid-search */
     lua_call(L, 1, 0);
     return 0;
 }
@@ -354,7 +367,8 @@ static int opt_function(lua_State *L, const char *name, int slot)
 /* b:search([opts]) */
 static int board_search(lua_State *L)
 {
-    static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info", NULL };
+    static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
+                                         "tb", "info_every", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -382,6 +396,18 @@ static int board_search(lua_State *L)
     lua_pop(L, 1);
     if (!o.depth && !o.nodes && !(o.seconds > 0))
         o.depth = DEFAULT_DEPTH;
+    if (lua_getfield(L, 2, "info_every") != LUA_TNIL) {
+        int isnum;
+        o.info_every = lua_tonumberx(L, -1, &isnum);
+        if (!isnum || !(o.info_every > 0))
+            return lcheskers_error(L, "bad_argument", "search: 'info_every' must be a positive number of seconds");
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "tb") != LUA_TNIL) {
+        char err[320];
+        o.tb = lb_check_tables(L, -1, p->rules, err, sizeof err);  /* NULL: none for these rules */
+    }
+    lua_pop(L, 1);      /* the options table keeps the tables alive */
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);

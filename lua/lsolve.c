@@ -20,6 +20,10 @@
  *       nil and its shortest win when it does; else the defender's reply
  *       that refutes it (a move of the position after move), or false when
  *       move itself ends the game without winning it.
+ *   Each options table may give tb = tables (cheskers.tb.open): positions
+ *   the tables cover are answered by them, and n may then be up to
+ *   64 (CHK_SOLVE_MAX_MOVES_TB; without tables 15). Rules the
+ *   tables do not support are solved without them.
  *
  * One solver context (transposition table of 16 MiB) per Lua state, made on
  * first use and shared by every board; it is a userdata upvalue of these
@@ -104,8 +108,8 @@ static void solve_end(lua_State *L, int slot, int rc)
  * s. Other keys are refused (code "bad_option"). */
 static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s, const char *who)
 {
-    static const char *const solve_keys[] = { "moves", "all", "nodes", NULL };
-    static const char *const other_keys[] = { "moves", "nodes", NULL };
+    static const char *const solve_keys[] = { "moves", "all", "nodes", "tb", NULL };
+    static const char *const other_keys[] = { "moves", "nodes", "tb", NULL };
     lua_Integer n = 0;
     *all = true;
     if (lua_istable(L, arg)) {
@@ -115,7 +119,13 @@ static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s, cons
         lua_pop(L, 1);
     }
     chk_solver_limit(s, 0);
+    chk_solver_tables(s, NULL);
     if (lua_istable(L, arg)) {
+        if (lua_getfield(L, arg, "tb") != LUA_TNIL) {
+            char err[320];      /* rules without tables: solved without them */
+            chk_solver_tables(s, lb_check_tables(L, -1, lb_checkpos(L, 1)->rules, err, sizeof err));
+        }
+        lua_pop(L, 1);          /* the options table keeps the tables alive */
         lua_getfield(L, arg, "nodes");
         if (!lua_isnil(L, -1)) {
             if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
@@ -135,8 +145,19 @@ static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s, cons
     } else {
         n = luaL_checkinteger(L, arg);
     }
-    luaL_argcheck(L, n >= 1 && n <= CHK_SOLVE_MAX_MOVES, arg,
-                  "moves must be between 1 and " STRINGIFY(CHK_SOLVE_MAX_MOVES));
+    if (n > CHK_SOLVE_MAX_MOVES && n <= CHK_SOLVE_MAX_MOVES_TB && !lua_istable(L, arg))
+        luaL_argerror(L, arg, "moves above " STRINGIFY(CHK_SOLVE_MAX_MOVES)
+                      " need tablebases: {moves = n, tb = tables}");
+    if (n > CHK_SOLVE_MAX_MOVES && n <= CHK_SOLVE_MAX_MOVES_TB) {
+        lua_getfield(L, arg, "tb");
+        bool has = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        luaL_argcheck(L, has, arg, "moves above " STRINGIFY(CHK_SOLVE_MAX_MOVES)
+                      " need tablebases: {moves = n, tb = tables}");
+    }
+    luaL_argcheck(L, n >= 1 && n <= CHK_SOLVE_MAX_MOVES_TB, arg,
+                  "moves must be between 1 and " STRINGIFY(CHK_SOLVE_MAX_MOVES)
+                  " (" STRINGIFY(CHK_SOLVE_MAX_MOVES_TB) " with tablebases)");
     return (int)n;
 }
 

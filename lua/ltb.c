@@ -5,8 +5,10 @@
  *       environment variable CHESKERS_TB, else "tb"); they become the
  *       default tables that b:probe uses.
  *   cheskers.tb.default() -> tables         the default tables
- *   cheskers.tb.build{pieces =, rules =, dir =, threads =, progress =}
- *       -> true | nil, message              builds the missing tables;
+ *   cheskers.tb.build{pieces =, rules =, dir =, threads =, progress =, only =}
+ *       -> true | nil, message              builds the missing tables
+ *       (only = "KCvKK": that signature and its colour swap alone, the
+ *       tables it leads to being there already);
  *       progress(t) is called after each signature with t = {name =,
  *       done =, total =, skipped =, positions =, seconds =}; returning true
  *       stops the build (nil, "stopped"); so does cheskers.interrupt() or
@@ -136,6 +138,15 @@ static chk_tb *dir_tables(TbDir *d, const chk_rules *r, char *err, size_t errlen
     memcpy(d->open[d->n].text, text, sizeof text);
     d->open[d->n++].tb = tb;
     return tb;
+}
+
+chk_tb *lb_check_tables(lua_State *L, int arg, const chk_rules *r, char *err, size_t errlen)
+{
+    TbDir *d = luaL_testudata(L, arg, TBDIR_MT);
+    if (!d)
+        lcheskers_error(L, "bad_argument", "'tb' must be tables (cheskers.tb.open(dir)), not %s",
+                        luaL_typename(L, arg));
+    return dir_tables(d, r, err, errlen);
 }
 
 /* The rules at arg: a board's, or cheskers.new(nil, arg)'s (the board is
@@ -416,6 +427,11 @@ static int tb_build(lua_State *L)
     if (lua_getfield(L, 1, "progress") != LUA_TNIL) {   /* 5 */
         luaL_checktype(L, 5, LUA_TFUNCTION);
         g.fn = 5;
+    }
+    if (lua_getfield(L, 1, "only") != LUA_TNIL) {      /* 6: kept while building */
+        if (lua_type(L, 6) != LUA_TSTRING)
+            return luaL_error(L, "tb.build: 'only' must be a signature such as \"KCvKK\"");
+        o.only = lua_tostring(L, 6);
     }
     o.progress = build_progress;
     o.progress_ud = &g;

@@ -1,9 +1,10 @@
 -- repl.draw: how the REPL shows things. Boards as text (ASCII, Unicode
--- glyphs, ANSI colours), the status line under a board, and any Lua value
+-- glyphs, ANSI colours), the status line under a board and the tablebase
+-- verdict under it (draw.tables: the REPL's tablebases, from the `tb DIR`
+-- setting registry.settings.tb, else $CHESKERS_TB), and any Lua value
 -- printed readably (repl.draw.pretty).
 
 local cheskers = require "cheskers"
-local record = require "cheskers.record"
 local movetext = require "cheskers.movetext"
 local registry = require "repl.registry"
 
@@ -67,6 +68,36 @@ function draw.status(board)
   local rules = require("cheskers.rulespec").format(board:rules())
   if rules ~= "golomb" then parts[#parts + 1] = "rules " .. rules end
   return table.concat(parts, "; ")
+end
+
+-- ---- the tablebase verdict ----------------------------------------------
+
+local tables_of = {}     -- directory -> tables object (opened once)
+
+-- The REPL's tablebases: the directory of the setting tb (false: none),
+-- else $CHESKERS_TB when set; nil when none.
+function draw.tables()
+  local dir = registry.settings.tb
+  if dir == false then return nil end
+  if dir == nil then
+    dir = os.getenv("CHESKERS_TB")
+    if not dir or dir == "" then return nil end
+  end
+  if not tables_of[dir] then tables_of[dir] = cheskers.tb.open(dir) end
+  return tables_of[dir]
+end
+
+-- The tables' verdict on the position: "tablebase: White wins in 17
+-- plies", "tablebase: draw", or nil when no table covers it (or the game
+-- is over).
+function draw.verdict(board, tables)
+  if not tables or board:result() then return nil end
+  local value, plies = board:probe(tables)
+  if not value then return nil end
+  if value == "draw" then return "tablebase: draw" end
+  local turn = board:turn()
+  local winner = value == "win" and turn or (turn == "white" and "black" or "white")
+  return string.format("tablebase: %s wins in %d %s", side_name(winner), plies, plies == 1 and "ply" or "plies")
 end
 
 -- The squares of the move to highlight: opts.last, by default the last
@@ -155,7 +186,9 @@ end
 
 -- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
 -- flip (Black's side at the bottom), last (a move to highlight; default the
--- last move of the history; false for none), status (false: no status line).
+-- last move of the history; false for none), status (false: no status line
+-- and no verdict), tables (tablebases for the verdict line; default
+-- draw.tables(); false: none).
 function draw.board(board, opts)
   opts = opts or {}
   local marked = marked_squares(board, opts)
@@ -164,6 +197,9 @@ function draw.board(board, opts)
     local status = draw.status(board)
     if opts.color then status = COLOR.bold .. status .. COLOR.reset end
     out[#out + 1] = status
+    local tables = opts.tables
+    if tables == nil then tables = draw.tables() end
+    out[#out + 1] = draw.verdict(board, tables or nil)
   end
   return table.concat(out, "\n")
 end

@@ -33,6 +33,7 @@ require "repl.commands.game"
 require "repl.commands.engine"
 require "repl.commands.files"
 require "repl.commands.puzzle"
+require "repl.commands.tb"
 
 local trim, words_of, IS_KEYWORD = registry.trim, registry.words_of, registry.IS_KEYWORD
 local is_move_token, is_number_token = movetext.is_move_token, movetext.is_number_token

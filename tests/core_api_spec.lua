@@ -87,7 +87,7 @@ describe("options tables", function()
   local CASES = {
     { "search", function() b:search { dept = 2 } end, "search: unknown option 'dept' (did you mean 'depth'?)" },
     { "solve", function() b:solve { moves = 2, nodez = 5 } end, "solve: unknown option 'nodez' (did you mean 'nodes'?)" },
-    { "defend", function() b:defend { moves = 2, all = true } end, "defend: unknown option 'all' (known: moves, nodes)" },
+    { "defend", function() b:defend { moves = 2, all = true } end, "defend: unknown option 'all' (known: moves, nodes, tb)" },
     { "refute", function() b:refute("b6-c5", { moves = 2, mvoes = 3 }) end,
       "refute: unknown option 'mvoes' (did you mean 'moves'?)" },
     { "rules", function() cheskers.rules { majoriti = true } end,

@@ -672,4 +672,60 @@ cmd "x"
 has "a line from the history runs again" "42" "$(recent 2)"
 leave
 
+
+# ---- tablebases in the REPL (tbuse): the verdict under the board, `tb`,
+# and `go` with a live line of the depth in progress -------------------------
+# Worked out from the rules: White Ka1 against Black Kc3 has one move, a1-b2,
+# and Black's king then jumps it (c3xa1): Black wins 2 plies on. White Kd4
+# must jump Black Ke5 (d4xf6): no Black king is left, White wins in 1 ply.
+"$BIN" tb build --pieces 3 --dir "$TMP/tb" >/dev/null 2>&1
+run "tb $TMP/tb
+fen 8/8/8/8/8/2k5/8/K7 w
+show
+tb
+fen 8/8/8/4k3/3K4/8/8/8 w
+show
+tb
+"
+has "tb DIR says what it found" "tablebases: $TMP/tb (every position with up to 3 pieces)" "$OUT"
+has "the board shows the tables' verdict (a loss)" "White to move, move 1
+tablebase: Black wins in 2 plies" "$OUT"
+has "tb lists each move's value" "a1-b2  loss in 2" "$OUT"
+has "the board shows the tables' verdict (a win in 1)" "tablebase: White wins in 1 ply" "$OUT"
+has "tb lists the capture's value" "d4xf6  win in 1" "$OUT"
+export CHESKERS_TB="$TMP/tb"
+run "fen 8/8/8/8/8/2k5/8/K7 w
+show
+go depth 3
+tb off
+show
+"
+unset CHESKERS_TB
+has "the tables of CHESKERS_TB are used" "tablebase: Black wins in 2 plies" "$OUT"
+has "go answers from the tables" "best move a1-b2 (score loss in 2" "$OUT"
+case $OUT in *"tablebases off"*"tablebase: "*) notok "tb off: no verdict any more" "$OUT" ;; *) ok "tb off: no verdict any more" ;; esac
+run "tb
+"
+has "tb without tables says how to get them" "no tablebases: set CHESKERS_TB or type \`tb DIR\` (build them with: cheskers tb build --pieces 4)" "$ERR"
+run "tb $TMP/tb
+tb
+"
+has "tb where no table covers the position (24 pieces at the start)" "no table covers this position (24 pieces)" "$ERR"
+
+# go on a terminal: a live line of the depth in progress ("best so far")
+start "" ""
+wait_prompts 1
+p=$(prompts)
+tm send-keys -l "go time 3"; tm send-keys Enter
+live=no
+i=0
+while [ $i -lt 40 ]; do
+  case $(screen) in *"...  best so far "*) live=yes; break ;; esac
+  sleep 0.1; i=$((i + 1))
+done
+if [ $live = yes ]; then ok "go shows a live line inside a depth"; else notok "go shows a live line inside a depth" "$(recent 5)"; fi
+wait_prompts $((p + 1))
+has "go ends with its best move" "best move " "$(recent 3)"
+leave
+
 echo "1..$n"

@@ -14,7 +14,13 @@
 --       opts.each: a bad puzzle stays in the list with p.invalid (why)
 --       instead of rejecting the file
 --   puzzle.goal_text(p [, report]) -> "Black to play and win in 2."
---   puzzle.check(p)              -> report (see check below)
+--   puzzle.check(p [, opts])     -> report (see check below); opts.tb: a
+--       tables object (cheskers.tb.open): the solver answers the positions
+--       they cover exactly, and `moves` may go past the solver's 15 up to
+--       puzzle.MAX_MOVES_TB (a long endgame study); without tables such a
+--       puzzle fails with "needs tablebases: cheskers tb build --pieces 4".
+--   puzzle.tables([dir])         -> the tables of dir, else of $CHESKERS_TB
+--       when it is set, else nil (for check --tb and mine --tb)
 --   puzzle.format_report(r)      -> text for people
 --   puzzle.serialize(list)       -> the text of a puzzle file
 --   puzzle.refute(b, move, n)    -> defence | false, nil  or  nil, length
@@ -35,17 +41,25 @@ puzzle.MAX_MEMORY_KB = 4096             -- memory growth while it runs
 puzzle.MAX_PUZZLES = 10000
 puzzle.MAX_NESTING = 40                 -- brackets in the file's text
 puzzle.MAX_MOVES = 15                   -- the solver's limit
+puzzle.MAX_MOVES_TB = 64                -- its limit with tablebases (a win into table positions)
 puzzle.MAX_NODES = 10000000             -- solver nodes per search in check (about 10 s)
 
 puzzle.MAX_SECONDS = 30                 -- CPU seconds for one check (then no new search)
 
 local budget = puzzle.MAX_NODES         -- the node budget of each search of the check running
 local deadline = nil                    -- os.clock() past which it starts no search
+local tables = nil                      -- the tablebases of the check running (opts.tb)
 
 -- The node budget for the next search; raises when the check is past its time.
 local function nodes_left()
   if deadline and os.clock() > deadline then error("check time limit", 0) end
   return budget
+end
+
+-- The options of a solver call within n moves: the budget and the tables
+-- (tb: these, else the check's).
+local function within(n, all, tb)
+  return { moves = n, nodes = nodes_left(), all = all, tb = tb or tables }
 end
 
 local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "table",
@@ -85,8 +99,9 @@ local function validate(t)
   end
   if not t.fen then return nil, "field 'fen' is missing" end
   if not t.moves then return nil, "field 'moves' is missing" end
-  if math.type(t.moves) ~= "integer" or t.moves < 1 or t.moves > puzzle.MAX_MOVES then
-    return nil, "field 'moves' must be an integer from 1 to " .. puzzle.MAX_MOVES
+  if math.type(t.moves) ~= "integer" or t.moves < 1 or t.moves > puzzle.MAX_MOVES_TB then
+    return nil, string.format("field 'moves' must be an integer from 1 to %d (above %d with tablebases)",
+      puzzle.MAX_MOVES_TB, puzzle.MAX_MOVES)
   end
   t.goal = t.goal or "win"
   t.solution = t.solution or {}
@@ -230,7 +245,7 @@ end
 -- against "move wins within n"? Returns the refuting reply (false when move
 -- itself ends the game without a win), or nil and the move's shortest win.
 function puzzle.refute(b, move, n)
-  return b:refute(move, { moves = n, nodes = nodes_left() })
+  return b:refute(move, within(n))
 end
 
 local function fault(r, kind, msg)
@@ -376,7 +391,7 @@ end
 -- whether there is a win at all.
 local function check_first_move(r, b, sol, n)
   local key = sol[1] and b:parse(sol[1]) or nil
-  local s = b:solve { moves = n, nodes = nodes_left() }
+  local s = b:solve(within(n))
   r.shortest = s.shortest
   r.winning = texts(s.moves)
   r.nodes = s.nodes
@@ -390,7 +405,7 @@ end
 
 -- A solver move of the line (i > 1): the only one that keeps the win?
 local function check_solver_move(r, line, m, i, left)
-  local ws = line:solve { moves = left, nodes = nodes_left() }
+  local ws = line:solve(within(left))
   local alts, alens, found = {}, {}, false
   for k, w in ipairs(ws.moves) do
     if w == m then
@@ -418,11 +433,11 @@ end
 -- A defender move of the line: a note when it is not the longest defence.
 local function note_defence(r, line, m, i, n)
   local after = n - i // 2          -- attacker moves left after this reply
-  local best, blen = line:defend { moves = after, nodes = nodes_left() }
+  local best, blen = line:defend(within(after))
   if not (best and blen) then return end
   local c = line:copy()
   c:play(m)
-  local slen = not c:result() and c:solve { moves = after, all = false, nodes = nodes_left() }.shortest
+  local slen = not c:result() and c:solve(within(after, false)).shortest
   if slen and slen < blen then
     note(r, string.format("solution move %d %s: %s holds out longer (a win in %d, not %d)",
       i, tostring(m), tostring(best), blen, slen))
@@ -481,6 +496,11 @@ local function check_body(p, opts, r)
   local b = check_setup(p, r)
   if not b then return r end
   local sol, n = p.solution, p.moves
+  if n > puzzle.MAX_MOVES and (tables and tables:max_pieces(b) or 0) < 2 then
+    fault(r, "bad puzzle", string.format("a win in %d needs tablebases: cheskers tb build --pieces 4, "
+      .. "then check --tb DIR (without them the solver goes to %d moves)", n, puzzle.MAX_MOVES))
+    return r
+  end
   local has_win = check_first_move(r, b, sol, n)
   local line, played = check_line(r, b, sol, n, opts, has_win)
   check_end(r, line, played, sol, b:turn())
@@ -492,13 +512,14 @@ function puzzle.check(p, opts)
   opts = opts or {}
   local clock = os.clock()
   local r = { ok = false, faults = {}, notes = {}, winning = {} }
-  local saved, saved_deadline = budget, deadline
+  local saved, saved_deadline, saved_tables = budget, deadline, tables
   budget = opts.max_nodes or puzzle.MAX_NODES
+  tables = opts.tb
   local seconds = opts.max_seconds or puzzle.MAX_SECONDS
   deadline = clock + seconds
   local ok, err = pcall(check_body, p, opts, r)
   local used = budget
-  budget, deadline = saved, saved_deadline
+  budget, deadline, tables = saved, saved_deadline, saved_tables
   if not ok then
     local msg = tostring(err)
     if cheskers.error_code(err) == "interrupted" then error(err, 0) end
@@ -513,6 +534,15 @@ function puzzle.check(p, opts)
   end
   r.time = os.clock() - clock
   return r
+end
+
+-- The tablebases of a command: dir's, else $CHESKERS_TB's when it is set,
+-- else nil.
+function puzzle.tables(dir)
+  if dir then return cheskers.tb.open(dir) end
+  local env = os.getenv("CHESKERS_TB")
+  if env and env ~= "" then return cheskers.tb.open(env) end
+  return nil
 end
 
 -- ---- the goal line ----------------------------------------------------------
@@ -552,10 +582,11 @@ end
 -- in n and in no fewer): the key must be the only move that wins within
 -- n, each defence is a longest resistance, and each later solver move the
 -- only one that wins in the moves left; among equally long defences the
--- first that keeps the line free of duals is taken. Returns the list of
--- move texts, or nil and why there is none.
-function puzzle.main_line(b, n)
-  local s = b:solve { moves = n, nodes = nodes_left() }
+-- first that keeps the line free of duals is taken. tb: tablebases for the
+-- solver (needed past puzzle.MAX_MOVES). Returns the list of move texts,
+-- or nil and why there is none.
+function puzzle.main_line(b, n, tb)
+  local s = b:solve(within(n, true, tb))
   if not s.win then return nil, "no win within " .. n end
   if s.shortest ~= n then return nil, "a shorter win (in " .. s.shortest .. ")" end
   if #s.moves > 1 then
@@ -571,7 +602,7 @@ function puzzle.main_line(b, n)
     cc:play(d)
     local len = 0
     if not cc:result() then
-      len = cc:solve { moves = n - 1, all = false, nodes = nodes_left() }.shortest
+      len = cc:solve(within(n - 1, false, tb)).shortest
       if not len then return nil, "the key is refuted by " .. tostring(d) end
     end
     if len > best then
@@ -585,7 +616,7 @@ function puzzle.main_line(b, n)
   for _, d in ipairs(cands) do
     local cc = c:copy()
     cc:play(d)
-    local rest, err = puzzle.main_line(cc, best)
+    local rest, err = puzzle.main_line(cc, best, tb)
     if rest then
       local line = { tostring(key), tostring(d) }
       for _, t in ipairs(rest) do line[#line + 1] = t end

@@ -1,6 +1,7 @@
--- repl.commands.engine: the commands that ask the engine: eval, go, bot
--- (a bot answering your moves), perft and divide (with a progress line and
--- the counts kept on Ctrl-C).
+-- repl.commands.engine: the commands that ask the engine: eval, go (with
+-- the REPL's tablebases, and a live line of the iteration in progress on a
+-- terminal), bot (a bot answering your moves), perft and divide (with a
+-- progress line and the counts kept on Ctrl-C).
 
 local cheskers = require "cheskers"
 local movetext = require "cheskers.movetext"
@@ -165,9 +166,40 @@ end
 -- One analysis line: depth, score, nodes, speed, time and the line of
 -- play, wrapped between moves (79 columns, the next lines indented).
 local function info_text(t)
+  if t.tb then
+    return draw.wrap(string.format("tablebase     score %-11s", score_text(t.score)), line_words(t.pv, 16), 8)
+  end
   local head = string.format("depth %2d/%-2d  score %-11s nodes %-9d %6s nps  %6.2f s",
     t.depth, t.seldepth, score_text(t.score), t.nodes, rate_text(t.nps), t.time)
   return draw.wrap(head, line_words(t.pv, 16), 8)
+end
+
+-- The live line of an iteration in progress (a partial report): depth,
+-- the best line so far, nodes and time, cut to 79 columns.
+local GO_EVERY = 0.5     -- seconds between live lines
+local function partial_text(t)
+  local text = string.format("depth %2d...  best so far %s (score %s)  %d nodes  %.1f s  %s",
+    t.depth, tostring(t.pv[1]), score_text(t.score), t.nodes, t.time, table.concat(line_words(t.pv, 8), " "))
+  return utf8.len(text) > 79 and text:sub(1, utf8.offset(text, 77) - 1) .. "..." or text
+end
+
+-- The info function of `go`: complete depths as lines, partial ones as the
+-- live line on a terminal; keep(t) hears each (what Ctrl-C keeps).
+local function go_reporter(S, keep)
+  local live = S.tty_out and S.interactive
+  return function(t)
+    keep(t)
+    if t.partial then
+      if live then
+        S.progress_shown = true
+        S.out:write("\r", partial_text(t), "\27[K")
+        S.out:flush()
+      end
+      return
+    end
+    S:clear_progress()
+    S:print(info_text(t))
+  end, live
 end
 
 -- The limits of `go`: "go" (2 seconds), "go 8" (depth 8), "go depth 8",
@@ -202,23 +234,27 @@ end
 command {
   name = "go", args = "[N | depth N | nodes N | time S | Ns]",
   help = "Engine analysis of the position: best line, score, depth and speed,\n" ..
-    "a line per completed depth. Default: 2 seconds. Ctrl-C stops it.\n" ..
+    "a line per completed depth (on a terminal also a live line of the depth in\n" ..
+    "progress). Default: 2 seconds. Ctrl-C stops it, keeping the best so far.\n" ..
+    "With tablebases (`tb DIR` or CHESKERS_TB) the search probes them.\n" ..
     "Scores are in pawns for the side to move; \"win in N\" counts plies.",
   run = function(S, args)
     local f = engine_method(S.board, "search")
     if not f then S:fail("the engine is not built into this cheskers module") end
     local o = go_limits(S, args)
     if S.board:result() then S:fail("the game is over: nothing to analyse") end
-    local last   -- the last depth completed: what Ctrl-C keeps
-    o.info = function(t)
-      last = t
-      S:print(info_text(t))
-    end
+    local last   -- the last report (a depth completed, or in progress): what Ctrl-C keeps
+    local live
+    o.info, live = go_reporter(S, function(t) last = t end)
+    if live then o.info_every = GO_EVERY end
+    o.tb = draw.tables()
     local how, r = registry.catch_interrupt(f, S.board, o)
+    S:clear_progress()
     if how == "interrupted" then
       if last and last.pv[1] then
-        S:print(draw.wrap(string.format("stopped: best so far %s (score %s, depth %d), line",
-          tostring(last.pv[1]), score_text(last.score), last.depth), line_words(last.pv, 16), 8))
+        S:print(draw.wrap(string.format("stopped: best so far %s (score %s, depth %d%s), line",
+          tostring(last.pv[1]), score_text(last.score), last.depth, last.partial and ", unfinished" or ""),
+          line_words(last.pv, 16), 8))
       end
       return S:interrupted()
     end

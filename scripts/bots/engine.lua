@@ -5,13 +5,14 @@
 --   engine:level=N      N = 1..10, from 250 to 128000 nodes a move
 --   engine:nodes=N      N nodes a move        engine:depth=N   N plies
 --   engine:time=S       S seconds a move
+--   engine:tb=DIR       probe the endgame tablebases in DIR inside the search
 -- Any other option is taken as an evaluation weight (engine:mobility=0),
 -- see cheskers.engine.names.
 
 local cheskers = require "cheskers"
 
 local bot = { name = "engine" }
-local fixed, weights = nil, nil
+local fixed, weights, tables = nil, nil, nil
 
 -- Raises msg as it is (no position: it is a message for the user).
 local function check(ok, msg)
@@ -21,7 +22,10 @@ end
 function bot.configure(opts)
   for k, v in pairs(opts) do
     local n = tonumber(v)
-    if k == "level" then
+    if k == "tb" then
+      check(type(v) == "string" and v ~= "", "engine: tb must be a directory")
+      tables = cheskers.tb.open(v)
+    elseif k == "level" then
       check(n and n >= 1 and n <= 10, "engine: level must be 1..10")
       fixed = { nodes = 250 << (math.floor(n) - 1) }
       bot.name = "engine-" .. math.floor(n)
@@ -51,6 +55,7 @@ function bot.choose(board, limits)
     opts.nodes = 20000
   end
   opts.weights = weights
+  opts.tb = tables
   local r = board:search(opts)
   return r.move
 end

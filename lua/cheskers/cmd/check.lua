@@ -2,7 +2,7 @@
 local argparse = require "argparse"
 
 local usage = [[
-usage: cheskers check [--quiet] [--no-defences] [--max-seconds S] [--max-nodes N] FILE...
+usage: cheskers check [--quiet] [--no-defences] [--max-seconds S] [--max-nodes N] [--tb DIR] FILE...
 
 Loads each puzzle file (as data, in a sandbox) and checks every puzzle in
 it: OK, or every fault found - a bad position, an illegal solution move, a
@@ -18,6 +18,11 @@ any puzzle fails or a file cannot be loaded, else 0.
                   the search running then is still finished)
   --max-nodes N   give up on a puzzle when one search needs more than N
                   nodes (default 10000000, about 10 s)
+  --tb DIR        endgame tablebases (default: $CHESKERS_TB when set): the
+                  positions they cover are judged exactly, and a puzzle may
+                  ask for a win in more than 15 moves (up to 64), e.g. a
+                  long endgame study; without tables such a puzzle fails
+                  ("needs tablebases: cheskers tb build --pieces 4")
 A puzzle given up on fails with the fault "too hard".]]
 
 local function parser()
@@ -28,6 +33,7 @@ local function parser()
   p:flag("--no-defences")
   p:option("--max-seconds", "seconds per puzzle"):convert(tonumber)
   p:option("--max-nodes", "nodes per search"):convert(math.tointeger)
+  p:option("--tb", "tablebases directory")
   p:flag("-h --help")
   return p
 end
@@ -41,6 +47,7 @@ local function run(args)
   if secs ~= nil and (secs ~= secs or secs < 0) then error("--max-seconds must be a number >= 0", 0) end
   if opts.max_nodes ~= nil and opts.max_nodes < 1 then error("--max-nodes must be an integer >= 1", 0) end
   local puzzle = require "cheskers.puzzle"
+  local tables = puzzle.tables(opts.tb)
   local total, failed, bad_files = 0, 0, 0
   local start = os.clock()      -- the summary's time: loading included
   for _, path in ipairs(opts.files) do
@@ -52,7 +59,7 @@ local function run(args)
     else
       for _, p in ipairs(list) do
         local r = puzzle.check(p, { defences = not opts.no_defences, max_seconds = opts.max_seconds,
-                                    max_nodes = opts.max_nodes })
+                                    max_nodes = opts.max_nodes, tb = tables })
         total = total + 1
         if not r.ok then failed = failed + 1 end
         if not r.ok or not opts.quiet then

@@ -1,7 +1,8 @@
 -- cheskers mine --games N [--moves A-B] [--out DIR] ...
 -- Plays self-play games (through cheskers.game) and keeps the positions
 -- where the side to move has a unique forced win (no cooks, no duals along
--- the main line) in A to B moves, writing them as puzzle files.
+-- the main line) in A to B moves, writing them as puzzle files. With
+-- --tb DIR it finds endgame studies in the tablebases instead.
 local argparse = require "argparse"
 
 local DESCRIPTION = [[
@@ -12,7 +13,13 @@ wins within the stated number, the main line (longest defences) has no
 duals, and the puzzle passes `cheskers check`; and when the side to move
 has at least 3 legal moves (else the key is all but forced). Kept puzzles
 are written to DIR (default: .) as one file per puzzle, named
-win<K>-<hash>.lua, or all into DIR/NAME with --file.]]
+win<K>-<hash>.lua, or all into DIR/NAME with --file.
+
+With --tb TBDIR it finds endgame studies in the tablebases: N random
+positions that the tables cover (both sides a king, up to the tables'
+size), kept when the side to move wins in A to B moves (up to 64) with
+exactly one winning move, the main line has no duals, and the puzzle
+passes `cheskers check --tb TBDIR`.]]
 
 local EPILOG = [[
 Games are varied by a few random opening moves and an occasional random
@@ -35,17 +42,19 @@ local function parser()
            .. "pieces a side)", "games")
   p:option("--pieces", "--from random: most extra pieces a side", "4"):convert(math.tointeger)
   p:option("--theme", "keep only wins that end so: stalemate or kings")
+  p:option("--tb", "find studies in the tablebases of this directory")
   p:flag("--quiet", "no progress on stderr")
   p:flag("-h --help", "this help")
   return p
 end
 
-local function parse_range(text)
+local function parse_range(text, most)
   local a, b = text:match("^(%d+)%-(%d+)$")
   if not a then a = text:match("^(%d+)$") b = a end
   a, b = tonumber(a), tonumber(b)
-  if not a or a < 1 or b < a or b > 15 then
-    error("--moves must be A-B with 1 <= A <= B <= 15, or one number", 0)
+  if not a or a < 1 or b < a or b > most then
+    error(string.format("--moves must be A-B with 1 <= A <= B <= %d, or one number%s", most,
+      most == 15 and " (up to 64 with --tb)" or ""), 0)
   end
   return a, b
 end
@@ -86,25 +95,42 @@ local function write_file(path, text)
   if not ok then error(rerr, 0) end
 end
 
+-- An empty board with a random side to move, and its free squares.
+local function empty_board(cheskers, rng, rules)
+  local b = cheskers.new("8/8/8/8/8/8/8/8 " .. (rng(2) == 1 and "w" or "b"), rules)
+  local free = {}
+  for _, sq in ipairs(cheskers.SQUARES) do free[#free + 1] = sq end
+  return b, free
+end
+
+-- Puts letter on a random free square (pawns never on their promotion rank).
+local function put_random(b, free, rng, letter)
+  for _ = 1, 20 do
+    local i = rng(#free)
+    local sq = free[i]
+    local rank = sq:sub(2, 2)
+    if not ((letter == "P" and rank == "8") or (letter == "p" and rank == "1")) then
+      b:put(sq, letter)
+      table.remove(free, i)
+      return
+    end
+  end
+end
+
+-- The board b as a fresh position (validated, no history), or nil when it
+-- is not legal or the game is already over.
+local function fresh_position(cheskers, b, rules)
+  local ok, fresh = pcall(cheskers.new, b:fen(), rules)
+  if not ok or fresh:result() then return nil end
+  return fresh
+end
+
 -- A random position for --from random: both sides' kings (1 or 2) and up
 -- to `extra` other pieces each, on random dark squares; pawns never on
 -- their promotion rank. nil when the game would already be over.
 local function random_position(cheskers, rng, rules, extra)
-  local b = cheskers.new("8/8/8/8/8/8/8/8 " .. (rng(2) == 1 and "w" or "b"), rules)
-  local free = {}
-  for _, sq in ipairs(cheskers.SQUARES) do free[#free + 1] = sq end
-  local function put(letter)
-    for _ = 1, 20 do
-      local i = rng(#free)
-      local sq = free[i]
-      local rank = sq:sub(2, 2)
-      if not ((letter == "P" and rank == "8") or (letter == "p" and rank == "1")) then
-        b:put(sq, letter)
-        table.remove(free, i)
-        return
-      end
-    end
-  end
+  local b, free = empty_board(cheskers, rng, rules)
+  local function put(letter) put_random(b, free, rng, letter) end
   local kinds = "PPPPBCK"
   for _, side in ipairs { "upper", "lower" } do
     local function L(c) return side == "upper" and c or c:lower() end
@@ -114,9 +140,21 @@ local function random_position(cheskers, rng, rules, extra)
       put(L(kinds:sub(k, k)))
     end
   end
-  local ok, fresh = pcall(cheskers.new, b:fen(), rules)  -- validates, clears history
-  if not ok or fresh:result() then return nil end
-  return fresh
+  return fresh_position(cheskers, b, rules)
+end
+
+-- A random position for --tb: 3 to `most` pieces, a king a side and the
+-- others of any kind and side.
+local function table_position(cheskers, rng, rules, most)
+  local b, free = empty_board(cheskers, rng, rules)
+  local letters = "KBCPkbcp"
+  put_random(b, free, rng, "K")
+  put_random(b, free, rng, "k")
+  for _ = 1, rng(most - 2) do
+    local k = rng(#letters)
+    put_random(b, free, rng, letters:sub(k, k))
+  end
+  return fresh_position(cheskers, b, rules)
 end
 
 local FOUND_ENOUGH = setmetatable({}, { __tostring = function() return "found enough" end })
@@ -169,6 +207,71 @@ local function consider(m, b, source, kept_ok)
   m.found[#m.found + 1] = p
   if opts.found then opts.found(p, h) end
   return s.moves[1], k
+end
+
+-- A study from the tables in position b: the side to move wins in lo..hi
+-- moves with exactly one winning move, and a main line without duals that
+-- passes check. Returns the puzzle or nil.
+local function table_study(m, b, source)
+  local opts, puzzle, tables = m.opts, require "cheskers.puzzle", m.opts.tables
+  local value, dist = b:probe(tables)
+  if value ~= "win" then return nil end
+  local k, h = (dist + 1) // 2, b:hash()
+  if k < opts.lo or k > opts.hi or m.seen[h] or b:count() < 3 then return nil end
+  m.seen[h] = true
+  local wins = 0
+  for _, mv in ipairs(b:tb_moves(tables)) do
+    if mv.value == "win" then wins = wins + 1 end
+  end
+  if wins ~= 1 then return nil end
+  local ok, line = pcall(puzzle.main_line, b, k, tables)
+  if not ok then
+    if require("cheskers").error_code(line) == "interrupted" then error(line, 0) end
+    return nil
+  end
+  if not line then return nil end
+  local c = b:copy()
+  for _, t in ipairs(line) do c:play(t) end
+  local _, how = c:result()
+  if opts.theme and how ~= opts.theme then return nil end
+  local p = make_puzzle(m, b, k, line, how, source)
+  p.tags = { "endgame", "tablebase", p.tags[2] }     -- and how it ends
+  if not puzzle.check(p, { tb = tables }).ok then return nil end
+  return p, h
+end
+
+-- A generator whose every bit is random (splitmix64; the miner's own one
+-- has short cycles in its low bits, which would make the --tb positions
+-- alike). Returns a function(n) -> 1..n.
+local function mixed_rng(seed)
+  local s = seed
+  return function(n)
+    s = s + 0x9E3779B97F4A7C15
+    local z = s
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    return (z >> 1) % n + 1
+  end
+end
+
+-- --tb: N random positions the tables cover.
+local function mine_tables(m)
+  local cheskers, opts = require "cheskers", m.opts
+  local rng = mixed_rng(opts.seed)
+  local most = opts.tables:max_pieces(cheskers.new(nil, opts.rules)) or 0
+  if most < 3 then error("no tablebases with 3 or more pieces in " .. opts.tables:dir(), 0) end
+  for i = 1, opts.games do
+    local b = table_position(cheskers, rng, opts.rules, most)
+    local p, h
+    if b then p, h = table_study(m, b, string.format("cheskers mine --tb --seed %d, position %d", opts.seed, i)) end
+    if p then
+      m.found[#m.found + 1] = p
+      if opts.found then opts.found(p, h) end
+      if enough(m) then return end
+    end
+    if opts.progress then opts.progress(i, opts.games, #m.found) end
+  end
 end
 
 -- --from random: N random positions.
@@ -225,10 +328,17 @@ end
 
 -- Mines; returns the list of puzzles found. opts: games, lo, hi, seed,
 -- depth, max, rules, from ("games" or "random"), theme ("stalemate" or
--- nil), progress(i, n, found), found(p, hash).
+-- nil), tables (a tables object: studies from the tablebases),
+-- progress(i, n, found), found(p, hash).
 local function mine(opts)
   local m = new_miner(opts)
-  if opts.from == "random" then mine_random(m) else mine_games(m) end
+  if opts.tables then
+    mine_tables(m)
+  elseif opts.from == "random" then
+    mine_random(m)
+  else
+    mine_games(m)
+  end
   return m.found
 end
 
@@ -244,11 +354,11 @@ local function run(args)
   if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
   if not opts.seed then error("--seed must be an integer", 0) end
   if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
-  local lo, hi = parse_range(opts.moves)
+  local lo, hi = parse_range(opts.moves, opts.tb and 64 or 15)
   local puzzle = require "cheskers.puzzle"
   mkdir(opts.out)
   local header = string.format("Mined by cheskers mine --games %d --moves %s --seed %d%s", opts.games,
-    opts.moves, opts.seed, opts.from == "random" and " --from random" or "")
+    opts.moves, opts.seed, opts.tb and " --tb" or opts.from == "random" and " --from random" or "")
   local so_far = {}
   local function found(p, hash)
     if opts.file then   -- the whole file again: an interrupted run keeps its finds
@@ -275,7 +385,8 @@ local function run(args)
   if not opts.pieces or opts.pieces < 0 or opts.pieces > 10 then error("--pieces must be 0 to 10", 0) end
   local list = mine { games = opts.games, lo = lo, hi = hi, seed = opts.seed, depth = opts.depth,
                       max = opts.max, rules = opts.rules, progress = progress, found = found,
-                      from = opts.from, pieces = opts.pieces, theme = opts.theme }
+                      from = opts.from, pieces = opts.pieces, theme = opts.theme,
+                      tables = opts.tb and puzzle.tables(opts.tb) }
   local counts = {}
   for _, p in ipairs(list) do counts[p.moves] = (counts[p.moves] or 0) + 1 end
   local parts = {}

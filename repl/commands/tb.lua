@@ -1,0 +1,98 @@
+-- repl.commands.tb: the REPL's `tb` command: every legal move's value by
+-- the endgame tablebases, best first, and the setting of the tables'
+-- directory (registry.settings.tb; repl.draw finds the tables and draws
+-- the verdict line under the board).
+
+local cheskers = require "cheskers"
+local registry = require "repl.registry"
+local draw = require "repl.draw"
+
+local tb = {}
+
+local NO_TABLES = "no tablebases: set CHESKERS_TB or type `tb DIR` "
+  .. "(build them with: cheskers tb build --pieces 4)"
+
+-- The order of the moves, best first for the mover: wins (fastest first),
+-- draws, losses (slowest first), moves no table covers; then by text.
+local function rank(e)
+  if e.value == "win" then return 0, e.distance end
+  if e.value == "draw" then return 1, 0 end
+  if e.value == "loss" then return 2, -e.distance end
+  return 3, 0
+end
+
+local function better(a, b)
+  local ra, da = rank(a)
+  local rb, db = rank(b)
+  if ra ~= rb then return ra < rb end
+  if da ~= db then return da < db end
+  return a.text < b.text
+end
+
+local function value_text(e)
+  if e.value == "draw" then return "draw" end
+  if e.value then return string.format("%s in %d", e.value, e.distance) end
+  return "not covered"
+end
+
+-- The lines of `tb` for board b and tables t: "d6-e5  win in 15", ...,
+-- best first; nil and why when there is nothing to list.
+function tb.move_lines(b, t)
+  if b:result() then return nil, "the game is over" end
+  local list, err = b:tb_moves(t)
+  if not list then return nil, "tablebase: " .. tostring(err) end
+  if not b:probe(t) then
+    local _, perr = b:probe(t)
+    return nil, perr and ("tablebase: " .. perr)
+      or string.format("no table covers this position (%d pieces)", select(2, b:fen():match("^%S+"):gsub("%a", "")))
+  end
+  local width = 0
+  for _, e in ipairs(list) do
+    e.text = tostring(e.move)
+    width = math.max(width, #e.text)
+  end
+  table.sort(list, better)
+  local lines = {}
+  for i, e in ipairs(list) do
+    lines[i] = string.format("%-" .. width .. "s  %s", e.text, value_text(e))
+  end
+  return lines
+end
+
+-- `tb DIR`: the tables of DIR from now on (`tb off`: none).
+local function set_dir(S, dir)
+  if dir == "off" then
+    registry.settings.tb = false
+    S:print("tablebases off")
+    return
+  end
+  local t = cheskers.tb.open(dir)
+  local n = t:max_pieces(S.board) or 0
+  registry.settings.tb = dir
+  if n < 2 then
+    S:print(string.format("tablebases: %s (no tables for these rules there yet: "
+      .. "cheskers tb build --pieces 4 --dir %s)", dir, dir))
+  else
+    S:print(string.format("tablebases: %s (every position with up to %d pieces)", dir, n))
+  end
+end
+
+registry.command {
+  name = "tb", args = "[DIR | off]",
+  help = "Every legal move with its value by the endgame tablebases, best first:\n" ..
+    "\"d6-e5  win in 15\" (plies to the end, counting the move), \"draw\", \"loss in 8\".\n" ..
+    "`tb DIR` uses the tables in DIR (default: $CHESKERS_TB); `tb off` none.\n" ..
+    "When a table covers the position, the board shows its verdict under it.",
+  complete = "files",
+  run = function(S, args)
+    if #args > 1 then S:fail("usage: tb [DIR | off]") end
+    if args[1] then return set_dir(S, args[1]) end
+    local t = draw.tables()
+    if not t then S:fail(NO_TABLES) end
+    local lines, why = tb.move_lines(S.board, t)
+    if not lines then S:fail(why) end
+    for _, l in ipairs(lines) do S:print(l) end
+  end,
+}
+
+return tb

@@ -1,0 +1,76 @@
+#!/bin/sh
+# tests/tbuse_test.sh - the tablebases from the command line: check --tb
+# (and $CHESKERS_TB) for a win past the solver's 15 moves, refused with what
+# to do without tables; mine --tb finds studies that check passes, with the
+# tables and (within 15 moves) with the solver alone; the engine bot's tb=
+# option in a match; the endgame openings file of the match in README.
+# Prints TAP. Needs ./cheskers (make). Run from the repository root.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+  n=$((n + 1)); echo "not ok $n - $1"; shift
+  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/#   /'; done
+}
+has() { case $3 in *"$2"*) ok "$1" ;; *) notok "$1" "expected to contain: $2" "got: $3" ;; esac; }
+hasnot() { case $3 in *"$2"*) notok "$1" "expected not to contain: $2" "got: $3" ;; *) ok "$1" ;; esac; }
+rc_is() { if [ "$2" -eq "$3" ]; then ok "$1"; else notok "$1" "expected status $2, got $3"; fi; }
+
+if [ ! -x ./cheskers ]; then echo "not ok 1 - ./cheskers is missing (make)"; echo "1..1"; exit 1; fi
+unset CHESKERS_TB
+./cheskers tb build --pieces 3 --dir "$tmp/tb" >/dev/null 2>&1
+rc_is "the 3-piece tables build" 0 $?
+
+# Two kings against one: the tables' longest 3-piece win is 33 plies, 17
+# moves, past the solver's 15: a puzzle of it needs the tables.
+cat >"$tmp/long.lua" <<'P'
+return { fen = "1K1K4/8/8/8/8/8/8/2k5 w", moves = 17, solution = { "b8-a7" } }
+P
+out=$(./cheskers check "$tmp/long.lua"); rc=$?
+rc_is "check: a win in 17 fails without tables" 1 $rc
+has "check: ... and says what to do" "needs tablebases: cheskers tb build --pieces 4" "$out"
+out=$(./cheskers check --tb "$tmp/tb" "$tmp/long.lua")
+hasnot "check --tb: the win in 17 is judged" "needs tablebases" "$out"
+hasnot "check --tb: ... by the tables, not given up" "too hard" "$out"
+# the tables make every answer exact: the line of one move does not end the
+# game, and the key's rivals win in 17 too (the solver's own report of it)
+has "check --tb: the unfinished line is a fault" "no win at end: after the 1 solution moves the game goes on" "$out"
+has "check --tb: rival first moves are found within 17" "also win within 17: " "$out"
+out=$(CHESKERS_TB="$tmp/tb" ./cheskers check "$tmp/long.lua")
+hasnot "check uses \$CHESKERS_TB" "needs tablebases" "$out"
+
+# mine --tb: studies from the tables; each passes check with the tables,
+# and (all within 15 moves here) with the solver alone.
+./cheskers mine --tb "$tmp/tb" --games 20000 --moves 2-17 --seed 3 --out "$tmp/studies" --quiet >"$tmp/mine.out" 2>&1
+rc_is "mine --tb runs" 0 $?
+count=$(ls "$tmp/studies" | wc -l)
+if [ "$count" -ge 3 ]; then ok "mine --tb finds studies ($count)"; else notok "mine --tb finds studies" "$(cat "$tmp/mine.out")"; fi
+out=$(./cheskers check --quiet --tb "$tmp/tb" "$tmp/studies"/*); rc=$?
+rc_is "every study passes check --tb" 0 $rc
+out=$(./cheskers check --quiet "$tmp/studies"/*); rc=$?
+rc_is "every study passes check with the solver alone" 0 $rc
+has "the studies are tagged" "tablebase" "$(cat "$tmp/studies"/*)"
+out=$(./cheskers mine --games 1 --moves 2-20 2>&1); rc=$?
+rc_is "mine: more than 15 moves needs --tb" 1 $rc
+has "mine: ... and says so" "up to 64 with --tb" "$out"
+
+# The endgame openings: at least 100 lines, each 5 or 6 pieces, both kings.
+bad=$(awk '!/^#/ && NF { b = $1; n = gsub(/[KBCPkbcp]/, "", b); c = $1;
+        if (n < 5 || n > 6 || index(c, "K") == 0 || index(c, "k") == 0) print }' scripts/openings/endgames.txt)
+lines=$(grep -vc '^#' scripts/openings/endgames.txt)
+if [ -z "$bad" ] && [ "$lines" -ge 100 ]; then ok "endgames.txt: $lines openings of 5-6 pieces with both kings"
+else notok "endgames.txt: openings of 5-6 pieces with both kings" "$bad"; fi
+
+# The engine bot with tables in a match (two games of one opening).
+head -n 3 scripts/openings/endgames.txt >"$tmp/open.txt"
+out=$(./cheskers match "engine:nodes=300,tb=$tmp/tb" "engine:nodes=300" --openings "$tmp/open.txt" \
+  --games 2 --quiet 2>&1); rc=$?
+rc_is "match: the engine bot takes tb=DIR" 0 $rc
+has "match: ... and plays both games" "engine:nodes=300,tb=" "$out"
+out=$(./cheskers match "engine:tb=" "engine" --games 1 --quiet 2>&1); rc=$?
+has "match: an empty tb= is refused" "engine: tb must be a directory" "$out"
+
+echo "1..$n"
