@@ -2,7 +2,9 @@
  * lmove.c - move objects (userdata "cheskers.move", docs/lua_api.md): their
  * fields, text and equality; reading a move argument (a move object or a
  * move text) as a legal move of a position; the order of b:moves() (by
- * text).
+ * text) and the move key. Fields a search loop reads (from, to, key, index,
+ * piece, ncaptures, is_capture, is_promotion) allocate nothing; captures and
+ * path are built on first use and kept in the object's uservalues.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,43 +19,97 @@ static Move *tomove(lua_State *L)
     return m;
 }
 
+/* [-0, +1] Pushes the list of squares t (n of them) of m: its path or its
+ * captures, built once and kept in uservalue uv of the move object at 1
+ * (when it has that uservalue; objects made by b:moves do). */
+static void push_square_list(lua_State *L, const uint8_t *t, int n, int uv)
+{
+    int i;
+    if (lua_getiuservalue(L, 1, uv) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_createtable(L, n, 0);
+    for (i = 0; i < n; i++) {
+        lb_push_square(L, t[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushvalue(L, -1);
+    if (!lua_setiuservalue(L, 1, uv))
+        lua_pop(L, 1);
+}
+
+static void push_captures(lua_State *L, const chk_move *m)
+{
+    uint8_t sqs[CHK_SQUARES];
+    int sq, n = 0;
+    for (sq = 0; sq < CHK_SQUARES; sq++)
+        if (m->captures >> sq & 1)
+            sqs[n++] = (uint8_t)sq;
+    push_square_list(L, sqs, n, MOVE_UV_CAPTURES);
+}
+
+static int popcount32(uint32_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* The move's key (lb_move_key): from, to, captured squares and promotion,
+ * the fields chk_move_equal compares. */
+lua_Integer lb_move_key(const chk_move *m)
+{
+    uint64_t promo = m->promo == CHK_NONE ? 0 : (uint64_t)m->promo + 1;
+    return (lua_Integer)((uint64_t)m->captures | (uint64_t)m->from << 32 |
+                         (uint64_t)m->to << 37 | promo << 42);
+}
+
+/* Field names are told apart by their length and first letter before one
+ * memcmp: a search loop reads these fields millions of times. */
+#define IS(key, len, lit) ((len) == sizeof(lit) - 1 && memcmp((key), (lit), (len)) == 0)
+
 static int move_index(lua_State *L)
 {
     Move *mv = tomove(L);
     const chk_move *m = &mv->m;
     const char *key;
+    size_t len;
     if (lua_type(L, 2) != LUA_TSTRING)
         return 0;
-    key = lua_tostring(L, 2);
-    if (strcmp(key, "from") == 0)
+    key = lua_tolstring(L, 2, &len);
+    if (IS(key, len, "from"))
         lb_push_square(L, m->from);
-    else if (strcmp(key, "to") == 0)
+    else if (IS(key, len, "to"))
         lb_push_square(L, m->to);
-    else if (strcmp(key, "path") == 0) {
-        int i, n = m->npath < CHK_MAX_PATH ? m->npath : CHK_MAX_PATH;
-        lua_createtable(L, n, 0);
-        for (i = 0; i < n; i++) {
-            lb_push_square(L, m->path[i]);
-            lua_rawseti(L, -2, i + 1);
-        }
-    } else if (strcmp(key, "captures") == 0) {
-        int sq, n = 0;
-        lua_newtable(L);
-        for (sq = 0; sq < CHK_SQUARES; sq++)
-            if (m->captures >> sq & 1) {
-                lb_push_square(L, sq);
-                lua_rawseti(L, -2, ++n);
-            }
-    } else if (strcmp(key, "promotion") == 0) {
+    else if (IS(key, len, "key"))
+        lua_pushinteger(L, lb_move_key(m));
+    else if (IS(key, len, "index")) {
+        if (mv->index)
+            lua_pushinteger(L, mv->index);
+        else
+            lua_pushnil(L);
+    } else if (IS(key, len, "piece"))
+        lua_pushlstring(L, &mv->piece, 1);
+    else if (IS(key, len, "ncaptures"))
+        lua_pushinteger(L, popcount32(m->captures));
+    else if (IS(key, len, "is_capture"))
+        lua_pushboolean(L, m->captures != 0);
+    else if (IS(key, len, "is_promotion"))
+        lua_pushboolean(L, m->promo != CHK_NONE);
+    else if (IS(key, len, "captures"))
+        push_captures(L, m);
+    else if (IS(key, len, "path"))
+        push_square_list(L, m->path, m->npath < CHK_MAX_PATH ? m->npath : CHK_MAX_PATH,
+                         MOVE_UV_PATH);
+    else if (IS(key, len, "promotion")) {
         if (mv->promo)
             lua_pushlstring(L, &mv->promo, 1);
         else
             lua_pushnil(L);
-    } else if (strcmp(key, "piece") == 0)
-        lua_pushlstring(L, &mv->piece, 1);
-    else if (strcmp(key, "jump") == 0)
+    } else if (IS(key, len, "jump"))
         lua_pushboolean(L, (m->flags & CHK_MF_JUMP) != 0);
-    else if (strcmp(key, "take") == 0)
+    else if (IS(key, len, "take"))
         lua_pushboolean(L, (m->flags & CHK_MF_TAKE) != 0);
     else
         lua_pushnil(L);
@@ -145,6 +201,16 @@ static int cmp_listed(const void *a, const void *b)
     return c ? c : x->i - y->i;
 }
 
+/* Whether x goes after y: most keys differ (the keys of the short texts
+ * carry their list index in their zero bytes), so the full comparison runs
+ * only for long texts that share their first 8 bytes. */
+static inline bool after(const Listed *x, const Listed *y)
+{
+    if (x->key != y->key)
+        return x->key > y->key;
+    return cmp_listed(x, y) > 0;
+}
+
 /* Sorts by text: insertion sort for the usual short lists, else qsort. */
 static void sort_listed(Listed *v, int n)
 {
@@ -155,7 +221,7 @@ static void sort_listed(Listed *v, int n)
     }
     for (i = 1; i < n; i++) {
         Listed x = v[i];
-        for (j = i; j > 0 && cmp_listed(&v[j - 1], &x) > 0; j--)
+        for (j = i; j > 0 && after(&v[j - 1], &x); j--)
             v[j] = v[j - 1];
         v[j] = x;
     }
@@ -266,6 +332,8 @@ void lb_sort_moves(lua_State *L, const chk_rules *r, const chk_move *list, int n
         texts = lua_newuserdatauv(L, (size_t)n * MOVE_TEXT_SIZE, 0);
     for (i = 0; i < n; i++) {
         v[i].key = text_key(r, &list[i], texts[i], &v[i].text);
+        if (v[i].text == NULL)      /* bytes 5..7 are zero: i fits (< 2^10) */
+            v[i].key |= (uint64_t)i;
         v[i].i = i;
     }
     sort_listed(v, n);
@@ -273,6 +341,16 @@ void lb_sort_moves(lua_State *L, const chk_rules *r, const chk_move *list, int n
         order[i] = v[i].i;
     if (n > SMALL_LIST)
         lua_pop(L, 1);
+}
+
+int lb_move_place(lua_State *L, const chk_rules *r, const chk_move *list, int n, const chk_move *m)
+{
+    int order[CHK_MAX_MOVES], i;
+    lb_sort_moves(L, r, list, n, order);
+    for (i = 0; i < n; i++)
+        if (chk_move_equal(&list[order[i]], m))
+            return i + 1;
+    return 0;
 }
 
 static const luaL_Reg move_metamethods[] = {
