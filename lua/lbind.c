@@ -218,7 +218,7 @@ Board *lb_check_board(lua_State *L, int arg, bool idle, bool up)
 /* [-0, +1] A new move object, its fields not set (lb_set_move does). */
 Move *lb_new_move(lua_State *L, bool up)
 {
-    Move *mv = lua_newuserdatauv(L, sizeof(Move), MOVE_UVS);
+    Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
     set_metatable(L, up, UV_MOVE_MT, MOVE_MT);
     return mv;
 }

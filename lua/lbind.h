@@ -112,11 +112,6 @@ typedef struct Move {
     uint16_t index;         /* 1-based place in b:moves() order; 0: unknown */
 } Move;
 
-/* The uservalues of a move object: its captures and path tables, built on
- * first use (lmove.c). */
-#define MOVE_UVS 2
-#define MOVE_UV_CAPTURES 1
-#define MOVE_UV_PATH 2
 
 /* A core call that may run hooks. */
 typedef struct CoreCall {

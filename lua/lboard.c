@@ -246,7 +246,7 @@ static int board_moves(lua_State *L)
     mt = lua_gettop(L);
     lua_createtable(L, n, 0);
     for (i = 0; i < n; i++) {
-        Move *mv = lua_newuserdatauv(L, sizeof(Move), MOVE_UVS);
+        Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
         lua_pushvalue(L, mt);
         lua_setmetatable(L, -2);
         lb_set_move(mv, &b->pos, &list[order[i]], stamp);

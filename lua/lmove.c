@@ -4,7 +4,7 @@
  * move text) as a legal move of a position; the order of b:moves() (by
  * text) and the move key. Fields a search loop reads (from, to, key, index,
  * piece, ncaptures, is_capture, is_promotion) allocate nothing; captures and
- * path are built on first use and kept in the object's uservalues.
+ * path are built on first use and kept (weak tables of the registry).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +19,38 @@ static Move *tomove(lua_State *L)
     return m;
 }
 
-/* [-0, +1] Pushes the list of squares t (n of them) of m: its path or its
- * captures, built once and kept in uservalue uv of the move object at 1
- * (when it has that uservalue; objects made by b:moves do). */
-static void push_square_list(lua_State *L, const uint8_t *t, int n, int uv)
+/* [-0, +1] Pushes the list of squares t (n of them) of the move object at
+ * 1: its path or its captures, built once and kept in the weak-keyed table
+ * of the registry named cache (made on first use); a move object has no
+ * uservalues, so b:moves() makes them as cheaply as it can. */
+static void push_square_list(lua_State *L, const uint8_t *t, int n, const char *cache)
 {
     int i;
-    if (lua_getiuservalue(L, 1, uv) == LUA_TTABLE)
+    if (lua_getfield(L, LUA_REGISTRYINDEX, cache) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 0);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, cache);
+    }
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {
+        lua_remove(L, -2);
         return;
+    }
     lua_pop(L, 1);
     lua_createtable(L, n, 0);
     for (i = 0; i < n; i++) {
         lb_push_square(L, t[i]);
         lua_rawseti(L, -2, i + 1);
     }
-    lua_pushvalue(L, -1);
-    if (!lua_setiuservalue(L, 1, uv))
-        lua_pop(L, 1);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+    lua_remove(L, -2);
 }
 
 static void push_captures(lua_State *L, const chk_move *m)
@@ -45,7 +60,7 @@ static void push_captures(lua_State *L, const chk_move *m)
     for (sq = 0; sq < CHK_SQUARES; sq++)
         if (m->captures >> sq & 1)
             sqs[n++] = (uint8_t)sq;
-    push_square_list(L, sqs, n, MOVE_UV_CAPTURES);
+    push_square_list(L, sqs, n, MOVE_MT ".captures");
 }
 
 static int popcount32(uint32_t x)
@@ -101,7 +116,7 @@ static int move_index(lua_State *L)
         push_captures(L, m);
     else if (IS(key, len, "path"))
         push_square_list(L, m->path, m->npath < CHK_MAX_PATH ? m->npath : CHK_MAX_PATH,
-                         MOVE_UV_PATH);
+                         MOVE_MT ".path");
     else if (IS(key, len, "promotion")) {
         if (mv->promo)
             lua_pushlstring(L, &mv->promo, 1);
