@@ -54,6 +54,7 @@ build = {
       ["cheskers.experiment"] = "lua/cheskers/experiment.lua",
       ["cheskers.game"] = "lua/cheskers/game.lua",
       ["cheskers.match"] = "lua/cheskers/match.lua",
+      ["cheskers.meta.cheskers"] = "lua/cheskers/meta/cheskers.lua",
       ["cheskers.puzzle"] = "lua/cheskers/puzzle.lua",
       ["cheskers.record"] = "lua/cheskers/record.lua",
       ["cheskers.movetext"] = "lua/cheskers/movetext.lua",
