@@ -232,11 +232,15 @@ static int board_moves(lua_State *L)
     CoreCall cc;
     int i, n, mt, failed;
     uint64_t stamp;
-    lb_core_begin(L, 1, b, &cc);
-    n = chk_gen_moves(&b->pos, list);
-    failed = lb_core_end(b, &cc);
-    if (failed || n < 0)
-        return lb_hook_error(L, &cc, failed);
+    if (b->pos.rules->filter == NULL && b->pos.rules->result == NULL)
+        n = chk_gen_moves(&b->pos, list);   /* no hooks: nothing to bracket */
+    else {
+        lb_core_begin(L, 1, b, &cc);
+        n = chk_gen_moves(&b->pos, list);
+        failed = lb_core_end(b, &cc);
+        if (failed || n < 0)
+            return lb_hook_error(L, &cc, failed);
+    }
     if (n > CHK_MAX_MOVES)
         n = CHK_MAX_MOVES;
     lb_sort_moves(L, b->pos.rules, list, n, order);

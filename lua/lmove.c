@@ -337,12 +337,46 @@ void lb_check_move_of(lua_State *L, int arg, chk_pos *p, chk_move *out)
 }
 
 
+/* The place of square sq's name among the names ("a1" < "a3" < ... < "h8"):
+ * file, then rank. */
+#define SQ_TEXT_ORDER(sq) ((uint32_t)(SQ_FILE_CHAR(sq) - 'a') << 3 | (uint32_t)(SQ_RANK_CHAR(sq) - '1'))
+
+/* Sorts a list of steps, leaps and takes without promotion ("c3-d4",
+ * "e1xd4": the text is from, separator, to) by text: a 23-bit key each
+ * (from's place, the separator, to's place, then the list index), sorted
+ * as integers. False (order unchanged) when the list has another move. */
+static bool sort_short(const chk_move *list, int n, int *order)
+{
+    uint32_t k[CHK_MAX_MOVES];
+    int i, j;
+    if (n > CHK_MAX_MOVES)
+        return false;
+    for (i = 0; i < n; i++) {
+        const chk_move *m = &list[i];
+        if (m->npath != 1 || m->promo != CHK_NONE)
+            return false;
+        k[i] = SQ_TEXT_ORDER(m->from) << 17 | (uint32_t)(m->captures != 0) << 16 |
+               SQ_TEXT_ORDER(m->path[0]) << 10 | (uint32_t)i;
+    }
+    for (i = 1; i < n; i++) {
+        uint32_t x = k[i];
+        for (j = i; j > 0 && k[j - 1] > x; j--)
+            k[j] = k[j - 1];
+        k[j] = x;
+    }
+    for (i = 0; i < n; i++)
+        order[i] = (int)(k[i] & 1023);
+    return true;
+}
+
 void lb_sort_moves(lua_State *L, const chk_rules *r, const chk_move *list, int n, int *order)
 {
     Listed v[CHK_MAX_MOVES];
     char small[SMALL_LIST][MOVE_TEXT_SIZE];
     char (*texts)[MOVE_TEXT_SIZE] = small;
     int i;
+    if (n <= 64 && sort_short(list, n, order))   /* insertion sort: short lists */
+        return;
     if (n > SMALL_LIST)
         texts = lua_newuserdatauv(L, (size_t)n * MOVE_TEXT_SIZE, 0);
     for (i = 0; i < n; i++) {
