@@ -52,8 +52,8 @@ function cheskers.closest(word, names) end
 
 -- ---- boards -------------------------------------------------------------------
 
+-- Boards compare with ==: the same pieces, side to move and rules.
 ---@class Board
----@operator eq(Board): boolean
 local Board = {}
 
 ---@return string fen the position text
@@ -227,7 +227,7 @@ function Board:tb_moves(tables) end
 ---@field is_promotion boolean
 ---@field index integer|nil the place in b:moves() of its position
 ---@field key integer equal for equal moves: a table key
----@operator eq(Move): boolean
+-- (moves compare with ==: the same start, end, captures and promotion)
 
 -- ---- cheskers.engine --------------------------------------------------------------
 
