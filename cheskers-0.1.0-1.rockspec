@@ -55,6 +55,7 @@ build = {
       ["cheskers.game"] = "lua/cheskers/game.lua",
       ["cheskers.match"] = "lua/cheskers/match.lua",
       ["cheskers.tournament"] = "lua/cheskers/tournament.lua",
+      ["cheskers.meta.cheskers"] = "lua/cheskers/meta/cheskers.lua",
       ["cheskers.puzzle"] = "lua/cheskers/puzzle.lua",
       ["cheskers.record"] = "lua/cheskers/record.lua",
       ["cheskers.movetext"] = "lua/cheskers/movetext.lua",

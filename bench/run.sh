@@ -6,14 +6,25 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 runs=${BENCH_RUNS:-5}
 
-# median of the "N Mnps" figures printed by COMMAND, over $runs runs
-median_mnps() {
+# median of the figures printed by COMMAND that the sed expression picks,
+# over $runs runs
+median_of() { # sed-expression command...
+  expr=$1; shift
   i=0
   while [ $i -lt "$runs" ]; do
-    "$@" | sed -n 's/.* \([0-9.]*\) Mnps$/\1/p'
+    "$@" | sed -n "$expr"
     i=$((i + 1))
   done | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
 }
+# median of the "N Mnps" figures printed by COMMAND
+median_mnps() { median_of 's/.* \([0-9.]*\) Mnps$/\1/p' "$@"; }
+
+# b:moves() move objects a second before the search-loop API (issue 13):
+# bench/lua_moves.lua 8 at commit 301bed8 (NATIVE=1, as make bench builds),
+# median of 3 runs on the project machine (load about 8). The ratio below
+# compares today's run with it; on another machine run that commit's tree
+# beside this one instead.
+MOVES_BEFORE=11.4
 
 bulk=$(median_mnps ./build/perft_bench 9 bulk)
 make=$(median_mnps ./build/perft_bench 8 make)
@@ -22,6 +33,13 @@ echo "C perft, bulk counting, start position depth 9: $bulk Mnps (median of $run
 echo "C perft, every move made, start position depth 8: $make Mnps (median of $runs)"
 echo "Lua perft (moves/play/undo, count at the last ply), depth 7: $lua Mnps (median of $runs)"
 awk -v l="$lua" -v b="$bulk" 'BEGIN {printf "Lua perft / C bulk perft: %.2f\n", l / b}'
+
+moves=$(median_mnps ./cheskers bench/lua_moves.lua 8)
+echo "Lua perft building move objects at every ply (b:moves), depth 8: $moves Mnps (median of $runs)"
+awk -v m="$moves" -v o="$MOVES_BEFORE" \
+  'BEGIN {printf "b:moves() move objects/s, now / before issue 13 (%s Mnps): %.2f (target >= 2)\n", o, m / o}'
+ratio=$(median_of 's/^Lua bot \/ C search nodes\/s: \([0-9.]*\)$/\1/p' ./cheskers bench/bot_bench.lua)
+echo "Lua bot (scripts/bots/alphabeta.lua) nodes/s / C search nodes/s: $ratio (median of $runs; target >= 0.05)"
 
 for f in bench/*.sh; do
   case "$f" in bench/run.sh) continue ;; esac

@@ -357,6 +357,11 @@ void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS]);
 /* Static evaluation for the side to move (no search, no game-end check),
  * clamped inside (-CHK_SCORE_MATE_MIN, CHK_SCORE_MATE_MIN). */
 int chk_eval(const chk_pos *p, const chk_weights *w);
+/* Static move-ordering scores of list[0..n), moves of p, into sc (higher:
+ * try first): captures (more pieces, then more value by w, cheaper mover),
+ * then promotions, then quiet moves (0). The search's ordering without its
+ * hash move, killers and history. */
+void chk_order_scores(const chk_pos *p, const chk_weights *w, const chk_move *list, int n, int *sc);
 
 /* An evaluation supplied by the caller (e.g. written in Lua): store the
  * score for the side to move in *score and return 0, or return -1 on error.

@@ -2,7 +2,8 @@
  * eval.c - the static evaluation: a linear sum of named weights times
  * features (material per kind, pawn advancement, mobility, king safety,
  * back rank, centre, tempo), each feature counted for the side to move
- * minus the other side. Pure bitboard work, no allocation.
+ * minus the other side; and the static move-ordering score built on the
+ * same piece values (chk_order_scores). Pure bitboard work, no allocation.
  */
 #include <string.h>
 
@@ -166,4 +167,28 @@ int chk_eval(const chk_pos *p, const chk_weights *w)
         s += (long)w->w[i] * f[i];
     const long lim = CHK_SCORE_MATE_MIN - 1;
     return (int)(s > lim ? lim : s < -lim ? -lim : s);
+}
+
+/* The weight that values a piece of this kind. */
+static int kind_value(const chk_weights *w, int kind)
+{
+    return w->w[kind < 4 ? CHK_W_PAWN + kind : CHK_W_EXTRA];
+}
+
+void chk_order_scores(const chk_pos *p, const chk_weights *w, const chk_move *list, int n, int *sc)
+{
+    for (int i = 0; i < n; i++) {
+        const chk_move *m = &list[i];
+        int promo = m->promo != CHK_NONE ? kind_value(w, m->promo) : 0;
+        if (m->captures) {
+            int v = 0;
+            for (chk_bb c = m->captures; c; c &= c - 1)
+                v += kind_value(w, CHK_PIECE_KIND(p->sq[bb_first(c)]));
+            sc[i] = (1 << 26) + (bb_count(m->captures) << 20) + v * 8
+                    - kind_value(w, m->kind) / 16 + promo;
+        } else if (m->promo != CHK_NONE)
+            sc[i] = (1 << 25) + promo;
+        else
+            sc[i] = 0;
+    }
 }

@@ -109,7 +109,9 @@ typedef struct Move {
     chk_move m;
     uint64_t stamp;
     char piece, promo;      /* letters; promo 0 for none */
+    uint16_t index;         /* 1-based place in b:moves() order; 0: unknown */
 } Move;
+
 
 /* A core call that may run hooks. */
 typedef struct CoreCall {
@@ -268,6 +270,7 @@ static inline void lb_set_move(Move *mv, const chk_pos *p, const chk_move *m, ui
     mv->stamp = stamp;
     mv->piece = lb_kind_letter(r, m->kind);
     mv->promo = m->promo == CHK_NONE ? 0 : lb_kind_letter(r, m->promo);
+    mv->index = 0;
 }
 /* [-0, +1] A new move object of m in p. */
 Move *lb_push_move(lua_State *L, const chk_pos *p, const chk_move *m, uint64_t stamp, bool up);
@@ -318,6 +321,12 @@ const char *lb_move_text_arg(lua_State *L, int arg);
 /* order[i] becomes the index in list of the i-th move by text (b:moves
  * lists moves sorted by the texts tostring gives). */
 void lb_sort_moves(lua_State *L, const chk_rules *r, const chk_move *list, int n, int *order);
+/* The 1-based place of m among the n moves of list in b:moves() order, 0
+ * when it is not there. */
+int lb_move_place(lua_State *L, const chk_rules *r, const chk_move *list, int n, const chk_move *m);
+/* An integer naming m among the moves of any position (m.key): equal for
+ * moves chk_move_equal finds equal, different otherwise. */
+lua_Integer lb_move_key(const chk_move *m);
 void lb_open_move(lua_State *L);
 
 /* ---- lrules.c ----------------------------------------------------------- */

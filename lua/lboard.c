@@ -1,7 +1,9 @@
 /*
  * lboard.c - boards (userdata "cheskers.board", docs/lua_api.md):
  * cheskers.new and the board methods that read the position, list, count,
- * parse, play and take back moves, edit squares and tell the result. The
+ * parse, play and take back moves, edit squares and tell the result; the
+ * whole position at once (pieces, material, squares, piece_map, bitboards),
+ * mirror and equality. The
  * move objects played are kept (lbind.h: Board) so that b:undo() and
  * b:history() return the very objects b:play() was given.
  *
@@ -230,11 +232,15 @@ static int board_moves(lua_State *L)
     CoreCall cc;
     int i, n, mt, failed;
     uint64_t stamp;
-    lb_core_begin(L, 1, b, &cc);
-    n = chk_gen_moves(&b->pos, list);
-    failed = lb_core_end(b, &cc);
-    if (failed || n < 0)
-        return lb_hook_error(L, &cc, failed);
+    if (b->pos.rules->filter == NULL && b->pos.rules->result == NULL)
+        n = chk_gen_moves(&b->pos, list);   /* no hooks: nothing to bracket */
+    else {
+        lb_core_begin(L, 1, b, &cc);
+        n = chk_gen_moves(&b->pos, list);
+        failed = lb_core_end(b, &cc);
+        if (failed || n < 0)
+            return lb_hook_error(L, &cc, failed);
+    }
     if (n > CHK_MAX_MOVES)
         n = CHK_MAX_MOVES;
     lb_sort_moves(L, b->pos.rules, list, n, order);
@@ -248,6 +254,7 @@ static int board_moves(lua_State *L)
         lua_pushvalue(L, mt);
         lua_setmetatable(L, -2);
         lb_set_move(mv, &b->pos, &list[order[i]], stamp);
+        mv->index = (uint16_t)(i + 1);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -270,6 +277,20 @@ static int board_count(lua_State *L)
         return lb_hook_error(L, &cc, failed);
     lua_pushinteger(L, n);
     return 1;
+}
+
+/* Sets mv->index, the place of mv (a legal move of b) in b:moves() order. */
+static void set_index(lua_State *L, Board *b, Move *mv)
+{
+    chk_move list[CHK_MAX_MOVES];
+    CoreCall cc;
+    int n, failed;
+    lb_core_begin(L, 1, b, &cc);
+    n = chk_gen_moves(&b->pos, list);
+    failed = lb_core_end(b, &cc);
+    if (failed || n < 0)
+        lb_hook_error(L, &cc, failed);
+    mv->index = (uint16_t)lb_move_place(L, b->pos.rules, list, n, &mv->m);
 }
 
 /* b:parse(text) -> move | nil, message */
@@ -304,6 +325,7 @@ static int board_parse(lua_State *L)
         return 2;
     }
     lb_set_move(mv, &b->pos, &m, lb_board_stamp(b, getstate(L)));
+    set_index(L, b, mv);
     lua_pushvalue(L, 3);
     return 1;
 }
@@ -458,6 +480,204 @@ static int board_result(lua_State *L)
     return 2;
 }
 
+
+/* ---- the position at once: for evaluations written in Lua ---------------- */
+
+/* A colour argument ("white" or "black"). */
+static int check_color(lua_State *L, int arg)
+{
+    static const char *const colors[] = { "white", "black", NULL };
+    return luaL_checkoption(L, arg, NULL, colors);
+}
+
+/* An optional kind letter argument (either case) of b's rules: its kind,
+ * or -1 when none is given. */
+static int opt_kind(lua_State *L, int arg, const chk_rules *r)
+{
+    size_t len;
+    const char *s;
+    int kind;
+    if (lua_isnoneornil(L, arg))
+        return -1;
+    s = luaL_checklstring(L, arg, &len);
+    kind = len == 1 ? chk_rules_kind(r, s[0]) : -1;
+    if (kind < 0)
+        luaL_argerror(L, arg, lua_pushfstring(L, "unknown piece kind %s", lb_push_clipped(L, s, len)));
+    return kind;
+}
+
+/* [-0, +1] The squares of bitboard bb as a list, in index order. */
+static void push_squares_of(lua_State *L, chk_bb bb)
+{
+    int n = 0, sq;
+    lua_createtable(L, 12, 0);
+    for (sq = 0; sq < CHK_SQUARES; sq++)
+        if (bb >> sq & 1) {
+            lb_push_square(L, sq);
+            lua_rawseti(L, -2, ++n);
+        }
+}
+
+/* b:pieces(color [, kind]) -> {square...} */
+static int board_pieces(lua_State *L)
+{
+    Board *b = lb_checkboard(L);
+    int c = check_color(L, 2), kind = opt_kind(L, 3, b->pos.rules);
+    push_squares_of(L, kind < 0 ? b->pos.occ[c] : b->pos.bb[c][kind]);
+    return 1;
+}
+
+/* [-0, +1] {letter = f(bitboard)} for each kind of colour c, the letters
+ * in the case of c; count: the number of pieces, else the bitboard. */
+static void push_kinds(lua_State *L, const chk_pos *p, int c, bool count)
+{
+    const chk_rules *r = p->rules;
+    int k;
+    lua_createtable(L, 0, r->nkinds + 1);
+    for (k = 0; k < r->nkinds; k++) {
+        char letter = lb_piece_letter(r, CHK_PIECE(c, k));
+        chk_bb bb = p->bb[c][k];
+        int n = 0;
+        for (; count && bb; bb &= bb - 1)
+            n++;
+        lua_pushlstring(L, &letter, 1);
+        lua_pushinteger(L, count ? n : (lua_Integer)p->bb[c][k]);
+        lua_rawset(L, -3);
+    }
+}
+
+/* b:material() -> {white = {P = n, ...}, black = {p = n, ...}} */
+static int board_material(lua_State *L)
+{
+    Board *b = lb_checkboard(L);
+    lua_createtable(L, 0, 2);
+    push_kinds(L, &b->pos, CHK_WHITE, true);
+    lua_setfield(L, -2, "white");
+    push_kinds(L, &b->pos, CHK_BLACK, true);
+    lua_setfield(L, -2, "black");
+    return 1;
+}
+
+/* b:bitboards() -> {white = {P = bb, ..., all = bb}, black = {...}} */
+static int board_bitboards(lua_State *L)
+{
+    Board *b = lb_checkboard(L);
+    int c;
+    lua_createtable(L, 0, 2);
+    for (c = CHK_WHITE; c <= CHK_BLACK; c++) {
+        push_kinds(L, &b->pos, c, false);
+        lua_pushinteger(L, (lua_Integer)b->pos.occ[c]);
+        lua_setfield(L, -2, "all");
+        lua_setfield(L, -2, c == CHK_WHITE ? "white" : "black");
+    }
+    return 1;
+}
+
+/* b:squares() -> the 32 squares in index order, one letter each, '.' empty */
+static int board_squares(lua_State *L)
+{
+    Board *b = lb_checkboard(L);
+    char t[CHK_SQUARES];
+    int sq;
+    for (sq = 0; sq < CHK_SQUARES; sq++) {
+        char c = lb_piece_letter(b->pos.rules, b->pos.sq[sq]);
+        t[sq] = c ? c : '.';
+    }
+    lua_pushlstring(L, t, sizeof t);
+    return 1;
+}
+
+/* b:piece_map() -> {square = letter} */
+static int board_piece_map(lua_State *L)
+{
+    Board *b = lb_checkboard(L);
+    int sq;
+    lua_createtable(L, 0, 24);
+    for (sq = 0; sq < CHK_SQUARES; sq++) {
+        char c = lb_piece_letter(b->pos.rules, b->pos.sq[sq]);
+        if (c) {
+            lb_push_square(L, sq);
+            lua_pushlstring(L, &c, 1);
+            lua_rawset(L, -3);
+        }
+    }
+    return 1;
+}
+
+/* b:is_capture(move or text) -> boolean; raises for an illegal move */
+static int board_is_capture(lua_State *L)
+{
+    Board *b = lb_checkidle(L);
+    chk_move m;
+    lua_settop(L, 2);
+    lb_check_move(L, 2, &b->pos, b, 1, &m, true);
+    lua_pushboolean(L, m.captures != 0);
+    return 1;
+}
+
+/* b:mirror() -> a new board: the position turned half a turn with the
+ * colours swapped (square i holds the other colour's piece of square
+ * 31 - i), the other side to move; no history. */
+static int board_mirror(lua_State *L)
+{
+    Board *b = lb_checkboard(L), *m;
+    const chk_pos *p;
+    int sq;
+    lua_settop(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    m = lb_new_board(L, 2, 0, true, PLY_SLOTS);
+    p = &b->pos;
+    chk_pos_init(&m->pos, p->rules);
+    m->closed = false;
+    for (sq = 0; sq < CHK_SQUARES; sq++) {
+        uint8_t pc = p->sq[CHK_SQUARES - 1 - sq];
+        if (pc != CHK_NONE)
+            chk_pos_put(&m->pos, sq, CHK_PIECE(!CHK_PIECE_COLOR(pc), CHK_PIECE_KIND(pc)));
+    }
+    m->pos.side = (uint8_t)!p->side;
+    m->pos.quiet = p->quiet;
+    m->pos.moveno = p->moveno;
+    m->pos.hash = chk_pos_hash_full(&m->pos);
+    return 1;
+}
+
+/* Whether two rule sets are the same: the same object, or the same options
+ * and piece kinds and no hooks. */
+static bool same_rules(const chk_rules *a, const chk_rules *b)
+{
+    char ta[512], tb[512];
+    int k;
+    if (a == b)
+        return true;
+    if (a->filter || a->result || b->filter || b->result || a->nkinds != b->nkinds)
+        return false;
+    chk_rules_to_text(a, ta, sizeof ta);
+    chk_rules_to_text(b, tb, sizeof tb);
+    if (strcmp(ta, tb) != 0)
+        return false;
+    for (k = 0; k < a->nkinds; k++) {
+        const chk_kind *x = &a->kinds[k], *y = &b->kinds[k];
+        if (x->letter != y->letter || x->style != y->style || x->compulsory != y->compulsory
+            || x->nleaps != y->nleaps || x->nrides != y->nrides
+            || memcmp(x->leaps, y->leaps, sizeof x->leaps) != 0
+            || memcmp(x->rides, y->rides, sizeof x->rides) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* a == b: the same pieces on the same squares, the same side to move and
+ * the same rules (move counters and history are not compared). */
+static int board_eq(lua_State *L)
+{
+    Board *a = lb_testboard(L, 1, true), *b = lb_testboard(L, 2, true);
+    lua_pushboolean(L, a != NULL && b != NULL && !a->closed && !b->closed
+                       && a->pos.side == b->pos.side
+                       && memcmp(a->pos.sq, b->pos.sq, sizeof a->pos.sq) == 0
+                       && same_rules(a->pos.rules, b->pos.rules));
+    return 1;
+}
+
 static const luaL_Reg board_methods[] = {
     {"fen", board_fen},
     {"turn", board_turn},
@@ -475,6 +695,13 @@ static const luaL_Reg board_methods[] = {
     {"rules", board_rules},
     {"moveno", board_moveno},
     {"quiet", board_quiet},
+    {"pieces", board_pieces},
+    {"material", board_material},
+    {"bitboards", board_bitboards},
+    {"squares", board_squares},
+    {"piece_map", board_piece_map},
+    {"is_capture", board_is_capture},
+    {"mirror", board_mirror},
     {NULL, NULL}
 };
 
@@ -482,6 +709,7 @@ static const luaL_Reg board_metamethods[] = {
     {"__gc", board_gc},
     {"__close", board_gc},
     {"__tostring", board_tostring},
+    {"__eq", board_eq},
     {NULL, NULL}
 };
 

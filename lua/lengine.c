@@ -15,9 +15,10 @@
  *       tb = true); rules without tables search without them. info_every:
  *       seconds; info is also called inside an iteration about that often,
  *       with partial = true and the iteration's best line so far.
- *   b:eval() -> score, terms
- *       The static evaluation for the side to move; terms: weight name ->
- *       its part of the score.
+ *   b:eval([{features = true}]) -> score [, terms]
+ *       The static evaluation for the side to move; terms (only when
+ *       features is asked for): weight name -> its part of the score.
+ *   b:ordered_moves() -> {move...}   b:moves() in the engine's static order
  *   cheskers.engine.weights([t]) -> table   all weights (after setting t's)
  *   cheskers.engine.get(name) -> integer
  *   cheskers.engine.set(name, value)
@@ -183,20 +184,74 @@ static int l_features(lua_State *L)
     return 1;
 }
 
-/* b:eval() -> score, terms */
+/* b:eval([{features = true}]) -> score [, terms]: the score alone unless
+ * features is asked for (no table made per call). */
 static int board_eval(lua_State *L)
 {
+    static const char *const known[] = { "features", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     int f[CHK_NWEIGHTS];
-    chk_eval_features(p, f);
+    bool features = false;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        lb_check_options(L, 2, "eval: ", "option", known);
+        features = lua_getfield(L, 2, "features") != LUA_TNIL && lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
     lua_pushinteger(L, chk_eval(p, &e->w));
+    if (!features)
+        return 1;
+    chk_eval_features(p, f);
     lua_createtable(L, 0, CHK_NWEIGHTS);
     for (int i = 0; i < CHK_NWEIGHTS; i++) {
         lua_pushinteger(L, (lua_Integer)e->w.w[i] * f[i]);
         lua_setfield(L, -2, chk_weight_name(i));
     }
     return 2;
+}
+
+/* b:ordered_moves() -> {move...}: b:moves() (the same objects' fields and
+ * index) in the engine's static order (chk_order_scores with the current
+ * weights), ties in b:moves() order. */
+static int board_ordered_moves(lua_State *L)
+{
+    Engine *e = getengine(L);
+    Board *b = lb_check_board(L, 1, true, false);
+    chk_move list[CHK_MAX_MOVES];
+    int order[CHK_MAX_MOVES], sc[CHK_MAX_MOVES], place[CHK_MAX_MOVES];
+    CoreCall cc;
+    int i, j, n, failed, mt;
+    uint64_t stamp;
+    lua_settop(L, 1);
+    lb_core_begin(L, 1, b, &cc);
+    n = chk_gen_moves(&b->pos, list);
+    failed = lb_core_end(b, &cc);
+    if (failed || n < 0)
+        return lb_hook_error(L, &cc, failed);
+    lb_sort_moves(L, b->pos.rules, list, n, order);
+    chk_order_scores(&b->pos, &e->w, list, n, sc);
+    for (i = 0; i < n; i++)
+        place[order[i]] = i + 1;
+    for (i = 1; i < n; i++) {       /* stable insertion sort by score */
+        int x = order[i];
+        for (j = i; j > 0 && sc[order[j - 1]] < sc[x]; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+    stamp = lb_board_stamp(b, lb_state(L));
+    luaL_getmetatable(L, MOVE_MT);      /* once: as b:moves() makes them */
+    mt = lua_gettop(L);
+    lua_createtable(L, n, 0);
+    for (i = 0; i < n; i++) {
+        Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
+        lua_pushvalue(L, mt);
+        lua_setmetatable(L, -2);
+        lb_set_move(mv, &b->pos, &list[order[i]], stamp);
+        mv->index = (uint16_t)place[order[i]];
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
 }
 
 /* ---- search ------------------------------------------------------------- */
@@ -492,6 +547,7 @@ static const luaL_Reg engine_funcs[] = {
 static const luaL_Reg engine_board_methods[] = {
     { "search", board_search },
     { "eval", board_eval },
+    { "ordered_moves", board_ordered_moves },
     { NULL, NULL }
 };
 

@@ -2,7 +2,9 @@
  * lmove.c - move objects (userdata "cheskers.move", docs/lua_api.md): their
  * fields, text and equality; reading a move argument (a move object or a
  * move text) as a legal move of a position; the order of b:moves() (by
- * text).
+ * text) and the move key. Fields a search loop reads (from, to, key, index,
+ * piece, ncaptures, is_capture, is_promotion) allocate nothing; captures and
+ * path are built on first use and kept (weak tables of the registry).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,43 +19,112 @@ static Move *tomove(lua_State *L)
     return m;
 }
 
+/* [-0, +1] Pushes the list of squares t (n of them) of the move object at
+ * 1: its path or its captures, built once and kept in the weak-keyed table
+ * of the registry named cache (made on first use); a move object has no
+ * uservalues, so b:moves() makes them as cheaply as it can. */
+static void push_square_list(lua_State *L, const uint8_t *t, int n, const char *cache)
+{
+    int i;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, cache) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 0);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, cache);
+    }
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_createtable(L, n, 0);
+    for (i = 0; i < n; i++) {
+        lb_push_square(L, t[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+    lua_remove(L, -2);
+}
+
+static void push_captures(lua_State *L, const chk_move *m)
+{
+    uint8_t sqs[CHK_SQUARES];
+    int sq, n = 0;
+    for (sq = 0; sq < CHK_SQUARES; sq++)
+        if (m->captures >> sq & 1)
+            sqs[n++] = (uint8_t)sq;
+    push_square_list(L, sqs, n, MOVE_MT ".captures");
+}
+
+static int popcount32(uint32_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* The move's key (lb_move_key): from, to, captured squares and promotion,
+ * the fields chk_move_equal compares. */
+lua_Integer lb_move_key(const chk_move *m)
+{
+    uint64_t promo = m->promo == CHK_NONE ? 0 : (uint64_t)m->promo + 1;
+    return (lua_Integer)((uint64_t)m->captures | (uint64_t)m->from << 32 |
+                         (uint64_t)m->to << 37 | promo << 42);
+}
+
+/* Field names are told apart by their length and first letter before one
+ * memcmp: a search loop reads these fields millions of times. */
+#define IS(key, len, lit) ((len) == sizeof(lit) - 1 && memcmp((key), (lit), (len)) == 0)
+
 static int move_index(lua_State *L)
 {
     Move *mv = tomove(L);
     const chk_move *m = &mv->m;
     const char *key;
+    size_t len;
     if (lua_type(L, 2) != LUA_TSTRING)
         return 0;
-    key = lua_tostring(L, 2);
-    if (strcmp(key, "from") == 0)
+    key = lua_tolstring(L, 2, &len);
+    if (IS(key, len, "from"))
         lb_push_square(L, m->from);
-    else if (strcmp(key, "to") == 0)
+    else if (IS(key, len, "to"))
         lb_push_square(L, m->to);
-    else if (strcmp(key, "path") == 0) {
-        int i, n = m->npath < CHK_MAX_PATH ? m->npath : CHK_MAX_PATH;
-        lua_createtable(L, n, 0);
-        for (i = 0; i < n; i++) {
-            lb_push_square(L, m->path[i]);
-            lua_rawseti(L, -2, i + 1);
-        }
-    } else if (strcmp(key, "captures") == 0) {
-        int sq, n = 0;
-        lua_newtable(L);
-        for (sq = 0; sq < CHK_SQUARES; sq++)
-            if (m->captures >> sq & 1) {
-                lb_push_square(L, sq);
-                lua_rawseti(L, -2, ++n);
-            }
-    } else if (strcmp(key, "promotion") == 0) {
+    else if (IS(key, len, "key"))
+        lua_pushinteger(L, lb_move_key(m));
+    else if (IS(key, len, "index")) {
+        if (mv->index)
+            lua_pushinteger(L, mv->index);
+        else
+            lua_pushnil(L);
+    } else if (IS(key, len, "piece"))
+        lua_pushlstring(L, &mv->piece, 1);
+    else if (IS(key, len, "ncaptures"))
+        lua_pushinteger(L, popcount32(m->captures));
+    else if (IS(key, len, "is_capture"))
+        lua_pushboolean(L, m->captures != 0);
+    else if (IS(key, len, "is_promotion"))
+        lua_pushboolean(L, m->promo != CHK_NONE);
+    else if (IS(key, len, "captures"))
+        push_captures(L, m);
+    else if (IS(key, len, "path"))
+        push_square_list(L, m->path, m->npath < CHK_MAX_PATH ? m->npath : CHK_MAX_PATH,
+                         MOVE_MT ".path");
+    else if (IS(key, len, "promotion")) {
         if (mv->promo)
             lua_pushlstring(L, &mv->promo, 1);
         else
             lua_pushnil(L);
-    } else if (strcmp(key, "piece") == 0)
-        lua_pushlstring(L, &mv->piece, 1);
-    else if (strcmp(key, "jump") == 0)
+    } else if (IS(key, len, "jump"))
         lua_pushboolean(L, (m->flags & CHK_MF_JUMP) != 0);
-    else if (strcmp(key, "take") == 0)
+    else if (IS(key, len, "take"))
         lua_pushboolean(L, (m->flags & CHK_MF_TAKE) != 0);
     else
         lua_pushnil(L);
@@ -145,6 +216,16 @@ static int cmp_listed(const void *a, const void *b)
     return c ? c : x->i - y->i;
 }
 
+/* Whether x goes after y: most keys differ (the keys of the short texts
+ * carry their list index in their zero bytes), so the full comparison runs
+ * only for long texts that share their first 8 bytes. */
+static inline bool after(const Listed *x, const Listed *y)
+{
+    if (x->key != y->key)
+        return x->key > y->key;
+    return cmp_listed(x, y) > 0;
+}
+
 /* Sorts by text: insertion sort for the usual short lists, else qsort. */
 static void sort_listed(Listed *v, int n)
 {
@@ -155,7 +236,7 @@ static void sort_listed(Listed *v, int n)
     }
     for (i = 1; i < n; i++) {
         Listed x = v[i];
-        for (j = i; j > 0 && cmp_listed(&v[j - 1], &x) > 0; j--)
+        for (j = i; j > 0 && after(&v[j - 1], &x); j--)
             v[j] = v[j - 1];
         v[j] = x;
     }
@@ -256,16 +337,52 @@ void lb_check_move_of(lua_State *L, int arg, chk_pos *p, chk_move *out)
 }
 
 
+/* The place of square sq's name among the names ("a1" < "a3" < ... < "h8"):
+ * file, then rank. */
+#define SQ_TEXT_ORDER(sq) ((uint32_t)(SQ_FILE_CHAR(sq) - 'a') << 3 | (uint32_t)(SQ_RANK_CHAR(sq) - '1'))
+
+/* Sorts a list of steps, leaps and takes without promotion ("c3-d4",
+ * "e1xd4": the text is from, separator, to) by text: a 23-bit key each
+ * (from's place, the separator, to's place, then the list index), sorted
+ * as integers. False (order unchanged) when the list has another move. */
+static bool sort_short(const chk_move *list, int n, int *order)
+{
+    uint32_t k[CHK_MAX_MOVES];
+    int i, j;
+    if (n > CHK_MAX_MOVES)
+        return false;
+    for (i = 0; i < n; i++) {
+        const chk_move *m = &list[i];
+        if (m->npath != 1 || m->promo != CHK_NONE)
+            return false;
+        k[i] = SQ_TEXT_ORDER(m->from) << 17 | (uint32_t)(m->captures != 0) << 16 |
+               SQ_TEXT_ORDER(m->path[0]) << 10 | (uint32_t)i;
+    }
+    for (i = 1; i < n; i++) {
+        uint32_t x = k[i];
+        for (j = i; j > 0 && k[j - 1] > x; j--)
+            k[j] = k[j - 1];
+        k[j] = x;
+    }
+    for (i = 0; i < n; i++)
+        order[i] = (int)(k[i] & 1023);
+    return true;
+}
+
 void lb_sort_moves(lua_State *L, const chk_rules *r, const chk_move *list, int n, int *order)
 {
     Listed v[CHK_MAX_MOVES];
     char small[SMALL_LIST][MOVE_TEXT_SIZE];
     char (*texts)[MOVE_TEXT_SIZE] = small;
     int i;
+    if (n <= 64 && sort_short(list, n, order))   /* insertion sort: short lists */
+        return;
     if (n > SMALL_LIST)
         texts = lua_newuserdatauv(L, (size_t)n * MOVE_TEXT_SIZE, 0);
     for (i = 0; i < n; i++) {
         v[i].key = text_key(r, &list[i], texts[i], &v[i].text);
+        if (v[i].text == NULL)      /* bytes 5..7 are zero: i fits (< 2^10) */
+            v[i].key |= (uint64_t)i;
         v[i].i = i;
     }
     sort_listed(v, n);
@@ -273,6 +390,16 @@ void lb_sort_moves(lua_State *L, const chk_rules *r, const chk_move *list, int n
         order[i] = v[i].i;
     if (n > SMALL_LIST)
         lua_pop(L, 1);
+}
+
+int lb_move_place(lua_State *L, const chk_rules *r, const chk_move *list, int n, const chk_move *m)
+{
+    int order[CHK_MAX_MOVES], i;
+    lb_sort_moves(L, r, list, n, order);
+    for (i = 0; i < n; i++)
+        if (chk_move_equal(&list[order[i]], m))
+            return i + 1;
+    return 0;
 }
 
 static const luaL_Reg move_metamethods[] = {

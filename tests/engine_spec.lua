@@ -301,7 +301,9 @@ describe("engine: evaluation weights", function()
   it("b:eval is the sum of its terms and follows the weights", function()
     local b = cheskers.new()
     b:play("b6-c5")
-    local score, terms = b:eval()
+    local score, terms = b:eval { features = true }
+    assert.are.equal(score, b:eval())     -- the score alone, the same
+    assert.are.equal(1, select("#", b:eval()))
     local sum = 0
     for _, v in pairs(terms) do sum = sum + v end
     assert.are.equal(score, sum)
@@ -313,7 +315,7 @@ describe("engine: evaluation weights", function()
   end)
 
   it("the start position is balanced but for the tempo", function()
-    local score, terms = cheskers.new():eval()
+    local score, terms = cheskers.new():eval { features = true }
     assert.are.equal(terms.tempo, score)
   end)
 

@@ -83,9 +83,10 @@ local function hostile_values(board, move)
 end
 
 local BOARD_METHODS = {
-  "copy", "count", "defend", "divide", "eval", "fen", "get", "hash", "history", "moveno",
-  "moves", "parse", "perft", "play", "probe", "put", "quiet", "refute", "result", "rules", "search",
-  "solve", "svg", "tb_moves", "turn", "undo",
+  "bitboards", "copy", "count", "defend", "divide", "eval", "fen", "get", "hash", "history",
+  "is_capture", "material", "mirror", "moveno", "moves", "ordered_moves", "parse", "perft",
+  "piece_map", "pieces", "play", "probe", "put", "quiet", "refute", "result", "rules", "search",
+  "solve", "squares", "svg", "tb_moves", "turn", "undo",
 }
 
 describe("misuse of the API", function()

@@ -1,6 +1,7 @@
 -- alphabeta: a complete game-tree search written in plain Lua on the public
 -- `cheskers` module API (docs/lua_api.md). It is meant to be read and
--- copied: every piece a real engine has is here, in its simplest form.
+-- copied: every piece a real engine has is here, in its simplest form, and
+-- it uses the parts of the API made for search loops, so it is fast too.
 --
 --   * negamax: one function scores a position for the side to move; the
 --     other side's score is its negation, so White and Black share code;
@@ -13,38 +14,20 @@
 --   * iterative deepening: search depth 1, 2, 3, ... until the budget is
 --     spent, trying the previous best move first each time.
 --
+-- What makes it fast (the search loop allocates only the move lists):
+--   * b:eval() is the engine's static evaluation, written in C: one call,
+--     a number, no table;
+--   * b:ordered_moves() lists the moves captures first (more and dearer
+--     pieces first), then promotions: the order alpha-beta wants;
+--   * moves are read through fields that cost no allocation (m.is_capture,
+--     m.is_promotion, m.key) and compared by m.key, an integer.
+--
 -- The bot interface: choose(board, limits) returns a move; limits.nodes
 -- and limits.time (seconds) are the budget for this move. configure(opts)
--- takes options from the match command line (alphabeta:depth=3).
+-- takes options from the match command line (alphabeta:depth=3). After a
+-- move, bot.last_nodes is the number of nodes searched for it.
 
-local cheskers = require "cheskers"
-
--- ---- evaluation -------------------------------------------------------------
-
--- Piece values in centipawns (a pawn is 100). Kings are precious: a side
--- that loses all its kings loses the game.
-local VALUE = { P = 100, K = 300, B = 300, C = 250 }
 local WIN = 100000   -- the score of a won game (minus the plies it takes)
-
--- The rank (1..8) of a square name such as "c3".
-local function rank_of(sq) return sq:byte(2) - 48 end
-
--- Material plus a small bonus for advanced pawns, from the point of view of
--- the side to move. Upper-case letters are White's pieces.
-local function evaluate(board)
-  local score = 0
-  for _, sq in ipairs(cheskers.SQUARES) do
-    local piece = board:get(sq)
-    if piece then
-      local white = piece == piece:upper()
-      local v = VALUE[piece:upper()] or 250
-      if piece == "P" then v = v + 6 * (rank_of(sq) - 1) end      -- White goes up
-      if piece == "p" then v = v + 6 * (8 - rank_of(sq)) end      -- Black goes down
-      score = score + (white and v or -v)
-    end
-  end
-  return board:turn() == "white" and score or -score
-end
 
 -- ---- the search ---------------------------------------------------------------
 
@@ -54,9 +37,10 @@ Search.__index = Search
 
 -- Counts a node; true when the budget is spent (the search then unwinds).
 function Search:tick()
-  self.nodes = self.nodes + 1
-  if self.max_nodes and self.nodes >= self.max_nodes then self.stopped = true end
-  if self.deadline and self.nodes % 256 == 0 and os.clock() >= self.deadline then
+  local n = self.nodes + 1
+  self.nodes = n
+  if n >= self.max_nodes then self.stopped = true end
+  if self.deadline and n % 256 == 0 and os.clock() >= self.deadline then
     self.stopped = true
   end
   return self.stopped
@@ -70,62 +54,55 @@ local function game_over_score(board, ply)
   return winner == board:turn() and WIN - ply or -(WIN - ply)
 end
 
--- Orders moves: captures first, more captured pieces first, then
--- promotions; the move `first` (the previous best) before everything.
-local function order(moves, first)
-  local key = {}
-  for _, m in ipairs(moves) do
-    local k = #m.captures * 10 + (m.promotion and 5 or 0)
-    if first and m == first then k = 1000 end
-    key[m] = k
-  end
-  table.sort(moves, function(a, b)
-    if key[a] ~= key[b] then return key[a] > key[b] end
-    return tostring(a) < tostring(b)    -- a fixed order: the bot is deterministic
-  end)
-  return moves
-end
-
 -- Quiescence: only captures (and promotions), unless every legal move is a
 -- capture, in which case the side to move has no choice and all are searched.
 function Search:quiesce(board, alpha, beta, ply)
   if self:tick() then return 0 end
-  local moves = board:moves()
-  if #moves == 0 then return game_over_score(board, ply) end
-  local forced = true
-  for _, m in ipairs(moves) do
-    if #m.captures == 0 then forced = false break end
-  end
+  local moves = board:ordered_moves()   -- captures first, then promotions
+  local n = #moves
+  if n == 0 then return game_over_score(board, ply) end
+  -- the last move is a capture only when every move is one
+  local forced = moves[n].is_capture
   local best = -math.huge
   if not forced then
     -- "stand pat": the side to move may decline the captures
-    best = evaluate(board)
+    best = board:eval()
     if best >= beta then return best end
     if best > alpha then alpha = best end
   end
-  for _, m in ipairs(order(moves)) do
-    if forced or #m.captures > 0 or m.promotion then
-      board:play(m)
-      local score = -self:quiesce(board, -beta, -alpha, ply + 1)
-      board:undo()
-      if self.stopped then return 0 end
-      if score > best then best = score end
-      if score > alpha then alpha = score end
-      if alpha >= beta then break end     -- the opponent will avoid this line
-    end
+  for i = 1, n do
+    local m = moves[i]
+    if not (forced or m.is_capture or m.is_promotion) then break end  -- quiet moves follow
+    board:play(m)
+    local score = -self:quiesce(board, -beta, -alpha, ply + 1)
+    board:undo()
+    if self.stopped then return 0 end
+    if score > best then best = score end
+    if score > alpha then alpha = score end
+    if alpha >= beta then break end     -- the opponent will avoid this line
   end
   return best
 end
 
 -- Negamax with alpha-beta: the score of board for the side to move,
--- searching depth more plies. Returns the score and the best move.
+-- searching depth more plies. Returns the score and the best move. first:
+-- the key of the move to try first (the previous iteration's best).
 function Search:negamax(board, depth, alpha, beta, ply, first)
   if depth <= 0 then return self:quiesce(board, alpha, beta, ply) end
   if self:tick() then return 0 end
-  local moves = board:moves()
+  local moves = board:ordered_moves()
   if #moves == 0 then return game_over_score(board, ply) end
+  if first then                         -- the previous best move to the front
+    for i = 2, #moves do
+      if moves[i].key == first then
+        table.insert(moves, 1, table.remove(moves, i))
+        break
+      end
+    end
+  end
   local best, best_move = -math.huge, nil
-  for _, m in ipairs(order(moves, first)) do
+  for i = 1, #moves do
+    local m = moves[i]
     board:play(m)
     local score = -self:negamax(board, depth - 1, -beta, -alpha, ply + 1)
     board:undo()                      -- always put the board back
@@ -151,21 +128,22 @@ end
 function bot.choose(board, limits)
   limits = limits or {}
   board = board:copy()                -- search on our own copy
-  local s = setmetatable({ nodes = 0, stopped = false }, Search)
+  local s = setmetatable({ nodes = 0, stopped = false, max_nodes = math.huge }, Search)
   if not bot.fixed_depth then
-    s.max_nodes = bot.nodes or limits.nodes
+    s.max_nodes = bot.nodes or limits.nodes or math.huge
     if limits.time then s.deadline = os.clock() + limits.time * 0.8 end
-    if not s.max_nodes and not s.deadline then s.max_nodes = 20000 end
+    if s.max_nodes == math.huge and not s.deadline then s.max_nodes = 20000 end
   end
-  local moves = board:moves()
+  local moves = board:ordered_moves()
   local best = moves[1]
   if #moves == 1 then return best end
   for depth = 1, bot.max_depth do
-    local score, move = s:negamax(board, depth, -math.huge, math.huge, 0, best)
+    local score, move = s:negamax(board, depth, -math.huge, math.huge, 0, best and best.key)
     if s.stopped then break end       -- an unfinished iteration is not trusted
     best = move or best
     if math.abs(score) > WIN - 1000 then break end   -- a forced result: done
   end
+  bot.last_nodes = s.nodes
   return best
 end
 

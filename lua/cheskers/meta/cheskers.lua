@@ -1,0 +1,314 @@
+---@meta cheskers
+-- lua/cheskers/meta/cheskers.lua - LuaLS annotations of the `cheskers` module
+-- (docs/lua_api.md is the reference): the module, boards, move objects,
+-- cheskers.engine and cheskers.tb, so that editors complete board methods and
+-- move fields. Definitions only: nothing here runs. tests/annotations_spec.lua
+-- checks it against the module and the docs.
+-- luacheck: no unused (stubs: their arguments and the classes are for the editor)
+
+---@alias cheskers.color "white"|"black"
+---@alias cheskers.rulespec string|table|nil a preset name ("golomb"), a table of options, or nil
+---@alias cheskers.moveish Move|string a move object or a move text ("c3xe5")
+
+---@class cheskers
+---@field START string the start position text
+---@field VERSION string the version
+---@field SQUARES string[] the 32 dark square names in index order (a1, c1, e1, g1, b2, ... h8)
+---@field engine cheskers.engine the C engine's weights and constants
+---@field tb cheskers.tb endgame tablebases
+---@field puzzle table the module cheskers.puzzle (loaded on first use)
+---@field svg table the module cheskers.svg (loaded on first use)
+local cheskers = {}
+
+---A board: the position `fen` (nil: the start position of the rules) under `rules`.
+---@param fen? string
+---@param rules? cheskers.rulespec
+---@return Board
+function cheskers.new(fen, rules) end
+
+---The full rule set for `spec` as a table of every option.
+---@param spec? cheskers.rulespec
+---@return table
+function cheskers.rules(spec) end
+
+---Asks running long core work to stop (it raises code "interrupted").
+function cheskers.interrupt() end
+
+---Every long call stops once `seconds` have passed (nil: no deadline).
+---@param seconds? number
+---@return number|nil left the seconds left of the previous deadline
+function cheskers.deadline(seconds) end
+
+---The code of an error value ("illegal_move", "timeout", ...), nil for anything else.
+---@param e any
+---@return string|nil
+function cheskers.error_code(e) end
+
+---The name of `names` that `word` is a likely typo of, or nil.
+---@param word string
+---@param names string[]
+---@return string|nil
+function cheskers.closest(word, names) end
+
+-- ---- boards -------------------------------------------------------------------
+
+-- Boards compare with ==: the same pieces, side to move and rules.
+---@class Board
+local Board = {}
+
+---@return string fen the position text
+function Board:fen() end
+
+---@return cheskers.color
+function Board:turn() end
+
+---The legal moves sorted by their text (empty when the game is over).
+---@return Move[]
+function Board:moves() end
+
+---The legal moves in the engine's static order (captures first).
+---@return Move[]
+function Board:ordered_moves() end
+
+---@return integer
+function Board:count() end
+
+---Plays a move; raises (code "illegal_move") for an illegal or ambiguous one.
+---@param move cheskers.moveish
+---@return Move played
+function Board:play(move) end
+
+---@param text string
+---@return Move|nil move
+---@return string|nil message
+function Board:parse(text) end
+
+---@return Move|nil taken_back
+function Board:undo() end
+
+---@return Move[]
+function Board:history() end
+
+---@return "white"|"black"|"draw"|nil winner
+---@return string|nil reason
+function Board:result() end
+
+---@param depth integer
+---@param progress? function
+---@return integer
+function Board:perft(depth, progress) end
+
+---@param depth integer
+---@param progress? function
+---@return table<string, integer>
+function Board:divide(depth, progress) end
+
+---@return integer
+function Board:hash() end
+
+---@return Board
+function Board:copy() end
+
+---The position turned half a turn, colours swapped, the other side to move.
+---@return Board
+function Board:mirror() end
+
+---@param square string
+---@return string|nil letter
+function Board:get(square) end
+
+---@param square string
+---@param letter? string
+function Board:put(square, letter) end
+
+---@return table
+function Board:rules() end
+
+---@return integer
+function Board:moveno() end
+
+---@return integer
+function Board:quiet() end
+
+---@param move cheskers.moveish
+---@return boolean
+function Board:is_capture(move) end
+
+---The squares of the pieces of `color` (of one kind when given).
+---@param color cheskers.color
+---@param kind? string
+---@return string[]
+function Board:pieces(color, kind) end
+
+---@return {white: table<string, integer>, black: table<string, integer>}
+function Board:material() end
+
+---The 32 squares in index order, one letter each, "." for empty.
+---@return string
+function Board:squares() end
+
+---@return table<string, string>
+function Board:piece_map() end
+
+---Bit i is square i (docs/lua_api.md); `all` is every piece of the colour.
+---@return {white: table<string, integer>, black: table<string, integer>}
+function Board:bitboards() end
+
+---The static evaluation for the side to move; the terms with {features = true}.
+---@param opts? {features: boolean}
+---@return integer score
+---@return table<string, integer>|nil terms
+function Board:eval(opts) end
+
+---@class cheskers.search_opts
+---@field depth? integer plies
+---@field nodes? integer
+---@field time? number seconds
+---@field eval? fun(b: Board): number an evaluation for the side to move
+---@field weights? table<string, integer>
+---@field info? fun(t: cheskers.search_result)
+
+---@class cheskers.search_result
+---@field move Move|nil nil when the game is over
+---@field score integer
+---@field depth integer
+---@field seldepth integer
+---@field nodes integer
+---@field time number
+---@field nps number
+---@field pv Move[]
+
+---@param opts? cheskers.search_opts
+---@return cheskers.search_result
+function Board:search(opts) end
+
+---@param n integer|{moves: integer, all: boolean, nodes: integer}
+---@return table
+function Board:solve(n) end
+
+---@param n integer|{moves: integer, nodes: integer}
+---@return Move|nil move
+---@return integer|nil length
+function Board:defend(n) end
+
+---@param move cheskers.moveish
+---@param n integer|{moves: integer, nodes: integer}
+---@return Move|false|nil reply
+---@return integer|nil length
+function Board:refute(move, n) end
+
+---@param opts? table
+---@return string svg
+function Board:svg(opts) end
+
+---@param tables? Tables
+---@return "win"|"loss"|"draw"|nil value
+---@return integer|string|nil distance_or_message
+function Board:probe(tables) end
+
+---@param tables? Tables
+---@return {move: Move, value: string|nil, distance: integer|nil}[]
+function Board:tb_moves(tables) end
+
+-- ---- move objects ---------------------------------------------------------------
+
+---A legal move. `tostring(m)` is its text; `==` compares moves.
+---@class Move
+---@field from string the start square
+---@field to string the end square
+---@field path string[] the landing squares in order (built once, kept)
+---@field captures string[] the captured squares (built once, kept)
+---@field promotion string|nil the kind promoted to ("K", "B", "C")
+---@field piece string the moving piece's letter (upper case)
+---@field jump boolean a jump chain
+---@field take boolean a capture by moving onto the piece
+---@field ncaptures integer the number of captured pieces
+---@field is_capture boolean
+---@field is_promotion boolean
+---@field index integer|nil the place in b:moves() of its position
+---@field key integer equal for equal moves: a table key
+-- (moves compare with ==: the same start, end, captures and promotion)
+
+-- ---- cheskers.engine --------------------------------------------------------------
+
+---@class cheskers.engine
+---@field names string[] the weight names, in order
+---@field WIN integer
+---@field MATE_MIN integer
+local engine = {}
+
+---@param t? table<string, integer>
+---@return table<string, integer>
+function engine.weights(t) end
+
+---@param name string
+---@return integer
+function engine.get(name) end
+
+---@param name string
+---@param value integer
+function engine.set(name, value) end
+
+function engine.reset() end
+
+---@return table<string, integer>
+function engine.defaults() end
+
+---@param board Board
+---@return table<string, integer>
+function engine.features(board) end
+
+---@param seconds? number
+---@return number|nil
+function engine.deadline(seconds) end
+
+-- ---- cheskers.tb ------------------------------------------------------------------
+
+---@class cheskers.tb
+local tb = {}
+
+---@param dir? string
+---@return Tables|nil tables
+---@return string|nil message
+function tb.open(dir) end
+
+---@return Tables|nil
+function tb.default() end
+
+---@param opts {pieces: string|integer, rules: cheskers.rulespec, dir: string, threads: integer, progress: function}
+---@return true|nil ok
+---@return string|nil message
+function tb.build(opts) end
+
+---A folder of endgame tables.
+---@class Tables
+local Tables = {}
+
+---@param b Board
+function Tables:probe(b) end
+
+---@param b Board
+function Tables:moves(b) end
+
+---@param b Board
+---@return Move|nil move
+---@return string|nil value
+---@return integer|nil distance
+function Tables:best(b) end
+
+---@param rules? cheskers.rulespec
+---@return table[]
+function Tables:info(rules) end
+
+---@param rules? cheskers.rulespec
+---@return integer
+function Tables:max_pieces(rules) end
+
+---@return string
+function Tables:dir() end
+
+function Tables:reload() end
+
+cheskers.engine = engine
+cheskers.tb = tb
+return cheskers
