@@ -50,6 +50,21 @@ function cheskers.error_code(e) end
 ---@return string|nil
 function cheskers.closest(word, names) end
 
+---Seconds on a monotonic clock (for measuring time spent; not the time of day).
+---@return number
+function cheskers.clock() end
+
+---Flushes the file and asks the system to write it to disk (fsync).
+---@param file file*
+---@return true|nil ok
+---@return string? message
+function cheskers.fsync(file) end
+
+---Whether the file (io.stdout, io.stderr ...) is a terminal.
+---@param file file*
+---@return boolean
+function cheskers.isatty(file) end
+
 -- ---- boards -------------------------------------------------------------------
 
 -- Boards compare with ==: the same pieces, side to move and rules.
