@@ -191,10 +191,10 @@ describe("engine: search", function()
   it("uses an evaluation written in Lua", function()
     local b = cheskers.new()
     local calls = 0
-    local r = b:search { depth = 2, eval = function(pos)
+    local r = b:search { depth = 2, eval = function(copy)
       calls = calls + 1
-      assert.is_string(pos:fen())
-      pos:play(pos:moves()[1])        -- a copy: the search does not see this
+      assert.is_string(copy:fen())
+      copy:play(copy:moves()[1])      -- a copy: the search does not see this
       return 0
     end }
     assert.is_true(calls > 0)
