@@ -22,6 +22,18 @@
 --   },
 --   measures    = { "result", "plies", "reason", "branching", "captures",
 --                   "promotions", camel_share = function(game) return ... end },
+--   trace       = "eval",               -- the evaluation after every ply: "eval" (the
+--                                        -- static evaluation, default), {depth = 2}
+--                                        -- (a shallow search) or false (none)
+--   material_every = 4,                 -- sample the material every N plies (piece values)
+--   thresholds  = { drama = 2, lead = 0.5, killer = 2, doubt = 0.5 },  -- pawns
+--   strengths   = { 1, 3, 5 },          -- every variant at each engine level ...
+--   strength_bot = "engine:level=%d",   -- ... as this bot for both sides (%d: the strength)
+--   sweep       = { camel = { {1,3}, {1,5} }, promote = "subsets" },  -- a grid of rules
+-- A variant may also have restrict = { white = "no-bishop-moves" |
+-- "no-camel-promotion" | "no-king-moves" | function(board, move) -> ok }
+-- (restricted play: that side never plays the moves refused; the restriction
+-- is a filter rule, so both sides' searches know of it).
 -- Rules are what cheskers.new accepts (a table, which may hold pieces,
 -- start and the filter/result hooks, or a preset name); a variant's rules
 -- are laid over `base`. `measures` names what the report shows first; a
@@ -69,6 +81,7 @@ local bots_mod = require "cheskers.bots"
 local game_mod = require "cheskers.game"
 local store = require "cheskers.store"
 local stats = require "cheskers.stats"
+local measures = require "cheskers.measures"
 local lfs = require "lfs"
 
 local M = {}
@@ -122,7 +135,8 @@ end
 local LINE_KEYS = { "v", "experiment", "seed", "variant", "vindex", "game",
                     "white", "black", "first", "result", "reason", "detail", "plies",
                     "captures", "captured", "promotions", "branching",
-                    "branching_n", "branching_sum", "measures", "traceback", "start", "moves" }
+                    "branching_n", "branching_sum", "measures", "traceback", "family",
+                    "strength", "trace", "mat_kinds", "mat", "start", "moves" }
 
 -- One game record as a JSON object on one line (no newline), keys in the
 -- order of LINE_KEYS, nested objects sorted by key.
@@ -196,6 +210,163 @@ local function normalize_measures(e, m, where)
   end
 end
 
+-- ---- design research: restrictions, sweeps, strengths, traces --------------------
+
+-- Named restrictions of restricted play (after Jaffe et al. 2012): a move
+-- filter for the restricted side.
+M.RESTRICTIONS = {
+  ["no-bishop-moves"] = function(_, m) return m.piece ~= "B" end,
+  ["no-camel-promotion"] = function(_, m) return m.promotion ~= "C" end,
+  ["no-king-moves"] = function(_, m) return m.piece ~= "K" end,
+}
+
+local function restriction_fn(r, where)
+  if type(r) == "function" then return r end
+  local fn = M.RESTRICTIONS[r]
+  if not fn then
+    local names = sorted_keys(M.RESTRICTIONS)
+    local near = cheskers.closest and cheskers.closest(tostring(r), names)
+    errorf("%s: unknown restriction '%s'%s (known: %s, or a function(board, move))", where,
+           tostring(r), near and ("; did you mean '" .. near .. "'?") or "", table.concat(names, ", "))
+  end
+  return fn
+end
+
+-- The rules with restrict = {white =, black =} added as a filter rule (after
+-- the variant's own filter, if any).
+local function restricted_rules(rules, restrict, where)
+  if restrict == nil then return rules end
+  if type(restrict) ~= "table" or type(rules) ~= "table" then
+    errorf("%s: restrict must be {white = ..., black = ...} over a rule table", where)
+  end
+  local side = {}
+  for color, r in pairs(restrict) do
+    if color ~= "white" and color ~= "black" then
+      errorf("%s: restrict takes white and black, not '%s'", where, tostring(color))
+    end
+    side[color] = restriction_fn(r, where)
+  end
+  local own = rules.filter
+  rules.filter = function(board, move)
+    if own and not own(board, move) then return false end
+    local f = side[board:turn()]
+    return f == nil or f(board, move) and true or false
+  end
+  return rules
+end
+
+-- Every non-empty subset of the letters of s, in order of size then text.
+local function subsets(s)
+  local out = {}
+  local n = #s
+  for mask = 1, (1 << n) - 1 do
+    local t = {}
+    for i = 1, n do if mask & (1 << (i - 1)) ~= 0 then t[#t + 1] = s:sub(i, i) end end
+    out[#out + 1] = table.concat(t)
+  end
+  table.sort(out, function(a, b) if #a ~= #b then return #a < #b end return a < b end)
+  return out
+end
+
+-- One sweep axis: list of {label, apply(rules)}. "camel" sets the camel's
+-- leap vectors (each value one {a, b}); any other key is a rule option;
+-- promote = "subsets" means every non-empty subset of K, B and C.
+local function sweep_axis(key, values, where)
+  if key == "promote" and values == "subsets" then values = subsets("KBC") end
+  if type(values) ~= "table" or #values == 0 then
+    errorf("%s: sweep.%s must be a list of values", where, tostring(key))
+  end
+  local axis = {}
+  for _, v in ipairs(values) do
+    local label, apply
+    if key == "camel" then
+      if type(v) ~= "table" or math.type(v[1]) ~= "integer" or math.type(v[2]) ~= "integer" then
+        errorf("%s: sweep.camel values are leap vectors {a, b}", where)
+      end
+      label = ("camel=%d-%d"):format(v[1], v[2])
+      apply = function(r)
+        r.pieces = r.pieces or {}
+        r.pieces.C = { leaps = { { v[1], v[2] } } }
+      end
+    else
+      label = ("%s=%s"):format(key, tostring(v))
+      apply = function(r) r[key] = copy(v) end
+    end
+    axis[#axis + 1] = { label = label, apply = apply }
+  end
+  return axis
+end
+
+-- The variants of exp.sweep: the grid of every combination of the axes
+-- (keys in sorted order), laid over each listed variant (or one plain
+-- variant), named "<variant>:<key>=<value>,...".
+local function expand_sweep(exp, where)
+  if exp.sweep == nil then return exp.variants end
+  if type(exp.sweep) ~= "table" then errorf("%s: sweep must be a table key -> values", where) end
+  local grid = { { labels = {}, applies = {} } }
+  for _, key in ipairs(sorted_keys(exp.sweep)) do
+    local next_grid = {}
+    for _, cell in ipairs(grid) do
+      for _, step in ipairs(sweep_axis(key, exp.sweep[key], where)) do
+        local c = { labels = { table.unpack(cell.labels) }, applies = { table.unpack(cell.applies) } }
+        c.labels[#c.labels + 1] = step.label
+        c.applies[#c.applies + 1] = step.apply
+        next_grid[#next_grid + 1] = c
+      end
+    end
+    grid = next_grid
+  end
+  local out = {}
+  for _, v in ipairs(exp.variants or { { name = "" } }) do
+    for _, cell in ipairs(grid) do
+      local nv = copy(v)
+      if type(nv.rules) ~= "table" then nv.rules = nv.rules and cheskers.rules(nv.rules) or {} end
+      for _, apply in ipairs(cell.applies) do apply(nv.rules) end
+      local label = table.concat(cell.labels, ",")
+      nv.name = v.name ~= "" and (v.name .. ":" .. label) or label
+      nv.restrict = v.restrict
+      out[#out + 1] = nv
+    end
+  end
+  return out
+end
+
+-- The variants of exp.strengths: each variant once per strength, named
+-- "<variant>@<strength>", both sides playing strength_bot (default
+-- "engine:level=%d") at that strength.
+local function expand_strengths(variants, exp, where)
+  if exp.strengths == nil then return variants end
+  if type(exp.strengths) ~= "table" or #exp.strengths == 0 then
+    errorf("%s: strengths must be a list of numbers (engine levels or node budgets)", where)
+  end
+  local pattern = exp.strength_bot or "engine:level=%d"
+  if type(pattern) ~= "string" or not pattern:find("%d", 1, true) then
+    errorf("%s: strength_bot must be a bot spec with %%d for the strength", where)
+  end
+  local out = {}
+  for _, v in ipairs(variants) do
+    for _, s in ipairs(exp.strengths) do
+      if math.type(s) ~= "integer" or s < 1 then errorf("%s: strengths must be whole numbers >= 1", where) end
+      local nv = copy(v)
+      nv.restrict = v.restrict
+      nv.name, nv.family, nv.strength = ("%s@%d"):format(v.name, s), v.name, s
+      nv.bots = pattern:format(s)
+      out[#out + 1] = nv
+    end
+  end
+  return out
+end
+
+-- The trace option: nil (none), {kind = "eval"} or {kind = "search", depth = d}.
+local function normalize_trace(t, where)
+  if t == false then return nil end
+  if t == nil or t == "eval" then return { kind = "eval" } end
+  if type(t) == "table" and math.type(t.depth) == "integer" and t.depth >= 1 and t.depth <= 6 then
+    return { kind = "search", depth = t.depth }
+  end
+  errorf("%s: trace must be \"eval\", {depth = 1..6} or false, not %s", where, tostring(t))
+end
+
 -- The variants, their rules laid over the base, bots, games and limits.
 local function normalize_variants(e, variants, where)
   if type(variants) ~= "table" or #variants == 0 then
@@ -217,10 +388,12 @@ local function normalize_variants(e, variants, where)
     e.variants[i] = {
       name = v.name, index = i,
       description = v.description,
-      rules = merge_rules(e.base, rules),
+      rules = restricted_rules(merge_rules(e.base, rules), v.restrict, vw),
+      restrict = v.restrict,
       bots = normalize_bots(v.bots, vw) or e.bots,
       games = v.games and positive_int(v.games, vw .. ": games", true) or e.games,
       limits = v.limits or e.limits,
+      family = v.family or v.name, strength = v.strength,
     }
   end
 end
@@ -250,7 +423,14 @@ function M.normalize(exp, path)
   e.base = exp.base
   if e.base ~= nil and type(e.base) ~= "table" then errorf("%s: base must be a rule table", where) end
   normalize_measures(e, exp.measures or M.STANDARD_MEASURES, where)
-  normalize_variants(e, exp.variants, where)
+  e.trace = normalize_trace(exp.trace, where)
+  e.material_every = positive_int(exp.material_every or 4, where .. ": material_every")
+  local okt, th = pcall(measures.thresholds, exp.thresholds)
+  if not okt then errorf("%s: %s", where, th) end
+  e.thresholds, e.thresholds_pawns = th, exp.thresholds
+  e.strengths = exp.strengths
+  local variants = expand_strengths(expand_sweep(exp, where), exp, where)
+  normalize_variants(e, variants, where)
   return e
 end
 
@@ -300,11 +480,60 @@ end
 
 local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
 
+-- The evaluation of a position in centipawns from White's view: the static
+-- evaluation or a shallow search (trace = {kind, depth}); forced results
+-- are clamped to +-100 pawns, and a finished game is worth +-100 pawns to
+-- its winner (0 for a draw).
+local TRACE_CLAMP = 10000
+function M.trace_value(b, trace)
+  local winner = b:result()
+  if winner then   -- the end: a won position is worth the clamp, a draw 0
+    return winner == "white" and TRACE_CLAMP or winner == "black" and -TRACE_CLAMP or 0
+  end
+  local score
+  if trace.kind == "search" then
+    score = b:search({ depth = trace.depth }).score
+  else
+    score = b:eval()
+  end
+  score = math.max(-TRACE_CLAMP, math.min(TRACE_CLAMP, math.floor(score)))
+  return b:turn() == "white" and score or -score
+end
+
+-- The piece kinds whose material is recorded: the letters of the start
+-- position and of the promotion choices, upper case, sorted.
+local function material_kinds(b)
+  local seen = {}
+  for ch in b:fen():match("^%S+"):gmatch("%a") do seen[ch:upper()] = true end
+  local promote = b:rules().promote
+  if type(promote) == "string" then
+    for ch in promote:gmatch("%a") do seen[ch:upper()] = true end
+  end
+  return table.concat(sorted_keys(seen))
+end
+
+-- One material sample: {ply, White's count minus Black's for each kind}.
+local function material_row(b, kinds, ply)
+  local count = {}
+  for ch in b:fen():match("^%S+"):gmatch("%a") do
+    local up = ch:upper()
+    count[up] = (count[up] or 0) + (ch == up and 1 or -1)
+  end
+  local row = { ply }
+  for i = 1, #kinds do row[#row + 1] = count[kinds:sub(i, i)] or 0 end
+  return row
+end
+
 -- The observer that counts what the record holds: branching (sampled every
--- e.branching_every plies), captures by kind, pieces lost, promotions.
+-- e.branching_every plies), captures by kind, pieces lost, promotions, the
+-- evaluation trace and the material samples.
 local function counter(e, rec)
   local every = e.branching_every
   return function(b, m, info)
+    if e.trace then rec.trace[info.ply] = M.trace_value(b, e.trace) end
+    if (info.ply - 1) % e.material_every == 0 then
+      rec.mat[#rec.mat + 1] = material_row(b, rec.mat_kinds, info.ply - 1)
+    end
     if (info.ply - 1) % every == 0 then
       rec.branching_sum = rec.branching_sum + (info.moves and #info.moves or b:count())
       rec.branching_n = rec.branching_n + 1
@@ -335,7 +564,8 @@ local function new_record(e, v, g, seed, b, names)
     v = M.FILE_VERSION, experiment = e.name, seed = seed, variant = v.name,
     vindex = v.index, game = g, white = names.white, black = names.black,
     first = b:turn(), captures = {}, captured = {}, promotions = {},
-    branching_n = 0, branching_sum = 0,
+    branching_n = 0, branching_sum = 0, family = v.family ~= v.name and v.family or nil,
+    strength = v.strength, trace = e.trace and {} or nil, mat_kinds = material_kinds(b), mat = {},
   }
 end
 
@@ -362,6 +592,7 @@ function M.play_game(e, v, g, seed, with_moves)
   rec.result, rec.reason, rec.plies = res.winner, tostring(res.reason), res.plies
   rec.detail, rec.traceback = res.detail, res.traceback
   if with_moves then rec.moves = res.moves end
+  if e.trace then rec.trace[#rec.trace + 1] = M.trace_value(b, e.trace) end
   local bn, bsum = rec.branching_n, rec.branching_sum
   rec.branching = bn > 0 and math.floor(bsum / bn * 1000 + 0.5) / 1000 or 0
   custom_measures(e, rec, b)
@@ -420,6 +651,7 @@ function M.fingerprint(e, seed)
   local variants = {}
   for i, v in ipairs(e.variants) do
     variants[i] = { name = v.name, rules = v.rules, white = v.bots.white, black = v.bots.black,
+                    restrict = v.restrict,
                     limits = v.limits }
   end
   local custom = {}
@@ -427,7 +659,7 @@ function M.fingerprint(e, seed)
   return store.plain {
     experiment = e.name, seed = seed, max_plies = e.max_plies, random_plies = e.random_plies,
     swap_colors = e.swap_colors, branching_every = e.branching_every, variants = variants,
-    measures = custom,
+    measures = custom, trace = e.trace, material_every = e.material_every,
   }
 end
 
