@@ -660,6 +660,7 @@ function M.fingerprint(e, seed)
     experiment = e.name, seed = seed, max_plies = e.max_plies, random_plies = e.random_plies,
     swap_colors = e.swap_colors, branching_every = e.branching_every, variants = variants,
     measures = custom, trace = e.trace, material_every = e.material_every,
+    thresholds = e.thresholds_pawns,
   }
 end
 
@@ -843,7 +844,9 @@ function M.read_dir(dir)
     if bad > 0 then
       warnings[#warnings + 1] = ("%s: %d unreadable line(s) skipped"):format(path, bad)
     end
+    local th = header and header.fingerprint and header.fingerprint.thresholds
     for _, rec in ipairs(list) do
+      if type(th) == "table" then rec.thresholds = th end
       local key = M.record_key(rec)
       local prev = seen[key]
       if not prev then
@@ -869,11 +872,25 @@ local function add_counts(acc, t)
   for k, n in pairs(t or {}) do acc[k] = (acc[k] or 0) + n end
 end
 
+-- The design measures of a group (cheskers.measures): g.design (name ->
+-- {value, lo, hi, n}), g.pieces (the piece values or nil; g.pieces_why),
+-- g.first_rate (the first mover's wins {p, lo, hi}), g.thresholds (pawns).
+local function design_summary(g)
+  local th = g.recs[1] and g.recs[1].thresholds
+  g.thresholds = th or measures.DEFAULTS
+  g.design = measures.summarize(g.recs, measures.thresholds(th))
+  g.pieces, g.pieces_why = measures.piece_values(g.recs)
+  local lo, hi = stats.wilson(g.first_won, g.games)
+  g.first_rate = { p = g.games > 0 and g.first_won / g.games or 0, lo = lo, hi = hi }
+end
+
 -- Per-variant statistics of sorted records: a list in order of appearance of
 -- {experiment, variant, seeds, games, white, black, draw (counts),
 --  rates = {white = {p, lo, hi}, ...}, plies = {mean, q1, median, q3, min, max},
 --  lengths (sorted), branching, reasons (list of {reason, count}),
---  captures, captured, promotions (totals by kind), measures (means), bots}.
+--  captures, captured, promotions (totals by kind), measures (means), bots,
+--  family and strength (a variant of `strengths`), recs (the records),
+--  design, pieces, first_rate (see design_summary)}.
 function M.summarize(recs)
   local groups, order = {}, {}
   for _, r in ipairs(recs) do
@@ -883,12 +900,15 @@ function M.summarize(recs)
       g = { experiment = r.experiment, variant = r.variant, seeds = {}, games = 0,
             white = 0, black = 0, draw = 0, lengths = {}, bsum = 0, bn = 0,
             reasons = {}, captures = {}, captured = {}, promotions = {},
-            msum = {}, mn = {}, bots = {}, first = {} }
+            msum = {}, mn = {}, bots = {}, first = {}, recs = {},
+            family = r.family or r.variant, strength = r.strength, first_won = 0 }
       groups[key] = g
       order[#order + 1] = g
     end
     g.seeds[r.seed] = true
     g.games = g.games + 1
+    g.recs[#g.recs + 1] = r
+    if r.result == r.first then g.first_won = g.first_won + 1 end
     if r.result == "white" or r.result == "black" or r.result == "draw" then
       g[r.result] = g[r.result] + 1
     end
@@ -932,6 +952,7 @@ function M.summarize(recs)
     g.seed_list = sorted_keys(g.seeds)
     g.bot_list = sorted_keys(g.bots)
     g.first_list = sorted_keys(g.first)
+    design_summary(g)
   end
   return order
 end
@@ -943,8 +964,8 @@ local function rate_text(r)
   return ("%s [%4.1f, %5.1f]"):format(pct(r.p), 100 * r.lo, 100 * r.hi)
 end
 local function pad(s, n) return s .. string.rep(" ", math.max(0, n - #s)) end
-local function diff_text(d, lo, hi)
-  local sig = (lo > 0 or hi < 0) and "*" or " "
+local function diff_text(d, lo, hi, significant)
+  local sig = significant and "*" or " "
   return ("%+5.1f [%+5.1f, %+5.1f]%s"):format(d, lo, hi, sig)
 end
 local function num(x)
@@ -972,31 +993,200 @@ local function rates_section(say, list, w)
   end
 end
 
--- A variant's differences from the base: rates (Newcombe) and mean length (Welch).
-local function difference_cells(h, base)
-  local cells = {}
-  for _, side in ipairs({ "white", "black", "draw" }) do
-    local d, lo, hi = stats.newcombe(h[side], h.games, base[side], base.games)
-    cells[#cells + 1] = d and diff_text(100 * d, 100 * lo, 100 * hi) or "-"
+-- ---- comparisons: Holm, power, strengths ---------------------------------------------
+
+-- The variant each one is compared with: the experiment's first variant (its
+-- family, at the same strength when the experiment has strengths).
+local function base_of(list)
+  local family, by = list[1].family, {}
+  for _, h in ipairs(list) do
+    if h.family == family then by[h.strength or 0] = h end
   end
-  local dm, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games,
-                                 base.plies.mean, base.plies_var, base.games)
-  cells[#cells + 1] = dm and diff_text(dm, lo, hi) or ("%+5.1f"):format(h.plies.mean - base.plies.mean)
-  return cells
+  return function(h) local b = by[h.strength or 0] if b ~= h then return b end end
+end
+
+-- Every variant against its base: a list of rows {variant =, base =, group =,
+-- cells = {white, black, draw, plies}}, each cell {d, lo, hi (unadjusted
+-- 95%: Newcombe for rates, Welch for the mean length), p, p_holm, sig}; sig
+-- when Holm's adjusted p < 0.05 over every test of the list. Also returns
+-- the number of tests.
+function M.compare(list)
+  local base, rows, cells = base_of(list), {}, {}
+  for _, h in ipairs(list) do
+    local b = base(h)
+    if b then
+      local row = { variant = h.variant, base = b.variant, group = h, cells = {} }
+      for _, side in ipairs({ "white", "black", "draw" }) do
+        local d, lo, hi = stats.newcombe(h[side], h.games, b[side], b.games)
+        row.cells[side] = { d = d, lo = lo, hi = hi, p = stats.p_proportions(h[side], h.games, b[side], b.games) }
+      end
+      local d, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games)
+      row.cells.plies = { d = d or h.plies.mean - b.plies.mean, lo = lo, hi = hi,
+                          p = stats.p_welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games) }
+      for _, k in ipairs(M.COMPARED) do cells[#cells + 1] = row.cells[k] end
+      rows[#rows + 1] = row
+    end
+  end
+  local ps = {}
+  for i, c in ipairs(cells) do ps[i] = c.p end
+  for i, adj in ipairs(stats.holm(ps)) do cells[i].p_holm, cells[i].sig = adj, adj < 0.05 end
+  return rows, #cells
+end
+M.COMPARED = { "white", "black", "draw", "plies" }
+
+-- The power line of an experiment: games per variant to tell the base's
+-- White win rate p from p + delta (default 0.05) at 80% power, at the 5%
+-- level and at the Holm-corrected level of the first test (0.05 / tests).
+function M.power(list, tests, delta)
+  delta = delta or 0.05
+  local p = list[1].rates.white.p
+  local p2 = p + delta <= 1 and p + delta or p - delta
+  local n = stats.power_n(p, p2)
+  local n_holm = tests > 1 and stats.power_n(p, p2, 0.05 / tests) or n
+  local games = math.huge
+  for _, h in ipairs(list) do games = math.min(games, h.games) end
+  return { p = p, delta = delta, n = n, n_holm = n_holm, tests = tests, games = games }
+end
+
+-- The standard error of an estimate from its 95% interval.
+local function se_of(m) return (m.hi - m.lo) / (2 * stats.Z95) end
+
+-- How a measure moves from the weakest to the strongest play: "holds" (no
+-- significant change), "grows", "shrinks", or "vanishes" (the weakest's
+-- interval excludes 0, the strongest's does not).
+function M.trend(weak, strong)
+  if not weak or not strong then return "-" end
+  local se = math.sqrt(se_of(weak) ^ 2 + se_of(strong) ^ 2)
+  local z = se > 0 and (strong.value - weak.value) / se or 0
+  if (weak.lo > 0 or weak.hi < 0) and strong.lo <= 0 and strong.hi >= 0 then return "vanishes" end
+  if math.abs(z) < stats.Z95 then return "holds" end
+  return math.abs(strong.value) > math.abs(weak.value) and "grows" or "shrinks"
+end
+
+-- What a family's difference from the base does across strengths (from
+-- compare()'s rows, on White's win rate): "every strength", "weak play
+-- only", "strong play only", "some strengths" or "none".
+function M.effect_verdict(sigs)
+  local n, first, last = 0, sigs[1], sigs[#sigs]
+  for _, x in ipairs(sigs) do if x then n = n + 1 end end
+  if n == 0 then return "none" end
+  if n == #sigs then return "every strength" end
+  if first and not last then return "weak play only" end
+  if last and not first then return "strong play only" end
+  return "some strengths"
+end
+
+-- The families of a list with their groups by strength (ascending):
+-- list of {family =, groups = {...}}.
+function M.families(list)
+  local out, index = {}, {}
+  for _, h in ipairs(list) do
+    local f = index[h.family]
+    if not f then f = { family = h.family, groups = {} } index[h.family] = f out[#out + 1] = f end
+    f.groups[#f.groups + 1] = h
+  end
+  for _, f in ipairs(out) do
+    table.sort(f.groups, function(a, b) return (a.strength or 0) < (b.strength or 0) end)
+  end
+  return out
 end
 
 local function differences_section(say, list, w)
   if #list < 2 then return end
-  local base = list[1]
+  local rows, tests = M.compare(list)
+  if #rows == 0 then return end
   say("")
-  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs " .. base.variant, w), "", "white wins",
+  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs base", w), "", "white wins",
       "black wins", "draws", "mean plies")
-  for i = 2, #list do
-    local cells = difference_cells(list[i], base)
-    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(list[i].variant, w), "", cells[1], cells[2], cells[3], cells[4])
+  for _, row in ipairs(rows) do
+    local t = {}
+    for i, k in ipairs(M.COMPARED) do
+      local c = row.cells[k]
+      t[i] = c.lo and diff_text((k == "plies" and 1 or 100) * c.d, (k == "plies" and 1 or 100) * c.lo,
+                                (k == "plies" and 1 or 100) * c.hi, c.sig)
+             or ("%+5.1f"):format(c.d)
+    end
+    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(row.variant, w), "", t[1], t[2], t[3], t[4])
   end
-  say("(differences from %s: rates in points, Newcombe 95%% CI; mean length in plies,", base.variant)
-  say(" Welch 95%% CI; * when the interval excludes 0)")
+  say("(differences from %s%s: rates in points, Newcombe 95%% CI; mean length in plies,",
+      list[1].family, list[1].strength and " at the same strength" or "")
+  say(" Welch 95%% CI; * significant after Holm's correction over these %d tests,", tests)
+  say(" family-wise error 5%%; the intervals are not adjusted)")
+  local pw = M.power(list, tests)
+  say("power: %d games per variant detect %d points of White's win rate (from %.1f%%) with 80%% power at",
+      pw.n, math.floor(pw.delta * 100 + 0.5), 100 * pw.p)
+  say(" the 5%% level, %d at Holm's first level (5%%/%d); this experiment has %d per variant",
+      pw.n_holm, tests, pw.games)
+end
+
+local function interval_text(m, scale, fmt)
+  if not m then return "-" end
+  fmt = fmt or "%.2f"
+  scale = scale or 1
+  return (fmt .. " [" .. fmt .. ", " .. fmt .. "]"):format(scale * m.value, scale * m.lo, scale * m.hi)
+end
+
+local function design_section(say, list, w)
+  local any = false
+  for _, h in ipairs(list) do if next(h.design) then any = true end end
+  if not any then return end
+  local th = list[1].thresholds
+  say("")
+  say("design measures (95%% CI; thresholds in pawns: drama %s, lead %s, killer %s, doubt %s)",
+      th.drama or measures.DEFAULTS.drama, th.lead or measures.DEFAULTS.lead,
+      th.killer or measures.DEFAULTS.killer, th.doubt or measures.DEFAULTS.doubt)
+  say("%s %-20s %-20s %-20s %-20s %-20s %s", pad("variant", w), "drama", "lead changes",
+      "decided at", "killer moves", "uncertainty", "first mover wins")
+  for _, h in ipairs(list) do
+    local d = h.design
+    say("%s %-20s %-20s %-20s %-20s %-20s %s", pad(h.variant, w), interval_text(d.drama),
+        interval_text(d.lead_changes), interval_text(d.decided_at), interval_text(d.killer_moves),
+        interval_text(d.uncertainty), rate_text(h.first_rate))
+  end
+end
+
+local function pieces_section(say, list, w)
+  local any = false
+  for _, h in ipairs(list) do if h.pieces then any = true end end
+  if not any then return end
+  say("")
+  say("piece values in pawns (logistic fit of the result on material, 95%% CI by the delta method,")
+  say(" standard errors clustered by game)")
+  for _, h in ipairs(list) do
+    if h.pieces then
+      local parts = {}
+      for _, k in ipairs(h.pieces.kinds) do
+        if k ~= "P" then parts[#parts + 1] = ("%s %s"):format(k, interval_text(h.pieces.values[k])) end
+      end
+      say("%s %s  (%d positions of %d games)", pad(h.variant, w),
+          #parts > 0 and table.concat(parts, "  ") or "-", h.pieces.positions, h.pieces.games)
+    else
+      say("%s - (%s)", pad(h.variant, w), tostring(h.pieces_why))
+    end
+  end
+end
+
+local function strengths_section(say, list, w)
+  local fams = M.families(list)
+  if #fams[1].groups < 2 then return end
+  local rows = M.compare(list)
+  local sig = {}
+  for _, row in ipairs(rows) do sig[row.variant] = row.cells.white.sig or row.cells.black.sig end
+  say("")
+  say("strength dependence (weakest -> strongest: holds, grows, shrinks or vanishes)")
+  for _, f in ipairs(fams) do
+    local weak, strong = f.groups[1], f.groups[#f.groups]
+    local parts = {}
+    for _, name in ipairs(measures.NAMES) do
+      parts[#parts + 1] = ("%s %s"):format(name, M.trend(weak.design[name], strong.design[name]))
+    end
+    say("%s %s", pad(f.family, w), table.concat(parts, ", "))
+    if f ~= fams[1] then
+      local sigs = {}
+      for i, h in ipairs(f.groups) do sigs[i] = sig[h.variant] or false end
+      say("%s win rates differ from %s: %s", pad("", w), fams[1].family, M.effect_verdict(sigs))
+    end
+  end
 end
 
 local function lengths_section(say, list, w)
@@ -1059,6 +1249,9 @@ function M.format_report(groups)
     differences_section(say, list, w)
     lengths_section(say, list, w)
     endings_section(say, list, w)
+    design_section(say, list, w)
+    pieces_section(say, list, w)
+    strengths_section(say, list, w)
   end
   if #out == 0 then out[1] = "no games" end
   return table.concat(out, "\n") .. "\n"

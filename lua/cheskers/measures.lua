@@ -158,6 +158,9 @@ function M.summarize(recs, th)
         out[name] = { value = k / #xs, lo = lo, hi = hi, n = #xs }
       else
         local m, lo, hi = stats.mean_ci(xs)
+        -- every measure is >= 0, and the shares are <= 1: the interval is cut there
+        lo = math.max(0, lo)
+        if name == "decided_at" or name == "uncertainty" then hi = math.min(1, hi) end
         out[name] = { value = m, lo = lo, hi = hi, n = #xs }
       end
     end
