@@ -307,7 +307,9 @@ function M.logistic(X, y, clusters, max_iter)
   for it = 1, max_iter or 50 do
     local g, H = logistic_parts(X, y, beta)
     local step = solve_inverse(H, g)
-    if not step then return nil, "singular information matrix" end
+    if not step then   -- at the start: a column constant or collinear; later: p -> 0 or 1
+      return nil, it == 1 and "singular information matrix" or "no convergence (separated data)"
+    end
     local big = 0
     for j = 1, k do beta[j] = beta[j] + step[j]; big = math.max(big, math.abs(step[j])) end
     if big > 1e3 then return nil, "no convergence (separated data)" end
