@@ -3,7 +3,7 @@
 return {
   name = "backward",
   description = "pawns capture forward only (golomb) vs also backward",
-  games = 1000,
+  games = 500,
   seed = 1,
   max_plies = 300,
   bots = "engine:level=3",      -- scripts/bots/engine.lua: the C search, 1000 nodes a move

@@ -4,7 +4,7 @@
 return {
   name = "sweep_promote",
   description = "promotion choices: every non-empty subset of K, B, C",
-  games = 300,
+  games = 200,
   seed = 1,
   max_plies = 300,
   bots = "engine:level=3",
