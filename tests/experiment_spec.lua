@@ -677,7 +677,8 @@ describe("design research (issue 15)", function()
     end
     assert.equal(0, white_b)
     assert.is_true(black_b > 0)
-    assert.has_error(function() norm({ name = "r", variants = { { name = "x", restrict = { white = "no-bishop" } } } }) end,
+    local bad = { name = "r", variants = { { name = "x", restrict = { white = "no-bishop" } } } }
+    assert.has_error(function() norm(bad) end,
                      "t: variant 1: unknown restriction 'no-bishop'; did you mean 'no-bishop-moves'? "
                      .. "(known: no-bishop-moves, no-camel-promotion, no-king-moves, or a function(board, move))")
   end)
@@ -701,7 +702,8 @@ describe("design research (issue 15)", function()
     assert.equal(2, rec.mat[2][1])
     assert.equal(math.floor((rec.plies - 1) / 2) + 1, #rec.mat)
     -- a shallow-search trace, and none
-    assert.same({ kind = "search", depth = 2 }, norm({ name = "x", trace = { depth = 2 }, variants = { { name = "a" } } }).trace)
+    local shallow = norm({ name = "x", trace = { depth = 2 }, variants = { { name = "a" } } })
+    assert.same({ kind = "search", depth = 2 }, shallow.trace)
     assert.is_nil(norm({ name = "x", trace = false, variants = { { name = "a" } } }).trace)
     assert.has_error(function() norm({ name = "x", trace = "deep", variants = { { name = "a" } } }) end)
   end)
@@ -735,7 +737,8 @@ describe("design research (issue 15)", function()
     local text = experiment.format_report(experiment.summarize(recs))
     assert.matches("significant after Holm's correction over these 4 tests", text, 1, true)
     assert.matches("games per variant detect 5 points of White's win rate", text, 1, true)
-    assert.matches("design measures (95% CI; thresholds in pawns: drama 2, lead 0.5, killer 2, doubt 0.5)", text, 1, true)
+    assert.matches("design measures (95% CI; thresholds in pawns: drama 2, lead 0.5, killer 2, doubt 0.5)",
+                   text, 1, true)
     assert.matches("piece values in pawns", text, 1, true)
   end)
 
