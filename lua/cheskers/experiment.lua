@@ -665,10 +665,11 @@ function M.fingerprint(e, seed)
 end
 
 -- The games each variant is to have: the plan kept in the file headers.
-function M.plan(e, shard, nshards)
+-- command: the command line that ran it (shown by the HTML report).
+function M.plan(e, shard, nshards, command)
   local games = {}
   for _, v in ipairs(e.variants) do games[#games + 1] = { variant = v.name, games = v.games } end
-  return { variants = games, shard = shard, shards = nshards }
+  return { variants = games, shard = shard, shards = nshards, command = command }
 end
 
 -- Whether a file holds games of experiment e with this seed.
@@ -731,8 +732,8 @@ end
 -- start position and the moves of each game), restart (throw away the
 -- experiment's games in dir first), sandbox (bot files in untrusted boxes),
 -- progress (function(done, total, rec) or nil), stop (function returning
--- true to stop early). Returns a summary {played =, skipped =, total =,
--- file =}. An error (an interruption included) leaves every finished game
+-- true to stop early), command (the command line, kept in the file
+-- header). Returns a summary {played =, skipped =, total =, file =}. An error (an interruption included) leaves every finished game
 -- recorded.
 function M.run(e, dir, shard, nshards, opts)
   opts = opts or {}
@@ -749,7 +750,8 @@ function M.run(e, dir, shard, nshards, opts)
   local okd, done = pcall(games_done, e, seed, dir, opts.restart, fingerprint)
   if not okd then store.unlock(lock) error(done, 0) end
   local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint, lock = lock,
-                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards) }
+                          key = M.record_key, order = LINE_KEYS,
+                          plan = M.plan(e, shard, nshards, opts.command) }
   local todo, total = todo_list(e, seed, shard, nshards, done)
   local summary = { total = total, skipped = total - #todo, played = 0, file = out }
   local ok, err = pcall(play_todo, e, seed, todo, st, summary, opts)
@@ -832,7 +834,8 @@ end
 -- All records of a folder, one per game (duplicates dropped), sorted by
 -- experiment, seed, variant order and game. Also returns warnings: lines
 -- unreadable, games recorded twice with different outcomes, and games
--- missing from what the runs planned.
+-- missing from what the runs planned. Third: the files read, a list of
+-- {path =, header =}.
 function M.read_dir(dir)
   local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
   local paths = M.result_files(dir)
@@ -865,7 +868,9 @@ function M.read_dir(dir)
   end
   for _, w in ipairs(completeness(files, found)) do warnings[#warnings + 1] = w end
   sort_records(recs)
-  return recs, warnings
+  local list = {}
+  for i, fl in ipairs(files) do list[i] = { path = fl.path, header = fl.header } end
+  return recs, warnings, list
 end
 
 local function add_counts(acc, t)
