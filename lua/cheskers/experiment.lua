@@ -733,8 +733,8 @@ end
 -- experiment's games in dir first), sandbox (bot files in untrusted boxes),
 -- progress (function(done, total, rec) or nil), stop (function returning
 -- true to stop early), command (the command line, kept in the file
--- header). Returns a summary {played =, skipped =, total =, file =}. An error (an interruption included) leaves every finished game
--- recorded.
+-- header). Returns a summary {played =, skipped =, total =, file =}. An
+-- error (an interruption included) leaves every finished game recorded.
 function M.run(e, dir, shard, nshards, opts)
   opts = opts or {}
   local seed = opts.seed or e.seed
