@@ -1238,6 +1238,8 @@ local function by_experiment(groups)
   return list
 end
 
+M.by_experiment = by_experiment
+
 -- The report text for summarize()'s list.
 function M.format_report(groups)
   local out = {}
