@@ -7,7 +7,7 @@
 return {
   name = "restricted",
   description = "White restricted: no bishop moves, no camel promotion",
-  games = 300,
+  games = 200,
   seed = 1,
   max_plies = 300,
   bots = "engine:level=3",

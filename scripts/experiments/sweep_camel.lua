@@ -3,7 +3,7 @@
 return {
   name = "sweep_camel",
   description = "the camel's leap vector: (1,3), (1,5), (3,3), (2,4)",
-  games = 200,
+  games = 100,
   seed = 1,
   max_plies = 300,
   bots = "engine:level=3",
