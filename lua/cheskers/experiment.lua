@@ -879,14 +879,19 @@ end
 
 -- The design measures of a group (cheskers.measures): g.design (name ->
 -- {value, lo, hi, n}), g.pieces (the piece values or nil; g.pieces_why),
--- g.first_rate (the first mover's wins {p, lo, hi}), g.thresholds (pawns).
+-- g.first_score (the first mover's score, a win 1 and a draw 1/2, as
+-- {value, lo, hi}: the mean with its normal 95% interval), g.thresholds (pawns).
 local function design_summary(g)
   local th = g.recs[1] and g.recs[1].thresholds
   g.thresholds = th or measures.DEFAULTS
   g.design = measures.summarize(g.recs, measures.thresholds(th))
   g.pieces, g.pieces_why = measures.piece_values(g.recs)
-  local lo, hi = stats.wilson(g.first_won, g.games)
-  g.first_rate = { p = g.games > 0 and g.first_won / g.games or 0, lo = lo, hi = hi }
+  local scores = {}
+  for i, r in ipairs(g.recs) do
+    scores[i] = r.result == "draw" and 0.5 or (r.result == r.first and 1 or 0)
+  end
+  local m, lo, hi = stats.mean_ci(scores)
+  g.first_score = m and { value = m, lo = lo, hi = hi } or nil
 end
 
 -- Per-variant statistics of sorted records: a list in order of appearance of
@@ -895,7 +900,7 @@ end
 --  lengths (sorted), branching, reasons (list of {reason, count}),
 --  captures, captured, promotions (totals by kind), measures (means), bots,
 --  family and strength (a variant of `strengths`), recs (the records),
---  design, pieces, first_rate (see design_summary)}.
+--  design, pieces, first_score (see design_summary)}.
 function M.summarize(recs)
   local groups, order = {}, {}
   for _, r in ipairs(recs) do
@@ -906,14 +911,13 @@ function M.summarize(recs)
             white = 0, black = 0, draw = 0, lengths = {}, bsum = 0, bn = 0,
             reasons = {}, captures = {}, captured = {}, promotions = {},
             msum = {}, mn = {}, bots = {}, first = {}, recs = {},
-            family = r.family or r.variant, strength = r.strength, first_won = 0 }
+            family = r.family or r.variant, strength = r.strength }
       groups[key] = g
       order[#order + 1] = g
     end
     g.seeds[r.seed] = true
     g.games = g.games + 1
     g.recs[#g.recs + 1] = r
-    if r.result == r.first then g.first_won = g.first_won + 1 end
     if r.result == "white" or r.result == "black" or r.result == "draw" then
       g[r.result] = g[r.result] + 1
     end
@@ -1141,12 +1145,12 @@ local function design_section(say, list, w)
       th.drama or measures.DEFAULTS.drama, th.lead or measures.DEFAULTS.lead,
       th.killer or measures.DEFAULTS.killer, th.doubt or measures.DEFAULTS.doubt)
   say("%s %-20s %-20s %-20s %-20s %-20s %s", pad("variant", w), "drama", "lead changes",
-      "decided at", "killer moves", "uncertainty", "first mover wins")
+      "decided at", "killer moves", "uncertainty", "first mover's score")
   for _, h in ipairs(list) do
     local d = h.design
     say("%s %-20s %-20s %-20s %-20s %-20s %s", pad(h.variant, w), interval_text(d.drama),
         interval_text(d.lead_changes), interval_text(d.decided_at), interval_text(d.killer_moves),
-        interval_text(d.uncertainty), rate_text(h.first_rate))
+        interval_text(d.uncertainty), interval_text(h.first_score, 1, "%.3f"))
   end
 end
 

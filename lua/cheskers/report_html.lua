@@ -78,9 +78,10 @@ local function provenance(add, list, files, opts)
   local cmds, seen = {}, {}
   for _, f in ipairs(hs) do
     local plan = f.header.plan or {}
-    local c = plan.command or ("cheskers experiment " .. list.name .. ".lua --seed "
-                               .. tostring(f.header.fingerprint.seed) .. " --shard " .. tostring(plan.shard) .. "/" .. tostring(plan.shards)
-                               .. " --out " .. tostring(opts.dir or "DIR") .. "   (command not recorded; rebuilt)")
+    local c = plan.command or ("cheskers experiment %s.lua --seed %s --shard %s/%s --out %s"
+                               .. "   (command not recorded; rebuilt)"):format(list.name,
+                               tostring(f.header.fingerprint.seed), tostring(plan.shard), tostring(plan.shards),
+                               tostring(opts.dir or "DIR"))
     if not seen[c] then seen[c] = true cmds[#cmds + 1] = c end
   end
   add("<pre>" .. esc(table.concat(cmds, "\n")) .. "\n" .. esc(opts.command or "cheskers report DIR --html FILE")
@@ -105,12 +106,13 @@ local function summary_table(add, list)
   for _, h in ipairs(list) do
     rows[#rows + 1] = { h.variant, tostring(h.games), pct(h.rates.white), pct(h.rates.black), pct(h.rates.draw),
                         ("%.1f"):format(h.plies.mean), ("%g"):format(h.plies.median),
-                        ("%.2f"):format(h.branching), pct(h.first_rate) }
+                        ("%.2f"):format(h.branching), ci(h.first_score, "%.3f") }
   end
   add("<h3>Results</h3>")
   html_table(add, { "variant", "games", "White wins", "Black wins", "draws", "mean plies", "median",
-                    "branching", "first mover wins" }, rows)
-  add('<p class="note">Rates with 95% Wilson intervals.</p>')
+                    "branching", "first mover's score" }, rows)
+  add('<p class="note">Rates with 95% Wilson intervals. The first mover\'s score counts a win 1 and a draw 1/2 '
+      .. "(mean with its normal 95% interval): above 0.5, moving first is an advantage.</p>")
 end
 
 local function differences(add, list)
