@@ -9,19 +9,20 @@ local DESCRIPTION = [[
 Reads every .jsonl file in DIR (all shards and runs of `cheskers
 experiment`; a game recorded twice counts once) and prints per variant:
   - games; white, black and draw rates with 95% Wilson score intervals;
-  - the differences from the first variant (rates: Newcombe intervals;
-    mean length: Welch intervals; * when an interval excludes 0);
+  - the differences from the first variant (at the same strength; rates:
+    Newcombe intervals; mean length: Welch intervals; * when significant
+    after Holm's correction over all the differences of the experiment);
   - game length in plies (mean, quartiles by linear interpolation, min,
     max); the mean branching factor (legal moves per sampled position);
   - how the games ended; pieces captured (by the capturing kind), lost and
     promoted to, per game; the experiment's own measures;
   - the design measures (drama, lead changes, decided at, killer moves,
-    uncertainty) from the evaluation traces, the first mover's wins, and
+    uncertainty) from the evaluation traces, the first mover's score, and
     piece values in pawns from a logistic fit, each with a 95% interval;
   - with strengths, whether each measure holds, grows, shrinks or vanishes
     as play gets stronger.
-Differences are marked significant after Holm's correction; a power line
-says how many games a 5-point difference in win rate would take.
+A power line says how many games a 5-point difference in win rate would
+take.
 When games are missing from what the runs planned (a shard not run or cut
 short), it says so on stderr: "found M of N games; shards short: ...".]]
 
