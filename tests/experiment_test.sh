@@ -181,9 +181,9 @@ fi
 # ---- the HTML report ---------------------------------------------------------------
 "$CHESKERS" report "$tmp/whole" --no-svg --html "$tmp/report.html" >/dev/null 2>"$tmp/html.err"
 if grep -q "<svg" "$tmp/report.html" 2>/dev/null && grep -q "Design measures" "$tmp/report.html" \
-   && grep -q "cheskers experiment" "$tmp/report.html"; then
-  ok "report --html writes a page with charts, design measures and the commands"
-else not_ok "report --html writes a page with charts, design measures and the commands" "$(cat "$tmp/html.err")"; fi
+   && grep -qF "cheskers experiment $EXP --games $GAMES --out $tmp/whole --quiet" "$tmp/report.html"; then
+  ok "report --html writes a page with charts, design measures and the command that made the games"
+else not_ok "report --html writes a page with charts, design measures and the command that made the games" "$(cat "$tmp/html.err")"; fi
 links=$(grep -o 'https\{0,1\}://[^"'"'"' <)]*' "$tmp/report.html" | grep -v '^http://www.w3.org/2000/svg$' | sort -u)
 if [ -z "$links" ]; then ok "the HTML report links nothing outside itself"
 else not_ok "the HTML report links nothing outside itself" "$links"; fi
