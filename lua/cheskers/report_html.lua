@@ -125,7 +125,8 @@ local function differences(add, list)
       local c = row.cells[k]
       local s = k == "plies" and 1 or 100
       local text = c.lo and ("%+.1f [%+.1f, %+.1f]"):format(s * c.d, s * c.lo, s * c.hi) or ("%+.1f"):format(s * c.d)
-      r[#r + 1] = { text .. (" p=%.3g"):format(c.p_holm), c.sig and "sig" or nil }
+      local p = c.p_holm < 1e-4 and " p<0.0001" or (" p=%.2g"):format(c.p_holm)
+      r[#r + 1] = { text .. p, c.sig and "sig" or nil }
     end
     out[#out + 1] = r
   end
