@@ -19,19 +19,26 @@ awk -v n="$none" -v e="$ev" -v d="$d2" 'BEGIN {
   printf "trace cost: static evaluation %+.1f%%, 2-ply search %+.1f%% of the time per game (target < 20%%)\n",
     100 * (n / e - 1), 100 * (n / d - 1) }'
 
-# wall-clock seconds of a command
+# wall-clock seconds of a command; its output in $tmp_out
+tmp_out=$(mktemp) || exit 2
+trap 'rm -f "$tmp_out"' EXIT
 wall() {
   t0=$(date +%s.%N)
-  "$@" >/dev/null
+  "$@" >"$tmp_out"
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
+# the CPU seconds the selfplay runs of the last wall() printed, added up
+cpu() { sed -n 's/.* in \([0-9.]*\) s cpu.*/\1/p' "$tmp_out" | awk '{ s += $1 } END { printf "%.3f", s }'; }
 if command -v parallel >/dev/null 2>&1; then
-  one=$(wall ./cheskers bench/selfplay.lua "$games" eval)
-  two=$(wall parallel -N0 ./cheskers bench/selfplay.lua "$games" eval ::: 1 2)
-  awk -v g="$games" -v a="$one" -v b="$two" 'BEGIN {
-    printf "self-play over 2 cores with GNU parallel: %d games in %.2f s on one, %d in %.2f s on two: %.2fx (target >= 1.8x)\n",
-      g, a, 2 * g, b, (2 * g / b) / (g / a) }'
+  one=$(wall ./cheskers bench/selfplay.lua "$games" eval); cpu1=$(cpu)
+  two=$(wall parallel -N0 -j2 ./cheskers bench/selfplay.lua "$games" eval ::: 1 2); cpu2=$(cpu)
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  awk -v g="$games" -v a="$one" -v b="$two" -v c1="$cpu1" -v c2="$cpu2" -v l="$load" 'BEGIN {
+    printf "self-play over 2 cores with GNU parallel: %d games in %.2f s on one, %d in %.2f s on two: %.2fx (target >= 1.8x; load average %s: other work takes cores too)\n",
+      g, a, 2 * g, b, (2 * g / b) / (g / a), l
+    printf "CPU time per game, two processes at once against one alone: %.2f (1.00: nothing shared slows them)\n",
+      (c2 / (2 * g)) / (c1 / g) }'
 else
   echo "self-play scaling: GNU parallel is not installed (apt-get install parallel)"
 fi
