@@ -619,3 +619,139 @@ describe("variants in rule tables", function()
     assert.same(r, b2:rules())
   end)
 end)
+
+describe("design research (issue 15)", function()
+  local function norm(t) return experiment.normalize(t, "t") end
+
+  it("a sweep expands into the grid of rule values, named automatically", function()
+    local e = norm({ name = "s", variants = { { name = "v", rules = { majority = false } } },
+                     sweep = { camel = { { 1, 3 }, { 1, 5 } }, promote = { "K", "KB" } } })
+    -- keys in sorted order: camel, then promote: 2 x 2 = 4 variants
+    local names = {}
+    for i, v in ipairs(e.variants) do names[i] = v.name end
+    assert.same({ "v:camel=1-3,promote=K", "v:camel=1-3,promote=KB",
+                  "v:camel=1-5,promote=K", "v:camel=1-5,promote=KB" }, names)
+    assert.same({ { 1, 5 } }, e.variants[4].rules.pieces.C.leaps)
+    assert.equal("KB", e.variants[4].rules.promote)
+    assert.is_false(e.variants[4].rules.majority)
+    experiment.check_rules(e)
+  end)
+
+  it("promote = \"subsets\" sweeps the 7 non-empty subsets of K, B, C", function()
+    local e = norm({ name = "s", sweep = { promote = "subsets" } })
+    local names = {}
+    for i, v in ipairs(e.variants) do names[i] = v.name end
+    -- each subset keeps the letters in the order K, B, C; sorted by size, then text
+    assert.same({ "promote=B", "promote=C", "promote=K", "promote=BC", "promote=KB",
+                  "promote=KC", "promote=KBC" }, names)
+  end)
+
+  it("strengths play every variant at each level, both sides the same bot", function()
+    local e = norm({ name = "s", strengths = { 1, 3 },
+                     variants = { { name = "a" }, { name = "b" } } })
+    local got = {}
+    for i, v in ipairs(e.variants) do got[i] = { v.name, v.family, v.strength, v.bots.white, v.bots.black } end
+    assert.same({ { "a@1", "a", 1, "engine:level=1", "engine:level=1" },
+                  { "a@3", "a", 3, "engine:level=3", "engine:level=3" },
+                  { "b@1", "b", 1, "engine:level=1", "engine:level=1" },
+                  { "b@3", "b", 3, "engine:level=3", "engine:level=3" } }, got)
+    e = norm({ name = "s", strengths = { 500 }, strength_bot = "engine:nodes=%d", variants = { { name = "a" } } })
+    assert.equal("engine:nodes=500", e.variants[1].bots.white)
+    assert.has_error(function() norm({ name = "s", strengths = { 0 }, variants = { { name = "a" } } }) end)
+  end)
+
+  it("restricted play: a restricted side never plays the refused moves, the other side does", function()
+    local e = experiment.prepare(norm({ name = "r", bots = "builtin-random", trace = false,
+      variants = { { name = "r", restrict = { white = "no-bishop-moves" } } } }))
+    local white_b, black_b = 0, 0
+    for g = 1, 20 do
+      local rec = experiment.play_game(e, e.variants[1], g, 1, true)
+      local b = cheskers.new(rec.start)
+      for _, text in ipairs(rec.moves) do
+        local m = b:parse(text)
+        if m.piece == "B" then
+          if b:turn() == "white" then white_b = white_b + 1 else black_b = black_b + 1 end
+        end
+        b:play(m)
+      end
+    end
+    assert.equal(0, white_b)
+    assert.is_true(black_b > 0)
+    local bad = { name = "r", variants = { { name = "x", restrict = { white = "no-bishop" } } } }
+    assert.has_error(function() norm(bad) end,
+                     "t: variant 1: unknown restriction 'no-bishop'; did you mean 'no-bishop-moves'? "
+                     .. "(known: no-bishop-moves, no-camel-promotion, no-king-moves, or a function(board, move))")
+  end)
+
+  it("records an evaluation trace from White's view and material samples", function()
+    local e = experiment.prepare(norm({ name = "t", bots = "builtin-greedy", material_every = 2,
+                                        variants = { { name = "g" } } }))
+    local rec = experiment.play_game(e, e.variants[1], 1, 1, true)
+    -- one value per position: the start and after each ply
+    assert.equal(rec.plies + 1, #rec.trace)
+    -- the start: Black to move, so White's view is minus b:eval()
+    local b = cheskers.new()
+    assert.equal(-b:eval(), rec.trace[1])
+    -- the finished game: 100 pawns to the winner
+    if rec.result ~= "draw" then
+      assert.equal(rec.result == "white" and 10000 or -10000, rec.trace[#rec.trace])
+    end
+    -- material every 2 plies from ply 0, kinds B C K P, all level at the start
+    assert.equal("BCKP", rec.mat_kinds)
+    assert.same({ 0, 0, 0, 0, 0 }, rec.mat[1])
+    assert.equal(2, rec.mat[2][1])
+    assert.equal(math.floor((rec.plies - 1) / 2) + 1, #rec.mat)
+    -- a shallow-search trace, and none
+    local shallow = norm({ name = "x", trace = { depth = 2 }, variants = { { name = "a" } } })
+    assert.same({ kind = "search", depth = 2 }, shallow.trace)
+    assert.is_nil(norm({ name = "x", trace = false, variants = { { name = "a" } } }).trace)
+    assert.has_error(function() norm({ name = "x", trace = "deep", variants = { { name = "a" } } }) end)
+  end)
+
+  it("A/A: six identical variants, 60 greedy games each, flag nothing in at least 19 of 20 seeds", function()
+    local e = experiment.prepare(experiment.load("scripts/experiments/aa.lua"))
+    local flagged = 0
+    for seed = 1, 20 do
+      local recs = {}
+      for _, v in ipairs(e.variants) do
+        for g = 1, 60 do recs[#recs + 1] = experiment.play_game(e, v, g, seed) end
+      end
+      local rows, tests = experiment.compare(experiment.summarize(recs))
+      assert.equal(20, tests)     -- 5 variants x (white, black, draw, length)
+      local any = false
+      for _, row in ipairs(rows) do
+        for _, k in ipairs(experiment.COMPARED) do any = any or row.cells[k].sig end
+      end
+      if any then flagged = flagged + 1 end
+    end
+    assert.is_true(flagged <= 1, flagged .. " of 20 seeds flagged a difference")
+  end)
+
+  it("the report names the Holm correction, the power line and the design sections", function()
+    local e = experiment.prepare(norm({ name = "rep", bots = "builtin-greedy", strengths = nil,
+      variants = { { name = "a" }, { name = "b", rules = { majority = false } } } }))
+    local recs = {}
+    for _, v in ipairs(e.variants) do
+      for g = 1, 30 do recs[#recs + 1] = experiment.play_game(e, v, g, 1) end
+    end
+    local text = experiment.format_report(experiment.summarize(recs))
+    assert.matches("significant after Holm's correction over these 4 tests", text, 1, true)
+    assert.matches("games per variant detect 5 points of White's win rate", text, 1, true)
+    assert.matches("design measures (95% CI; thresholds in pawns: drama 2, lead 0.5, killer 2, doubt 0.5)",
+                   text, 1, true)
+    assert.matches("piece values in pawns", text, 1, true)
+  end)
+
+  it("strength dependence: holds, grows, shrinks, vanishes; findings of weak play only are marked", function()
+    -- standard errors (hi - lo) / 3.92 = 0.1 each: z = (strong - weak) / 0.1414
+    local function m(v) return { value = v, lo = v - 0.196, hi = v + 0.196 } end
+    assert.equal("holds", experiment.trend(m(1), m(1.2)))      -- z = 1.41
+    assert.equal("grows", experiment.trend(m(1), m(1.5)))      -- z = 3.54
+    assert.equal("shrinks", experiment.trend(m(1.5), m(1)))
+    assert.equal("vanishes", experiment.trend(m(0.5), m(0.1)))  -- [0.30, 0.70] -> [-0.10, 0.30]
+    assert.equal("weak play only", experiment.effect_verdict({ true, true, false }))
+    assert.equal("strong play only", experiment.effect_verdict({ false, true }))
+    assert.equal("every strength", experiment.effect_verdict({ true, true }))
+    assert.equal("none", experiment.effect_verdict({ false, false, false }))
+  end)
+end)

@@ -17,7 +17,7 @@ check() { # description, command...: ok when the command succeeds
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
 }
 
-echo "1..17"
+echo "1..19"
 
 if [ ! -x "$CHESKERS" ]; then
   echo "Bail out! $CHESKERS is not built (run make)"
@@ -177,3 +177,13 @@ if grep -q "only under A (8): d4-a3 d4-a5 d4-c1 d4-c7 d4-e1 d4-e7 d4-g3 d4-g5" "
 else
   not_ok "rules diff with a redefined camel lists both move sets" "$(cat "$tmp/camel.out")"
 fi
+
+# ---- the HTML report ---------------------------------------------------------------
+"$CHESKERS" report "$tmp/whole" --no-svg --html "$tmp/report.html" >/dev/null 2>"$tmp/html.err"
+if grep -q "<svg" "$tmp/report.html" 2>/dev/null && grep -q "Design measures" "$tmp/report.html" \
+   && grep -qF "cheskers experiment $EXP --games $GAMES --out $tmp/whole --quiet" "$tmp/report.html"; then
+  ok "report --html writes a page with charts, design measures and the command that made the games"
+else not_ok "report --html writes a page with charts, design measures and the command that made the games" "$(cat "$tmp/html.err")"; fi
+links=$(grep -o 'https\{0,1\}://[^"'"'"' <)]*' "$tmp/report.html" | grep -v '^http://www.w3.org/2000/svg$' | sort -u)
+if [ -z "$links" ]; then ok "the HTML report links nothing outside itself"
+else not_ok "the HTML report links nothing outside itself" "$links"; fi

@@ -1,8 +1,11 @@
--- cheskers.chart - the SVG chart of an experiment report: win rates with
+-- cheskers.chart - the SVG charts of experiment reports: win rates with
 -- their 95% intervals per variant, and a game-length histogram per variant
--- (shared bins and scale, so the panels compare). Input: the list that
--- cheskers.experiment.summarize returns. Plain SVG 1.1, no scripts, no
--- external fonts: it opens in any browser and in rsvg-convert.
+-- (shared bins and scale, so the panels compare) (M.svg; input: the list
+-- that cheskers.experiment.summarize returns); estimates with intervals as
+-- dots and whiskers (M.intervals: design measures, piece values); the
+-- evaluation traces of sample games (M.traces). Plain SVG 1.1, no
+-- scripts, no external fonts: it opens in any browser and in rsvg-convert.
+-- opts.inline: no XML declaration (for an SVG inside an HTML page).
 local M = {}
 
 local W = 920              -- chart width
@@ -56,8 +59,8 @@ local function layout(stats, label)
   return L
 end
 
-local function header(add, L, title)
-  add('<?xml version="1.0" encoding="UTF-8"?>')
+local function header(add, L, title, inline)
+  if not inline then add('<?xml version="1.0" encoding="UTF-8"?>') end
   add('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
       .. 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">', W, L.H, W, L.H)
   add('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>', W, L.H)
@@ -202,8 +205,8 @@ local function histograms(add, L, stats, label)
       L.H - 8, B.width, B.width == 1 and "ply" or "plies")
 end
 
--- The SVG text. title: a heading line.
-function M.svg(stats, title)
+-- The SVG text. title: a heading line; opts.inline (see above).
+function M.svg(stats, title, opts)
   local out = {}
   local function add(fmt, ...) out[#out + 1] = fmt:format(...) end
   local several = false
@@ -212,10 +215,133 @@ function M.svg(stats, title)
   end
   local function label(g) return several and (g.experiment .. " / " .. g.variant) or g.variant end
   local L = layout(stats, label)
-  header(add, L, title)
+  header(add, L, title, opts and opts.inline)
   legend(add, L)
   rate_bars(add, L, stats, label)
   histograms(add, L, stats, label)
+  add('</svg>')
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- ---- dots and whiskers ---------------------------------------------------------
+
+-- A "nice" step for about n ticks over a span.
+local function tick_step(span, n)
+  local raw = span / n
+  local mag = 10 ^ math.floor(math.log(raw, 10))
+  for _, m in ipairs({ 1, 2, 2.5, 5, 10 }) do
+    if m * mag >= raw then return m * mag end
+  end
+  return 10 * mag
+end
+
+local function tick_text(x)
+  if x == math.floor(x) then return ("%d"):format(math.floor(x)) end
+  return ("%g"):format(tonumber(("%.3g"):format(x)))
+end
+
+-- Estimates with their intervals, one row each: rows = list of {label,
+-- value, lo, hi} (a row without a value is shown as "-"). opts: title,
+-- ref (a value drawn as a dashed line, e.g. 0 or 1), unit (axis label),
+-- inline.
+function M.intervals(rows, opts)
+  opts = opts or {}
+  local out = {}
+  local function add(fmt, ...) out[#out + 1] = fmt:format(...) end
+  local longest = 8
+  for _, r in ipairs(rows) do longest = math.max(longest, #r.label) end
+  local lx = math.min(320, 24 + longest * 7)
+  local x0, x1, rowh, top = lx + 10, W - 40, 20, 44
+  local H = top + #rows * rowh + 40
+  local lo, hi = opts.ref or math.huge, opts.ref or -math.huge
+  for _, r in ipairs(rows) do
+    if r.value then lo, hi = math.min(lo, r.lo, r.value), math.max(hi, r.hi, r.value) end
+  end
+  if lo == math.huge then lo, hi = 0, 1 end
+  if hi - lo < 1e-9 then lo, hi = lo - 1, hi + 1 end
+  local step = tick_step(hi - lo, 6)
+  lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+  local function X(v) return x0 + (v - lo) / (hi - lo) * (x1 - x0) end
+  if not opts.inline then add('<?xml version="1.0" encoding="UTF-8"?>') end
+  add('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+      .. 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">', W, H, W, H)
+  add('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>', W, H)
+  add('<text x="20" y="22" font-size="14" font-weight="bold">%s</text>', esc(opts.title or ""))
+  local ybot = top + #rows * rowh
+  for t = lo, hi + step / 2, step do
+    add('<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#e3e3e3"/>', f(X(t)), top - 6, f(X(t)), ybot)
+    add('<text x="%s" y="%d" text-anchor="middle" font-size="10" fill="#555">%s</text>', f(X(t)), ybot + 14,
+        tick_text(t))
+  end
+  if opts.ref then
+    add('<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#c0392b" stroke-dasharray="4 3"/>',
+        f(X(opts.ref)), top - 6, f(X(opts.ref)), ybot)
+  end
+  for i, r in ipairs(rows) do
+    local y = top + (i - 1) * rowh + rowh / 2
+    add('<text x="%s" y="%s" text-anchor="end">%s</text>', f(lx), f(y + 4), esc(r.label))
+    if r.value then
+      add('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#2b4a5c" stroke-width="2"/>',
+          f(X(r.lo)), f(y), f(X(r.hi)), f(y))
+      add('<circle cx="%s" cy="%s" r="4" fill="#f2d38a" stroke="#8a6a1c"/>', f(X(r.value)), f(y))
+    else
+      add('<text x="%s" y="%s" fill="#777">-</text>', f(x0), f(y + 4))
+    end
+  end
+  add('<text x="%s" y="%d" text-anchor="middle" font-size="11" fill="#333">%s</text>', f((x0 + x1) / 2),
+      ybot + 30, esc(opts.unit or "estimate with its 95% interval"))
+  add('</svg>')
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- ---- evaluation traces -----------------------------------------------------------
+
+local TRACE_COLORS = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f" }
+
+-- The evaluation traces of sample games as lines: games = list of {label,
+-- trace (centipawns, White's view)}. The axis shows pawns cut at +-limit
+-- (default 10). opts: title, limit, inline.
+function M.traces(games, opts)
+  opts = opts or {}
+  local limit = opts.limit or 10
+  local out = {}
+  local function add(fmt, ...) out[#out + 1] = fmt:format(...) end
+  local longest = 1
+  for _, g in ipairs(games) do longest = math.max(longest, #g.trace - 1) end
+  local x0, x1, y0, y1 = 60, W - 30, 44, 284
+  local H = y1 + 40 + math.ceil(#games / 2) * 18
+  local function X(i) return x0 + (i - 1) / longest * (x1 - x0) end
+  local function Y(cp)
+    local p = math.max(-limit, math.min(limit, cp / 100))
+    return y0 + (limit - p) / (2 * limit) * (y1 - y0)
+  end
+  if not opts.inline then add('<?xml version="1.0" encoding="UTF-8"?>') end
+  add('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+      .. 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">', W, H, W, H)
+  add('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>', W, H)
+  add('<text x="20" y="22" font-size="14" font-weight="bold">%s</text>',
+      esc(opts.title or "Evaluation after each ply (pawns, White's view)"))
+  local step = tick_step(2 * limit, 8)
+  for p = -limit, limit + step / 2, step do
+    local y = Y(p * 100)
+    add('<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s"/>', x0, f(y), x1, f(y), p == 0 and "#888" or "#e6e6e6")
+    add('<text x="%d" y="%s" text-anchor="end" font-size="10" fill="#555">%s</text>', x0 - 6, f(y + 3), tick_text(p))
+  end
+  local xs = tick_step(longest, 10)
+  for i = 0, longest, xs do
+    add('<text x="%s" y="%d" text-anchor="middle" font-size="10" fill="#555">%d</text>', f(X(i + 1)), y1 + 14, i)
+  end
+  add('<text x="%s" y="%d" text-anchor="middle" font-size="11">ply</text>', f((x0 + x1) / 2), y1 + 28)
+  for k, g in ipairs(games) do
+    local pts = {}
+    for i, cp in ipairs(g.trace) do pts[#pts + 1] = f(X(i)) .. "," .. f(Y(cp)) end
+    local color = TRACE_COLORS[(k - 1) % #TRACE_COLORS + 1]
+    add('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>', color, table.concat(pts, " "))
+    local lx = 20 + ((k - 1) % 2) * (W / 2)
+    local ly = y1 + 46 + ((k - 1) // 2) * 18
+    add('<rect x="%d" y="%d" width="14" height="4" fill="%s"/>', lx, ly - 6, color)
+    add('<text x="%d" y="%d" font-size="11">%s</text>', lx + 20, ly, esc(g.label))
+  end
   add('</svg>')
   return table.concat(out, "\n") .. "\n"
 end

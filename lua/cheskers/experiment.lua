@@ -22,6 +22,18 @@
 --   },
 --   measures    = { "result", "plies", "reason", "branching", "captures",
 --                   "promotions", camel_share = function(game) return ... end },
+--   trace       = "eval",               -- the evaluation after every ply: "eval" (the
+--                                        -- static evaluation, default), {depth = 2}
+--                                        -- (a shallow search) or false (none)
+--   material_every = 4,                 -- sample the material every N plies (piece values)
+--   thresholds  = { drama = 2, lead = 0.5, killer = 2, doubt = 0.5 },  -- pawns
+--   strengths   = { 1, 3, 5 },          -- every variant at each engine level ...
+--   strength_bot = "engine:level=%d",   -- ... as this bot for both sides (%d: the strength)
+--   sweep       = { camel = { {1,3}, {1,5} }, promote = "subsets" },  -- a grid of rules
+-- A variant may also have restrict = { white = "no-bishop-moves" |
+-- "no-camel-promotion" | "no-king-moves" | function(board, move) -> ok }
+-- (restricted play: that side never plays the moves refused; the restriction
+-- is a filter rule, so both sides' searches know of it).
 -- Rules are what cheskers.new accepts (a table, which may hold pieces,
 -- start and the filter/result hooks, or a preset name); a variant's rules
 -- are laid over `base`. `measures` names what the report shows first; a
@@ -69,6 +81,7 @@ local bots_mod = require "cheskers.bots"
 local game_mod = require "cheskers.game"
 local store = require "cheskers.store"
 local stats = require "cheskers.stats"
+local measures = require "cheskers.measures"
 local lfs = require "lfs"
 
 local M = {}
@@ -122,7 +135,8 @@ end
 local LINE_KEYS = { "v", "experiment", "seed", "variant", "vindex", "game",
                     "white", "black", "first", "result", "reason", "detail", "plies",
                     "captures", "captured", "promotions", "branching",
-                    "branching_n", "branching_sum", "measures", "traceback", "start", "moves" }
+                    "branching_n", "branching_sum", "measures", "traceback", "family",
+                    "strength", "trace", "mat_kinds", "mat", "start", "moves" }
 
 -- One game record as a JSON object on one line (no newline), keys in the
 -- order of LINE_KEYS, nested objects sorted by key.
@@ -196,6 +210,163 @@ local function normalize_measures(e, m, where)
   end
 end
 
+-- ---- design research: restrictions, sweeps, strengths, traces --------------------
+
+-- Named restrictions of restricted play (after Jaffe et al. 2012): a move
+-- filter for the restricted side.
+M.RESTRICTIONS = {
+  ["no-bishop-moves"] = function(_, m) return m.piece ~= "B" end,
+  ["no-camel-promotion"] = function(_, m) return m.promotion ~= "C" end,
+  ["no-king-moves"] = function(_, m) return m.piece ~= "K" end,
+}
+
+local function restriction_fn(r, where)
+  if type(r) == "function" then return r end
+  local fn = M.RESTRICTIONS[r]
+  if not fn then
+    local names = sorted_keys(M.RESTRICTIONS)
+    local near = cheskers.closest and cheskers.closest(tostring(r), names)
+    errorf("%s: unknown restriction '%s'%s (known: %s, or a function(board, move))", where,
+           tostring(r), near and ("; did you mean '" .. near .. "'?") or "", table.concat(names, ", "))
+  end
+  return fn
+end
+
+-- The rules with restrict = {white =, black =} added as a filter rule (after
+-- the variant's own filter, if any).
+local function restricted_rules(rules, restrict, where)
+  if restrict == nil then return rules end
+  if type(restrict) ~= "table" or type(rules) ~= "table" then
+    errorf("%s: restrict must be {white = ..., black = ...} over a rule table", where)
+  end
+  local side = {}
+  for color, r in pairs(restrict) do
+    if color ~= "white" and color ~= "black" then
+      errorf("%s: restrict takes white and black, not '%s'", where, tostring(color))
+    end
+    side[color] = restriction_fn(r, where)
+  end
+  local own = rules.filter
+  rules.filter = function(board, move)
+    if own and not own(board, move) then return false end
+    local f = side[board:turn()]
+    return f == nil or f(board, move) and true or false
+  end
+  return rules
+end
+
+-- Every non-empty subset of the letters of s, in order of size then text.
+local function subsets(s)
+  local out = {}
+  local n = #s
+  for mask = 1, (1 << n) - 1 do
+    local t = {}
+    for i = 1, n do if mask & (1 << (i - 1)) ~= 0 then t[#t + 1] = s:sub(i, i) end end
+    out[#out + 1] = table.concat(t)
+  end
+  table.sort(out, function(a, b) if #a ~= #b then return #a < #b end return a < b end)
+  return out
+end
+
+-- One sweep axis: list of {label, apply(rules)}. "camel" sets the camel's
+-- leap vectors (each value one {a, b}); any other key is a rule option;
+-- promote = "subsets" means every non-empty subset of K, B and C.
+local function sweep_axis(key, values, where)
+  if key == "promote" and values == "subsets" then values = subsets("KBC") end
+  if type(values) ~= "table" or #values == 0 then
+    errorf("%s: sweep.%s must be a list of values", where, tostring(key))
+  end
+  local axis = {}
+  for _, v in ipairs(values) do
+    local label, apply
+    if key == "camel" then
+      if type(v) ~= "table" or math.type(v[1]) ~= "integer" or math.type(v[2]) ~= "integer" then
+        errorf("%s: sweep.camel values are leap vectors {a, b}", where)
+      end
+      label = ("camel=%d-%d"):format(v[1], v[2])
+      apply = function(r)
+        r.pieces = r.pieces or {}
+        r.pieces.C = { leaps = { { v[1], v[2] } } }
+      end
+    else
+      label = ("%s=%s"):format(key, tostring(v))
+      apply = function(r) r[key] = copy(v) end
+    end
+    axis[#axis + 1] = { label = label, apply = apply }
+  end
+  return axis
+end
+
+-- The variants of exp.sweep: the grid of every combination of the axes
+-- (keys in sorted order), laid over each listed variant (or one plain
+-- variant), named "<variant>:<key>=<value>,...".
+local function expand_sweep(exp, where)
+  if exp.sweep == nil then return exp.variants end
+  if type(exp.sweep) ~= "table" then errorf("%s: sweep must be a table key -> values", where) end
+  local grid = { { labels = {}, applies = {} } }
+  for _, key in ipairs(sorted_keys(exp.sweep)) do
+    local next_grid = {}
+    for _, cell in ipairs(grid) do
+      for _, step in ipairs(sweep_axis(key, exp.sweep[key], where)) do
+        local c = { labels = { table.unpack(cell.labels) }, applies = { table.unpack(cell.applies) } }
+        c.labels[#c.labels + 1] = step.label
+        c.applies[#c.applies + 1] = step.apply
+        next_grid[#next_grid + 1] = c
+      end
+    end
+    grid = next_grid
+  end
+  local out = {}
+  for _, v in ipairs(exp.variants or { { name = "" } }) do
+    for _, cell in ipairs(grid) do
+      local nv = copy(v)
+      if type(nv.rules) ~= "table" then nv.rules = nv.rules and cheskers.rules(nv.rules) or {} end
+      for _, apply in ipairs(cell.applies) do apply(nv.rules) end
+      local label = table.concat(cell.labels, ",")
+      nv.name = v.name ~= "" and (v.name .. ":" .. label) or label
+      nv.restrict = v.restrict
+      out[#out + 1] = nv
+    end
+  end
+  return out
+end
+
+-- The variants of exp.strengths: each variant once per strength, named
+-- "<variant>@<strength>", both sides playing strength_bot (default
+-- "engine:level=%d") at that strength.
+local function expand_strengths(variants, exp, where)
+  if exp.strengths == nil then return variants end
+  if type(exp.strengths) ~= "table" or #exp.strengths == 0 then
+    errorf("%s: strengths must be a list of numbers (engine levels or node budgets)", where)
+  end
+  local pattern = exp.strength_bot or "engine:level=%d"
+  if type(pattern) ~= "string" or not pattern:find("%d", 1, true) then
+    errorf("%s: strength_bot must be a bot spec with %%d for the strength", where)
+  end
+  local out = {}
+  for _, v in ipairs(variants) do
+    for _, s in ipairs(exp.strengths) do
+      if math.type(s) ~= "integer" or s < 1 then errorf("%s: strengths must be whole numbers >= 1", where) end
+      local nv = copy(v)
+      nv.restrict = v.restrict
+      nv.name, nv.family, nv.strength = ("%s@%d"):format(v.name, s), v.name, s
+      nv.bots = pattern:format(s)
+      out[#out + 1] = nv
+    end
+  end
+  return out
+end
+
+-- The trace option: nil (none), {kind = "eval"} or {kind = "search", depth = d}.
+local function normalize_trace(t, where)
+  if t == false then return nil end
+  if t == nil or t == "eval" then return { kind = "eval" } end
+  if type(t) == "table" and math.type(t.depth) == "integer" and t.depth >= 1 and t.depth <= 6 then
+    return { kind = "search", depth = t.depth }
+  end
+  errorf("%s: trace must be \"eval\", {depth = 1..6} or false, not %s", where, tostring(t))
+end
+
 -- The variants, their rules laid over the base, bots, games and limits.
 local function normalize_variants(e, variants, where)
   if type(variants) ~= "table" or #variants == 0 then
@@ -217,10 +388,12 @@ local function normalize_variants(e, variants, where)
     e.variants[i] = {
       name = v.name, index = i,
       description = v.description,
-      rules = merge_rules(e.base, rules),
+      rules = restricted_rules(merge_rules(e.base, rules), v.restrict, vw),
+      restrict = v.restrict,
       bots = normalize_bots(v.bots, vw) or e.bots,
       games = v.games and positive_int(v.games, vw .. ": games", true) or e.games,
       limits = v.limits or e.limits,
+      family = v.family or v.name, strength = v.strength,
     }
   end
 end
@@ -250,7 +423,14 @@ function M.normalize(exp, path)
   e.base = exp.base
   if e.base ~= nil and type(e.base) ~= "table" then errorf("%s: base must be a rule table", where) end
   normalize_measures(e, exp.measures or M.STANDARD_MEASURES, where)
-  normalize_variants(e, exp.variants, where)
+  e.trace = normalize_trace(exp.trace, where)
+  e.material_every = positive_int(exp.material_every or 4, where .. ": material_every")
+  local okt, th = pcall(measures.thresholds, exp.thresholds)
+  if not okt then errorf("%s: %s", where, th) end
+  e.thresholds, e.thresholds_pawns = th, exp.thresholds
+  e.strengths = exp.strengths
+  local variants = expand_strengths(expand_sweep(exp, where), exp, where)
+  normalize_variants(e, variants, where)
   return e
 end
 
@@ -313,11 +493,60 @@ end
 
 local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
 
+-- The evaluation of a position in centipawns from White's view: the static
+-- evaluation or a shallow search (trace = {kind, depth}); forced results
+-- are clamped to +-100 pawns, and a finished game is worth +-100 pawns to
+-- its winner (0 for a draw).
+local TRACE_CLAMP = 10000
+function M.trace_value(b, trace)
+  local winner = b:result()
+  if winner then   -- the end: a won position is worth the clamp, a draw 0
+    return winner == "white" and TRACE_CLAMP or winner == "black" and -TRACE_CLAMP or 0
+  end
+  local score
+  if trace.kind == "search" then
+    score = b:search({ depth = trace.depth }).score
+  else
+    score = b:eval()
+  end
+  score = math.max(-TRACE_CLAMP, math.min(TRACE_CLAMP, math.floor(score)))
+  return b:turn() == "white" and score or -score
+end
+
+-- The piece kinds whose material is recorded: the letters of the start
+-- position and of the promotion choices, upper case, sorted.
+local function material_kinds(b)
+  local seen = {}
+  for ch in b:fen():match("^%S+"):gmatch("%a") do seen[ch:upper()] = true end
+  local promote = b:rules().promote
+  if type(promote) == "string" then
+    for ch in promote:gmatch("%a") do seen[ch:upper()] = true end
+  end
+  return table.concat(sorted_keys(seen))
+end
+
+-- One material sample: {ply, White's count minus Black's for each kind}.
+local function material_row(b, kinds, ply)
+  local count = {}
+  for ch in b:fen():match("^%S+"):gmatch("%a") do
+    local up = ch:upper()
+    count[up] = (count[up] or 0) + (ch == up and 1 or -1)
+  end
+  local row = { ply }
+  for i = 1, #kinds do row[#row + 1] = count[kinds:sub(i, i)] or 0 end
+  return row
+end
+
 -- The observer that counts what the record holds: branching (sampled every
--- e.branching_every plies), captures by kind, pieces lost, promotions.
+-- e.branching_every plies), captures by kind, pieces lost, promotions, the
+-- evaluation trace and the material samples.
 local function counter(e, rec)
   local every = e.branching_every
   return function(b, m, info)
+    if e.trace then rec.trace[info.ply] = M.trace_value(b, e.trace) end
+    if (info.ply - 1) % e.material_every == 0 then
+      rec.mat[#rec.mat + 1] = material_row(b, rec.mat_kinds, info.ply - 1)
+    end
     if (info.ply - 1) % every == 0 then
       rec.branching_sum = rec.branching_sum + (info.moves and #info.moves or b:count())
       rec.branching_n = rec.branching_n + 1
@@ -348,7 +577,8 @@ local function new_record(e, v, g, seed, b, names)
     v = M.FILE_VERSION, experiment = e.name, seed = seed, variant = v.name,
     vindex = v.index, game = g, white = names.white, black = names.black,
     first = b:turn(), captures = {}, captured = {}, promotions = {},
-    branching_n = 0, branching_sum = 0,
+    branching_n = 0, branching_sum = 0, family = v.family ~= v.name and v.family or nil,
+    strength = v.strength, trace = e.trace and {} or nil, mat_kinds = material_kinds(b), mat = {},
   }
 end
 
@@ -375,6 +605,7 @@ function M.play_game(e, v, g, seed, with_moves)
   rec.result, rec.reason, rec.plies = res.winner, tostring(res.reason), res.plies
   rec.detail, rec.traceback = res.detail, res.traceback
   if with_moves then rec.moves = res.moves end
+  if e.trace then rec.trace[#rec.trace + 1] = M.trace_value(b, e.trace) end
   local bn, bsum = rec.branching_n, rec.branching_sum
   rec.branching = bn > 0 and math.floor(bsum / bn * 1000 + 0.5) / 1000 or 0
   custom_measures(e, rec, b)
@@ -433,6 +664,7 @@ function M.fingerprint(e, seed)
   local variants = {}
   for i, v in ipairs(e.variants) do
     variants[i] = { name = v.name, rules = v.rules, white = v.bots.white, black = v.bots.black,
+                    restrict = v.restrict,
                     limits = v.limits }
   end
   local custom = {}
@@ -440,15 +672,17 @@ function M.fingerprint(e, seed)
   return store.plain {
     experiment = e.name, seed = seed, max_plies = e.max_plies, random_plies = e.random_plies,
     swap_colors = e.swap_colors, branching_every = e.branching_every, variants = variants,
-    measures = custom,
+    measures = custom, trace = e.trace, material_every = e.material_every,
+    thresholds = e.thresholds_pawns,
   }
 end
 
 -- The games each variant is to have: the plan kept in the file headers.
-function M.plan(e, shard, nshards)
+-- command: the command line that ran it (shown by the HTML report).
+function M.plan(e, shard, nshards, command)
   local games = {}
   for _, v in ipairs(e.variants) do games[#games + 1] = { variant = v.name, games = v.games } end
-  return { variants = games, shard = shard, shards = nshards }
+  return { variants = games, shard = shard, shards = nshards, command = command }
 end
 
 -- Whether a file holds games of experiment e with this seed.
@@ -511,9 +745,9 @@ end
 -- start position and the moves of each game), restart (throw away the
 -- experiment's games in dir first), sandbox (bot files in untrusted boxes),
 -- progress (function(done, total, rec) or nil), stop (function returning
--- true to stop early). Returns a summary {played =, skipped =, total =,
--- file =}. An error (an interruption included) leaves every finished game
--- recorded.
+-- true to stop early), command (the command line, kept in the file
+-- header). Returns a summary {played =, skipped =, total =, file =}. An
+-- error (an interruption included) leaves every finished game recorded.
 function M.run(e, dir, shard, nshards, opts)
   opts = opts or {}
   local seed = opts.seed or e.seed
@@ -529,7 +763,8 @@ function M.run(e, dir, shard, nshards, opts)
   local okd, done = pcall(games_done, e, seed, dir, opts.restart, fingerprint)
   if not okd then store.unlock(lock) error(done, 0) end
   local st = store.open { path = out, kind = "experiment", fingerprint = fingerprint, lock = lock,
-                          key = M.record_key, order = LINE_KEYS, plan = M.plan(e, shard, nshards),
+                          key = M.record_key, order = LINE_KEYS,
+                          plan = M.plan(e, shard, nshards, opts.command),
                           sync_every = 1 }   -- fsync once a second: short games (store.lua)
   local todo, total = todo_list(e, seed, shard, nshards, done)
   local summary = { total = total, skipped = total - #todo, played = 0, file = out }
@@ -613,7 +848,8 @@ end
 -- All records of a folder, one per game (duplicates dropped), sorted by
 -- experiment, seed, variant order and game. Also returns warnings: lines
 -- unreadable, games recorded twice with different outcomes, and games
--- missing from what the runs planned.
+-- missing from what the runs planned. Third: the files read, a list of
+-- {path =, header =}.
 function M.read_dir(dir)
   local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
   local paths = M.result_files(dir)
@@ -625,7 +861,9 @@ function M.read_dir(dir)
     if bad > 0 then
       warnings[#warnings + 1] = ("%s: %d unreadable line(s) skipped"):format(path, bad)
     end
+    local th = header and header.fingerprint and header.fingerprint.thresholds
     for _, rec in ipairs(list) do
+      if type(th) == "table" then rec.thresholds = th end
       local key = M.record_key(rec)
       local prev = seen[key]
       if not prev then
@@ -644,18 +882,39 @@ function M.read_dir(dir)
   end
   for _, w in ipairs(completeness(files, found)) do warnings[#warnings + 1] = w end
   sort_records(recs)
-  return recs, warnings
+  local list = {}
+  for i, fl in ipairs(files) do list[i] = { path = fl.path, header = fl.header } end
+  return recs, warnings, list
 end
 
 local function add_counts(acc, t)
   for k, n in pairs(t or {}) do acc[k] = (acc[k] or 0) + n end
 end
 
+-- The design measures of a group (cheskers.measures): g.design (name ->
+-- {value, lo, hi, n}), g.pieces (the piece values or nil; g.pieces_why),
+-- g.first_score (the first mover's score, a win 1 and a draw 1/2, as
+-- {value, lo, hi}: the mean with its normal 95% interval), g.thresholds (pawns).
+local function design_summary(g)
+  local th = g.recs[1] and g.recs[1].thresholds
+  g.thresholds = th or measures.DEFAULTS
+  g.design = measures.summarize(g.recs, measures.thresholds(th))
+  g.pieces, g.pieces_why = measures.piece_values(g.recs)
+  local scores = {}
+  for i, r in ipairs(g.recs) do
+    scores[i] = r.result == "draw" and 0.5 or (r.result == r.first and 1 or 0)
+  end
+  local m, lo, hi = stats.mean_ci(scores)
+  g.first_score = m and { value = m, lo = lo, hi = hi } or nil
+end
+
 -- Per-variant statistics of sorted records: a list in order of appearance of
 -- {experiment, variant, seeds, games, white, black, draw (counts),
 --  rates = {white = {p, lo, hi}, ...}, plies = {mean, q1, median, q3, min, max},
 --  lengths (sorted), branching, reasons (list of {reason, count}),
---  captures, captured, promotions (totals by kind), measures (means), bots}.
+--  captures, captured, promotions (totals by kind), measures (means), bots,
+--  family and strength (a variant of `strengths`), recs (the records),
+--  design, pieces, first_score (see design_summary)}.
 function M.summarize(recs)
   local groups, order = {}, {}
   for _, r in ipairs(recs) do
@@ -665,12 +924,14 @@ function M.summarize(recs)
       g = { experiment = r.experiment, variant = r.variant, seeds = {}, games = 0,
             white = 0, black = 0, draw = 0, lengths = {}, bsum = 0, bn = 0,
             reasons = {}, captures = {}, captured = {}, promotions = {},
-            msum = {}, mn = {}, bots = {}, first = {} }
+            msum = {}, mn = {}, bots = {}, first = {}, recs = {},
+            family = r.family or r.variant, strength = r.strength }
       groups[key] = g
       order[#order + 1] = g
     end
     g.seeds[r.seed] = true
     g.games = g.games + 1
+    g.recs[#g.recs + 1] = r
     if r.result == "white" or r.result == "black" or r.result == "draw" then
       g[r.result] = g[r.result] + 1
     end
@@ -714,6 +975,7 @@ function M.summarize(recs)
     g.seed_list = sorted_keys(g.seeds)
     g.bot_list = sorted_keys(g.bots)
     g.first_list = sorted_keys(g.first)
+    design_summary(g)
   end
   return order
 end
@@ -725,8 +987,8 @@ local function rate_text(r)
   return ("%s [%4.1f, %5.1f]"):format(pct(r.p), 100 * r.lo, 100 * r.hi)
 end
 local function pad(s, n) return s .. string.rep(" ", math.max(0, n - #s)) end
-local function diff_text(d, lo, hi)
-  local sig = (lo > 0 or hi < 0) and "*" or " "
+local function diff_text(d, lo, hi, significant)
+  local sig = significant and "*" or " "
   return ("%+5.1f [%+5.1f, %+5.1f]%s"):format(d, lo, hi, sig)
 end
 local function num(x)
@@ -754,31 +1016,200 @@ local function rates_section(say, list, w)
   end
 end
 
--- A variant's differences from the base: rates (Newcombe) and mean length (Welch).
-local function difference_cells(h, base)
-  local cells = {}
-  for _, side in ipairs({ "white", "black", "draw" }) do
-    local d, lo, hi = stats.newcombe(h[side], h.games, base[side], base.games)
-    cells[#cells + 1] = d and diff_text(100 * d, 100 * lo, 100 * hi) or "-"
+-- ---- comparisons: Holm, power, strengths ---------------------------------------------
+
+-- The variant each one is compared with: the experiment's first variant (its
+-- family, at the same strength when the experiment has strengths).
+local function base_of(list)
+  local family, by = list[1].family, {}
+  for _, h in ipairs(list) do
+    if h.family == family then by[h.strength or 0] = h end
   end
-  local dm, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games,
-                                 base.plies.mean, base.plies_var, base.games)
-  cells[#cells + 1] = dm and diff_text(dm, lo, hi) or ("%+5.1f"):format(h.plies.mean - base.plies.mean)
-  return cells
+  return function(h) local b = by[h.strength or 0] if b ~= h then return b end end
+end
+
+-- Every variant against its base: a list of rows {variant =, base =, group =,
+-- cells = {white, black, draw, plies}}, each cell {d, lo, hi (unadjusted
+-- 95%: Newcombe for rates, Welch for the mean length), p, p_holm, sig}; sig
+-- when Holm's adjusted p < 0.05 over every test of the list. Also returns
+-- the number of tests.
+function M.compare(list)
+  local base, rows, cells = base_of(list), {}, {}
+  for _, h in ipairs(list) do
+    local b = base(h)
+    if b then
+      local row = { variant = h.variant, base = b.variant, group = h, cells = {} }
+      for _, side in ipairs({ "white", "black", "draw" }) do
+        local d, lo, hi = stats.newcombe(h[side], h.games, b[side], b.games)
+        row.cells[side] = { d = d, lo = lo, hi = hi, p = stats.p_proportions(h[side], h.games, b[side], b.games) }
+      end
+      local d, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games)
+      row.cells.plies = { d = d or h.plies.mean - b.plies.mean, lo = lo, hi = hi,
+                          p = stats.p_welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games) }
+      for _, k in ipairs(M.COMPARED) do cells[#cells + 1] = row.cells[k] end
+      rows[#rows + 1] = row
+    end
+  end
+  local ps = {}
+  for i, c in ipairs(cells) do ps[i] = c.p end
+  for i, adj in ipairs(stats.holm(ps)) do cells[i].p_holm, cells[i].sig = adj, adj < 0.05 end
+  return rows, #cells
+end
+M.COMPARED = { "white", "black", "draw", "plies" }
+
+-- The power line of an experiment: games per variant to tell the base's
+-- White win rate p from p + delta (default 0.05) at 80% power, at the 5%
+-- level and at the Holm-corrected level of the first test (0.05 / tests).
+function M.power(list, tests, delta)
+  delta = delta or 0.05
+  local p = list[1].rates.white.p
+  local p2 = p + delta <= 1 and p + delta or p - delta
+  local n = stats.power_n(p, p2)
+  local n_holm = tests > 1 and stats.power_n(p, p2, 0.05 / tests) or n
+  local games = math.huge
+  for _, h in ipairs(list) do games = math.min(games, h.games) end
+  return { p = p, delta = delta, n = n, n_holm = n_holm, tests = tests, games = games }
+end
+
+-- The standard error of an estimate from its 95% interval.
+local function se_of(m) return (m.hi - m.lo) / (2 * stats.Z95) end
+
+-- How a measure moves from the weakest to the strongest play: "holds" (no
+-- significant change), "grows", "shrinks", or "vanishes" (the weakest's
+-- interval excludes 0, the strongest's does not).
+function M.trend(weak, strong)
+  if not weak or not strong then return "-" end
+  local se = math.sqrt(se_of(weak) ^ 2 + se_of(strong) ^ 2)
+  local z = se > 0 and (strong.value - weak.value) / se or 0
+  if (weak.lo > 0 or weak.hi < 0) and strong.lo <= 0 and strong.hi >= 0 then return "vanishes" end
+  if math.abs(z) < stats.Z95 then return "holds" end
+  return math.abs(strong.value) > math.abs(weak.value) and "grows" or "shrinks"
+end
+
+-- What a family's difference from the base does across strengths (from
+-- compare()'s rows, on White's win rate): "every strength", "weak play
+-- only", "strong play only", "some strengths" or "none".
+function M.effect_verdict(sigs)
+  local n, first, last = 0, sigs[1], sigs[#sigs]
+  for _, x in ipairs(sigs) do if x then n = n + 1 end end
+  if n == 0 then return "none" end
+  if n == #sigs then return "every strength" end
+  if first and not last then return "weak play only" end
+  if last and not first then return "strong play only" end
+  return "some strengths"
+end
+
+-- The families of a list with their groups by strength (ascending):
+-- list of {family =, groups = {...}}.
+function M.families(list)
+  local out, index = {}, {}
+  for _, h in ipairs(list) do
+    local f = index[h.family]
+    if not f then f = { family = h.family, groups = {} } index[h.family] = f out[#out + 1] = f end
+    f.groups[#f.groups + 1] = h
+  end
+  for _, f in ipairs(out) do
+    table.sort(f.groups, function(a, b) return (a.strength or 0) < (b.strength or 0) end)
+  end
+  return out
 end
 
 local function differences_section(say, list, w)
   if #list < 2 then return end
-  local base = list[1]
+  local rows, tests = M.compare(list)
+  if #rows == 0 then return end
   say("")
-  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs " .. base.variant, w), "", "white wins",
+  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs base", w), "", "white wins",
       "black wins", "draws", "mean plies")
-  for i = 2, #list do
-    local cells = difference_cells(list[i], base)
-    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(list[i].variant, w), "", cells[1], cells[2], cells[3], cells[4])
+  for _, row in ipairs(rows) do
+    local t = {}
+    for i, k in ipairs(M.COMPARED) do
+      local c = row.cells[k]
+      t[i] = c.lo and diff_text((k == "plies" and 1 or 100) * c.d, (k == "plies" and 1 or 100) * c.lo,
+                                (k == "plies" and 1 or 100) * c.hi, c.sig)
+             or ("%+5.1f"):format(c.d)
+    end
+    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(row.variant, w), "", t[1], t[2], t[3], t[4])
   end
-  say("(differences from %s: rates in points, Newcombe 95%% CI; mean length in plies,", base.variant)
-  say(" Welch 95%% CI; * when the interval excludes 0)")
+  say("(differences from %s%s: rates in points, Newcombe 95%% CI; mean length in plies,",
+      list[1].family, list[1].strength and " at the same strength" or "")
+  say(" Welch 95%% CI; * significant after Holm's correction over these %d tests,", tests)
+  say(" family-wise error 5%%; the intervals are not adjusted)")
+  local pw = M.power(list, tests)
+  say("power: %d games per variant detect %d points of White's win rate (from %.1f%%) with 80%% power at",
+      pw.n, math.floor(pw.delta * 100 + 0.5), 100 * pw.p)
+  say(" the 5%% level, %d at Holm's first level (5%%/%d); this experiment has %d per variant",
+      pw.n_holm, tests, pw.games)
+end
+
+local function interval_text(m, scale, fmt)
+  if not m then return "-" end
+  fmt = fmt or "%.2f"
+  scale = scale or 1
+  return (fmt .. " [" .. fmt .. ", " .. fmt .. "]"):format(scale * m.value, scale * m.lo, scale * m.hi)
+end
+
+local function design_section(say, list, w)
+  local any = false
+  for _, h in ipairs(list) do if next(h.design) then any = true end end
+  if not any then return end
+  local th = list[1].thresholds
+  say("")
+  say("design measures (95%% CI; thresholds in pawns: drama %s, lead %s, killer %s, doubt %s)",
+      th.drama or measures.DEFAULTS.drama, th.lead or measures.DEFAULTS.lead,
+      th.killer or measures.DEFAULTS.killer, th.doubt or measures.DEFAULTS.doubt)
+  say("%s %-20s %-20s %-20s %-20s %-20s %s", pad("variant", w), "drama", "lead changes",
+      "decided at", "killer moves", "uncertainty", "first mover's score")
+  for _, h in ipairs(list) do
+    local d = h.design
+    say("%s %-20s %-20s %-20s %-20s %-20s %s", pad(h.variant, w), interval_text(d.drama),
+        interval_text(d.lead_changes), interval_text(d.decided_at), interval_text(d.killer_moves),
+        interval_text(d.uncertainty), interval_text(h.first_score, 1, "%.3f"))
+  end
+end
+
+local function pieces_section(say, list, w)
+  local any = false
+  for _, h in ipairs(list) do if h.pieces then any = true end end
+  if not any then return end
+  say("")
+  say("piece values in pawns (logistic fit of the result on material, 95%% CI by the delta method,")
+  say(" standard errors clustered by game)")
+  for _, h in ipairs(list) do
+    if h.pieces then
+      local parts = {}
+      for _, k in ipairs(h.pieces.kinds) do
+        if k ~= "P" then parts[#parts + 1] = ("%s %s"):format(k, interval_text(h.pieces.values[k])) end
+      end
+      say("%s %s  (%d positions of %d games)", pad(h.variant, w),
+          #parts > 0 and table.concat(parts, "  ") or "-", h.pieces.positions, h.pieces.games)
+    else
+      say("%s - (%s)", pad(h.variant, w), tostring(h.pieces_why))
+    end
+  end
+end
+
+local function strengths_section(say, list, w)
+  local fams = M.families(list)
+  if #fams[1].groups < 2 then return end
+  local rows = M.compare(list)
+  local sig = {}
+  for _, row in ipairs(rows) do sig[row.variant] = row.cells.white.sig or row.cells.black.sig end
+  say("")
+  say("strength dependence (weakest -> strongest: holds, grows, shrinks or vanishes)")
+  for _, f in ipairs(fams) do
+    local weak, strong = f.groups[1], f.groups[#f.groups]
+    local parts = {}
+    for _, name in ipairs(measures.NAMES) do
+      parts[#parts + 1] = ("%s %s"):format(name, M.trend(weak.design[name], strong.design[name]))
+    end
+    say("%s %s", pad(f.family, w), table.concat(parts, ", "))
+    if f ~= fams[1] then
+      local sigs = {}
+      for i, h in ipairs(f.groups) do sigs[i] = sig[h.variant] or false end
+      say("%s win rates differ from %s: %s", pad("", w), fams[1].family, M.effect_verdict(sigs))
+    end
+  end
 end
 
 local function lengths_section(say, list, w)
@@ -825,6 +1256,8 @@ local function by_experiment(groups)
   return list
 end
 
+M.by_experiment = by_experiment
+
 -- The report text for summarize()'s list.
 function M.format_report(groups)
   local out = {}
@@ -841,6 +1274,9 @@ function M.format_report(groups)
     differences_section(say, list, w)
     lengths_section(say, list, w)
     endings_section(say, list, w)
+    design_section(say, list, w)
+    pieces_section(say, list, w)
+    strengths_section(say, list, w)
   end
   if #out == 0 then out[1] = "no games" end
   return table.concat(out, "\n") .. "\n"

@@ -262,7 +262,7 @@ function M.parse(text)
     local ok, exp = pcall(experiment.load, file)
     if not ok then return nil, tostring(exp) end
     for _, v in ipairs(exp.variants) do
-      if v.name == variant then return v.rules end
+      if v.name == variant or v.family == variant then return v.rules end
     end
     local names = {}
     for _, v in ipairs(exp.variants) do names[#names + 1] = v.name end

@@ -13,6 +13,15 @@
 --   stats.mean_var(xs) -> mean, variance        sample variance (n - 1)
 --   stats.welch(m1, v1, n1, m2, v2, n2 [, z]) -> d, lo, hi
 --   stats.quantile(sorted, q) -> x              type 7 (R's default)
+-- Design research (cheskers.measures, the report):
+--   stats.normal_cdf(z), stats.normal_quantile(p), stats.p_two_sided(z)
+--   stats.p_proportions(k1, n1, k2, n2) -> p    pooled two-proportion z-test
+--   stats.p_welch(m1, v1, n1, m2, v2, n2) -> p
+--   stats.holm(ps) -> adjusted ps               Holm's step-down correction
+--   stats.power_n(p1, p2 [, alpha, power]) -> games per variant
+--   stats.mean_ci(xs [, z]) -> mean, lo, hi
+--   stats.logistic(X, y [, clusters, max_iter]) -> {beta, cov, cov_cluster, iterations}
+--   stats.ratio_ci(a, b, va, vb, cab [, z]) -> r, lo, hi, se   delta method
 local M = {}
 
 M.Z95 = 1.959963984540054
@@ -111,6 +120,219 @@ function M.welch(m1, v1, n1, m2, v2, n2, z)
   local d = m1 - m2
   local se = math.sqrt(v1 / n1 + v2 / n2)
   return d, d - z * se, d + z * se
+end
+
+-- ---- design research: p-values, Holm, power, logistic fits -------------------
+-- (used by cheskers.measures and the experiment report)
+
+-- The standard normal distribution function. erfc by the Chebyshev-fitted
+-- exponential of Numerical Recipes' erfcc (fractional error < 1.2e-7).
+function M.normal_cdf(z)
+  local x = math.abs(z) / math.sqrt(2)
+  local t = 1 / (1 + 0.5 * x)
+  local poly = -x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
+    + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
+    + t * (-0.82215223 + t * 0.17087277))))))))
+  local erfc = t * math.exp(poly)
+  return z >= 0 and 1 - erfc / 2 or erfc / 2
+end
+
+-- The normal quantile (inverse of normal_cdf) by bisection: exact to 1e-10.
+function M.normal_quantile(p)
+  assert(p > 0 and p < 1, "normal_quantile: p must be in (0, 1)")
+  local lo, hi = -40.0, 40.0
+  for _ = 1, 200 do
+    local mid = (lo + hi) / 2
+    if M.normal_cdf(mid) < p then lo = mid else hi = mid end
+    if hi - lo < 1e-10 then break end
+  end
+  return (lo + hi) / 2
+end
+
+-- Two-sided p-value of a z statistic.
+function M.p_two_sided(z) return 2 * (1 - M.normal_cdf(math.abs(z))) end
+
+-- Two-sided p-value of k1/n1 = k2/n2 (pooled two-proportion z-test); 1
+-- when the pooled rate is 0 or 1 (no evidence of a difference).
+function M.p_proportions(k1, n1, k2, n2)
+  if n1 == 0 or n2 == 0 then return 1 end
+  local p = (k1 + k2) / (n1 + n2)
+  local se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+  if se == 0 then return 1 end
+  return M.p_two_sided((k1 / n1 - k2 / n2) / se)
+end
+
+-- Two-sided p-value of Welch's z for a difference of means (1 when both
+-- variances are 0 and the means equal, 0 when they differ).
+function M.p_welch(m1, v1, n1, m2, v2, n2)
+  if n1 < 2 or n2 < 2 then return 1 end
+  local se = math.sqrt(v1 / n1 + v2 / n2)
+  if se == 0 then return m1 == m2 and 1 or 0 end
+  return M.p_two_sided((m1 - m2) / se)
+end
+
+-- Holm's step-down adjustment of a list of p-values (Holm 1979): the
+-- adjusted list, in the same order. A test is significant at level a when
+-- its adjusted p < a; the family-wise error rate is then <= a under any
+-- dependence between the tests.
+function M.holm(ps)
+  local m, idx = #ps, {}
+  for i = 1, m do idx[i] = i end
+  table.sort(idx, function(a, b) return ps[a] < ps[b] end)
+  local adj, running = {}, 0
+  for rank, i in ipairs(idx) do
+    running = math.max(running, math.min(1, (m - rank + 1) * ps[i]))
+    adj[i] = running
+  end
+  return adj
+end
+
+-- Games per variant needed to tell win rate p1 from p2 with a two-sided
+-- test at level alpha (default 0.05) with the given power (default 0.8):
+-- the normal approximation of Fleiss (1981), rounded up.
+function M.power_n(p1, p2, alpha, power)
+  alpha, power = alpha or 0.05, power or 0.8
+  if p1 == p2 then return math.huge end
+  local za, zb = M.normal_quantile(1 - alpha / 2), M.normal_quantile(power)
+  local pbar = (p1 + p2) / 2
+  local num = za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+  return math.ceil(num * num / ((p1 - p2) ^ 2))
+end
+
+-- Mean of xs with its 95% normal interval (z * s / sqrt(n)): mean, lo, hi;
+-- nil for an empty list, the mean alone as its interval for one value.
+function M.mean_ci(xs, z)
+  if #xs == 0 then return nil end
+  local m, v = M.mean_var(xs)
+  local half = (z or M.Z95) * math.sqrt(v / #xs)
+  return m, m - half, m + half
+end
+
+-- Solves the k x k system A x = b by Gauss-Jordan elimination with partial
+-- pivoting and also returns A's inverse; nil when A is singular.
+local function solve_inverse(A, b)
+  local k = #A
+  local a, inv, x = {}, {}, {}
+  for i = 1, k do
+    a[i], inv[i], x[i] = {}, {}, b and b[i] or 0
+    for j = 1, k do a[i][j], inv[i][j] = A[i][j], i == j and 1 or 0 end
+  end
+  for c = 1, k do
+    local piv = c
+    for r = c + 1, k do if math.abs(a[r][c]) > math.abs(a[piv][c]) then piv = r end end
+    if math.abs(a[piv][c]) < 1e-12 then return nil end
+    a[c], a[piv], inv[c], inv[piv], x[c], x[piv] = a[piv], a[c], inv[piv], inv[c], x[piv], x[c]
+    local d = a[c][c]
+    for j = 1, k do a[c][j], inv[c][j] = a[c][j] / d, inv[c][j] / d end
+    x[c] = x[c] / d
+    for r = 1, k do
+      local f = a[r][c]
+      if r ~= c and f ~= 0 then
+        for j = 1, k do a[r][j], inv[r][j] = a[r][j] - f * a[c][j], inv[r][j] - f * inv[c][j] end
+        x[r] = x[r] - f * x[c]
+      end
+    end
+  end
+  return x, inv
+end
+M.solve_inverse = solve_inverse
+
+local function sigmoid(t) return 1 / (1 + math.exp(-t)) end
+
+-- One IRLS step's gradient X'(y - p) and information X'WX at beta.
+local function logistic_parts(X, y, beta)
+  local k = #beta
+  local g, H = {}, {}
+  for i = 1, k do g[i], H[i] = 0, {} for j = 1, k do H[i][j] = 0 end end
+  for r, row in ipairs(X) do
+    local eta = 0
+    for j = 1, k do eta = eta + row[j] * beta[j] end
+    local p = sigmoid(eta)
+    local w, res = p * (1 - p), y[r] - p
+    for i = 1, k do
+      g[i] = g[i] + row[i] * res
+      local wi = w * row[i]
+      for j = 1, k do H[i][j] = H[i][j] + wi * row[j] end
+    end
+  end
+  return g, H
+end
+
+-- The cluster-robust (sandwich) covariance H^-1 (sum_c s_c s_c') H^-1 of a
+-- fit, s_c the score of cluster c (Liang and Zeger 1986): positions of
+-- one game are not independent.
+local function sandwich(X, y, beta, Hinv, clusters)
+  local k = #beta
+  local score, order = {}, {}
+  for r, row in ipairs(X) do
+    local eta = 0
+    for j = 1, k do eta = eta + row[j] * beta[j] end
+    local res = y[r] - sigmoid(eta)
+    local c = clusters[r]
+    if not score[c] then score[c] = {} for j = 1, k do score[c][j] = 0 end order[#order + 1] = c end
+    for j = 1, k do score[c][j] = score[c][j] + row[j] * res end
+  end
+  local meat = {}
+  for i = 1, k do meat[i] = {} for j = 1, k do meat[i][j] = 0 end end
+  for _, c in ipairs(order) do
+    local s = score[c]
+    for i = 1, k do for j = 1, k do meat[i][j] = meat[i][j] + s[i] * s[j] end end
+  end
+  local cov = {}
+  for i = 1, k do
+    cov[i] = {}
+    for j = 1, k do
+      local sum = 0
+      for a = 1, k do
+        for b = 1, k do sum = sum + Hinv[i][a] * meat[a][b] * Hinv[b][j] end
+      end
+      cov[i][j] = sum
+    end
+  end
+  return cov
+end
+
+-- Logistic regression of y (0..1; a draw may be 0.5) on the rows of X (each
+-- a list of k numbers; put a 1 in for an intercept) by Newton-Raphson
+-- (iteratively reweighted least squares). Returns {beta =, cov = (the
+-- inverse of the information matrix), cov_cluster = (sandwich by
+-- clusters, when given), iterations =}, or nil and a reason (singular
+-- information: a column constant or collinear; no convergence: separated
+-- data).
+function M.logistic(X, y, clusters, max_iter)
+  local k = X[1] and #X[1] or 0
+  if k == 0 then return nil, "no data" end
+  local beta = {}
+  for j = 1, k do beta[j] = 0 end
+  for it = 1, max_iter or 50 do
+    local g, H = logistic_parts(X, y, beta)
+    local step = solve_inverse(H, g)
+    if not step then   -- at the start: a column constant or collinear; later: p -> 0 or 1
+      return nil, it == 1 and "singular information matrix" or "no convergence (separated data)"
+    end
+    local big = 0
+    for j = 1, k do beta[j] = beta[j] + step[j]; big = math.max(big, math.abs(step[j])) end
+    if big > 1e3 then return nil, "no convergence (separated data)" end
+    if big < 1e-9 then
+      local _, H2 = logistic_parts(X, y, beta)
+      local _, cov = solve_inverse(H2, nil)
+      if not cov then return nil, "singular information matrix" end
+      local fit = { beta = beta, cov = cov, iterations = it }
+      if clusters then fit.cov_cluster = sandwich(X, y, beta, cov, clusters) end
+      return fit
+    end
+  end
+  return nil, "no convergence"
+end
+
+-- The ratio a / b of two estimates with its 95% interval by the delta
+-- method: var(a/b) = va/b^2 + a^2 vb/b^4 - 2 a cab/b^3. r, lo, hi, se.
+function M.ratio_ci(a, b, va, vb, cab, z)
+  local r = a / b
+  local var = va / b ^ 2 + a ^ 2 * vb / b ^ 4 - 2 * a * cab / b ^ 3
+  local se = math.sqrt(math.max(0, var))
+  z = z or M.Z95
+  return r, r - z * se, r + z * se, se
 end
 
 -- Quantile q (0..1) of a sorted list, linear interpolation between order

@@ -7,10 +7,12 @@ local START_N = "1n1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1N1 b 0 1
 return {
   name = "camel",
   description = "the camel redefined by its leap vectors, and a new kind",
-  games = 500,
+  games = 300,
   seed = 1,
   max_plies = 300,
   bots = "engine:level=3",      -- scripts/bots/engine.lua: the C search, 1000 nodes a move
+  strengths = { 1, 3, 5 },      -- ... replaced by engine:level=1, 3 and 5 (250, 1000, 4000 nodes)
+  trace = { depth = 2 },        -- the evaluation after every ply: a 2-ply search
   random_plies = 4,             -- two random moves a side: varied openings
   base = { draw_repetition = 3 },
   variants = {

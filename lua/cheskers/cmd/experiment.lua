@@ -57,6 +57,15 @@ local function progress_printer(e, shard, nshards)
   end
 end
 
+-- The command as typed (words with spaces or quotes quoted), for the header.
+local function command_line(args)
+  local words = { "cheskers experiment" }
+  for _, a in ipairs(args) do
+    words[#words + 1] = a:match("^[%w%-_./=:,@]+$") and a or ("'" .. a:gsub("'", "'\\''") .. "'")
+  end
+  return table.concat(words, " ")
+end
+
 local function run(args)
   local p = parser()
   if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
@@ -74,6 +83,7 @@ local function run(args)
   local ok_run, s = pcall(experiment.run, e, opts.out, shard, nshards, {
     seed = seed, games = opts.games, moves = opts.moves, restart = opts.restart, sandbox = opts.sandbox,
     steal_lock = opts.steal_lock,
+    command = command_line(args),
     progress = progress and function(...) shown = true; progress(...) end })
   if not ok_run then
     if shown then io.stderr:write("\n") end

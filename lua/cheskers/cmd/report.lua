@@ -1,25 +1,36 @@
--- cheskers report DIR [--svg FILE | --no-svg]
+-- cheskers report DIR [--svg FILE | --no-svg] [--html FILE]
 -- The command line of the experiment report: merges every shard file of
 -- DIR (cheskers.experiment.read_dir), prints the statistics per variant and
--- what is missing; writes the SVG chart (cheskers.chart).
+-- what is missing; writes the SVG chart (cheskers.chart) and, with --html,
+-- the self-contained HTML report (cheskers.report_html).
 local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Reads every .jsonl file in DIR (all shards and runs of `cheskers
 experiment`; a game recorded twice counts once) and prints per variant:
   - games; white, black and draw rates with 95% Wilson score intervals;
-  - the differences from the first variant (rates: Newcombe intervals;
-    mean length: Welch intervals; * when an interval excludes 0);
+  - the differences from the first variant (at the same strength; rates:
+    Newcombe intervals; mean length: Welch intervals; * when significant
+    after Holm's correction over all the differences of the experiment);
   - game length in plies (mean, quartiles by linear interpolation, min,
     max); the mean branching factor (legal moves per sampled position);
   - how the games ended; pieces captured (by the capturing kind), lost and
-    promoted to, per game; the experiment's own measures.
+    promoted to, per game; the experiment's own measures;
+  - the design measures (drama, lead changes, decided at, killer moves,
+    uncertainty) from the evaluation traces, the first mover's score, and
+    piece values in pawns from a logistic fit, each with a 95% interval;
+  - with strengths, whether each measure holds, grows, shrinks or vanishes
+    as play gets stronger.
+A power line says how many games a 5-point difference in win rate would
+take.
 When games are missing from what the runs planned (a shard not run or cut
 short), it says so on stderr: "found M of N games; shards short: ...".]]
 
 local EPILOG = [[
 Writes an SVG chart (win rates with their intervals, game-length
-histograms) to DIR/report.svg, or to FILE with --svg.]]
+histograms) to DIR/report.svg, or to FILE with --svg. --html FILE writes
+one self-contained HTML page (inline SVG, no network) with every table and
+chart, sample evaluation traces, and the commands and rules behind them.]]
 
 -- cli.wants_help, loaded only when an argument may ask for help.
 local function wants_help(args)
@@ -36,8 +47,24 @@ local function parser()
   p:option("--svg", "chart file (default DIR/report.svg)")
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
+  p:option("--html", "also write the HTML report to FILE")
   p:flag("-h --help", "this help")
   return p
+end
+
+local function write_file(path, text)
+  local f, err = io.open(path, "w")
+  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
+  f:write(text)
+  f:close()
+end
+
+local function write_html(opts, stats, files, dir, args)
+  local words = { "cheskers report" }
+  for _, a in ipairs(args) do words[#words + 1] = a end
+  write_file(opts.html, require("cheskers.report_html").page(stats, files, {
+    title = opts.title, dir = dir, command = table.concat(words, " ") }))
+  io.stderr:write("html: ", opts.html, "\n")
 end
 
 local function run(args)
@@ -48,7 +75,7 @@ local function run(args)
   local experiment = require "cheskers.experiment"
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
-  local recs, warnings = experiment.read_dir(dir)
+  local recs, warnings, files = experiment.read_dir(dir)
   for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
   if #recs == 0 then error("no games in " .. dir, 0) end
   local stats = experiment.summarize(recs)
@@ -67,6 +94,7 @@ local function run(args)
     f:close()
     io.stderr:write("chart: ", path, "\n")
   end
+  if opts.html then write_html(opts, stats, files, dir, args) end
   return 0
 end
 

@@ -1,0 +1,244 @@
+-- cheskers.measures - the design measures of rule experiments: what one
+-- recorded game's evaluation trace says (drama, lead changes, decisiveness,
+-- killer moves, uncertainty), their means with 95% intervals over a group
+-- of games, and the piece values fitted from recorded material and results.
+-- Definitions, formulas and sources: docs/experiments.md ("Design measures").
+--
+-- A trace is a list of integers, the engine's evaluation in centipawns from
+-- White's view: trace[1] of the start position, trace[i + 1] after ply i.
+-- winner is "white", "black" or "draw". Thresholds are in centipawns.
+--
+--   measures.DEFAULTS                     thresholds in pawns
+--   measures.thresholds(t) -> t in centipawns (t in pawns, defaults filled in)
+--   measures.drama(trace, winner, T) -> 1 | 0 | nil (nil for a draw)
+--   measures.lead_changes(trace, L) -> count
+--   measures.decided_at(trace, winner, L) -> fraction | nil
+--   measures.killer_moves(trace, K) -> count
+--   measures.uncertainty(trace, U) -> fraction
+--   measures.of_game(rec, th) -> {drama =, lead_changes =, decided_at =, killer_moves =, uncertainty =}
+--   measures.summarize(recs, th) -> {name -> {value, lo, hi, n}} (NAMES order)
+--   measures.material_rows(rec) -> list of {kinds -> difference} with the game's score
+--   measures.piece_values(recs) -> {values = {kind -> {value, lo, hi}}, ...} or nil, reason
+local stats = require "cheskers.stats"
+
+local M = {}
+
+-- Thresholds in pawns (100 centipawns): clearly behind (drama), ahead at
+-- all (lead changes, decisiveness), a killer swing, near zero (doubt).
+M.DEFAULTS = { drama = 2, lead = 0.5, killer = 2, doubt = 0.5 }
+
+-- The measures in the order reports show them, with their labels.
+M.NAMES = { "drama", "lead_changes", "decided_at", "killer_moves", "uncertainty" }
+M.LABELS = {
+  drama = "drama (winner clearly behind, share of decisive games)",
+  lead_changes = "lead changes per game",
+  decided_at = "decided at (share of the game before the winner's lead held)",
+  killer_moves = "killer moves per game",
+  uncertainty = "uncertainty (share of positions near 0)",
+}
+
+-- The thresholds of an experiment (given in pawns) in centipawns.
+function M.thresholds(t)
+  local out = {}
+  for k, v in pairs(M.DEFAULTS) do
+    local x = t and t[k] or v
+    if type(x) ~= "number" or x < 0 then
+      error(("thresholds.%s must be a number of pawns >= 0, not %s"):format(k, tostring(x)), 0)
+    end
+    out[k] = x * 100
+  end
+  if t then
+    for k in pairs(t) do
+      if M.DEFAULTS[k] == nil then
+        error(("unknown threshold '%s' (known: drama, lead, killer, doubt)"):format(tostring(k)), 0)
+      end
+    end
+  end
+  return out
+end
+
+local function sign_for(winner) return winner == "white" and 1 or -1 end
+
+-- 1 when the eventual winner was at -T or worse (its own view) at some
+-- point, else 0; nil for a draw or an empty trace.
+function M.drama(trace, winner, T)
+  if (winner ~= "white" and winner ~= "black") or #trace == 0 then return nil end
+  local s = sign_for(winner)
+  for _, e in ipairs(trace) do
+    if s * e <= -T then return 1 end
+  end
+  return 0
+end
+
+-- How often the side ahead changes: positions with |e| <= L are level and
+-- skipped; each change of sign between two consecutive non-level
+-- positions counts one.
+function M.lead_changes(trace, L)
+  local n, last = 0, 0
+  for _, e in ipairs(trace) do
+    local side = e > L and 1 or e < -L and -1 or 0
+    if side ~= 0 then
+      if last ~= 0 and side ~= last then n = n + 1 end
+      last = side
+    end
+  end
+  return n
+end
+
+-- The share of the game played before the winner's lead became permanent:
+-- with i the first index such that the winner is ahead by more than L at
+-- every position from i to the end, (i - 1) / (#trace - 1) (0: ahead from
+-- the start; 1: ahead only at the end, or not even then). nil for a draw
+-- or a trace of fewer than 2 positions.
+function M.decided_at(trace, winner, L)
+  if (winner ~= "white" and winner ~= "black") or #trace < 2 then return nil end
+  local s = sign_for(winner)
+  local first = #trace + 1
+  for i = #trace, 1, -1 do
+    if s * trace[i] > L then first = i else break end
+  end
+  return math.min(1, (first - 1) / (#trace - 1))
+end
+
+-- How many plies change the evaluation by more than K. The last position
+-- is left out: a finished game is scored +-100 pawns, so the ply that ends
+-- it always swings.
+function M.killer_moves(trace, K)
+  local n = 0
+  for i = 2, #trace - 1 do
+    if math.abs(trace[i] - trace[i - 1]) > K then n = n + 1 end
+  end
+  return n
+end
+
+-- The share of the positions whose evaluation is within U of 0.
+function M.uncertainty(trace, U)
+  if #trace == 0 then return nil end
+  local n = 0
+  for _, e in ipairs(trace) do
+    if math.abs(e) <= U then n = n + 1 end
+  end
+  return n / #trace
+end
+
+-- Every measure of one record (which has a trace), th in centipawns.
+function M.of_game(rec, th)
+  local t, w = rec.trace, rec.result
+  return {
+    drama = M.drama(t, w, th.drama),
+    lead_changes = M.lead_changes(t, th.lead),
+    decided_at = M.decided_at(t, w, th.lead),
+    killer_moves = M.killer_moves(t, th.killer),
+    uncertainty = M.uncertainty(t, th.doubt),
+  }
+end
+
+-- The measures of a group of records with their 95% intervals (Wilson for
+-- drama, a share of games; the normal interval of the mean otherwise).
+-- Records without a trace are left out; n is the number of games used.
+function M.summarize(recs, th)
+  local lists = {}
+  for _, name in ipairs(M.NAMES) do lists[name] = {} end
+  for _, rec in ipairs(recs) do
+    if type(rec.trace) == "table" and #rec.trace > 0 then
+      local g = M.of_game(rec, th)
+      for _, name in ipairs(M.NAMES) do
+        if g[name] ~= nil then table.insert(lists[name], g[name]) end
+      end
+    end
+  end
+  local out = {}
+  for _, name in ipairs(M.NAMES) do
+    local xs = lists[name]
+    if #xs > 0 then
+      if name == "drama" then
+        local k = 0
+        for _, x in ipairs(xs) do k = k + x end
+        local lo, hi = stats.wilson(k, #xs)
+        out[name] = { value = k / #xs, lo = lo, hi = hi, n = #xs }
+      else
+        local m, lo, hi = stats.mean_ci(xs)
+        -- every measure is >= 0, and the shares are <= 1: the interval is cut there
+        lo = math.max(0, lo)
+        if name == "decided_at" or name == "uncertainty" then hi = math.min(1, hi) end
+        out[name] = { value = m, lo = lo, hi = hi, n = #xs }
+      end
+    end
+  end
+  return out
+end
+
+-- ---- piece values ------------------------------------------------------------
+
+local SCORE = { white = 1, draw = 0.5, black = 0 }
+
+-- The sampled material of a record: a list of {kind -> White's count minus
+-- Black's}, and White's score in the game (1, 0.5, 0; nil if unknown).
+function M.material_rows(rec)
+  local rows = {}
+  local kinds, mat = rec.mat_kinds, rec.mat
+  if type(kinds) ~= "string" or type(mat) ~= "table" then return rows, SCORE[rec.result] end
+  for _, row in ipairs(mat) do
+    local d = {}
+    for i = 1, #kinds do d[kinds:sub(i, i)] = row[i + 1] or 0 end
+    rows[#rows + 1] = d
+  end
+  return rows, SCORE[rec.result]
+end
+
+-- The kinds that vary in the rows (a column of zeros cannot be fitted), P first.
+local function varying_kinds(rows)
+  local seen = {}
+  for _, d in ipairs(rows) do
+    for k, x in pairs(d) do if x ~= 0 then seen[k] = true end end
+  end
+  local kinds = {}
+  for k in pairs(seen) do if k ~= "P" then kinds[#kinds + 1] = k end end
+  table.sort(kinds)
+  if seen.P then table.insert(kinds, 1, "P") end
+  return kinds
+end
+
+-- Piece values from recorded material and results: a logistic model of
+-- White's score on an intercept and the material difference of each kind
+-- at the sampled positions (stats.logistic, cluster-robust covariance by
+-- game), each kind's coefficient divided by the pawn's (delta method).
+-- Returns {values = {kind -> {value, lo, hi}}, kinds (P first), beta
+-- (kind -> coefficient, "first" -> intercept), positions, games}, or nil
+-- and a reason.
+function M.piece_values(recs)
+  local all, ys, clusters = {}, {}, {}
+  local games = 0
+  for gi, rec in ipairs(recs) do
+    local rows, y = M.material_rows(rec)
+    if y and #rows > 0 then
+      games = games + 1
+      for _, d in ipairs(rows) do
+        all[#all + 1], ys[#ys + 1], clusters[#clusters + 1] = d, y, gi
+      end
+    end
+  end
+  local kinds = varying_kinds(all)
+  if kinds[1] ~= "P" then return nil, "the pawn count never differs: no scale" end
+  local X = {}
+  for i, d in ipairs(all) do
+    local row = { 1 }
+    for _, k in ipairs(kinds) do row[#row + 1] = d[k] or 0 end
+    X[i] = row
+  end
+  local fit, why = stats.logistic(X, ys, clusters)
+  if not fit then return nil, why end
+  local cov = fit.cov_cluster
+  local out = { values = {}, kinds = kinds, beta = { first = fit.beta[1] },
+                positions = #X, games = games }
+  local p = 2      -- the pawn's column
+  for j, k in ipairs(kinds) do
+    local c = j + 1
+    out.beta[k] = fit.beta[c]
+    local r, lo, hi = stats.ratio_ci(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p])
+    out.values[k] = { value = r, lo = lo, hi = hi, coef = fit.beta[c], se = math.sqrt(cov[c][c]) }
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,60 @@
+#!/bin/sh
+# tests/html_report_check.sh - the HTML experiment report in a real browser
+# (make check-all; TAP): a small experiment at two strengths with a
+# handicap, `cheskers report --html`, then headless chromium takes a
+# screenshot. Checks: the page is self-contained (no link outside it), the
+# screenshot is a non-empty PNG, and the browser logs no console error.
+# Needs chromium (apt-get install chromium). Run from the repository root
+# after make (CHESKERS overrides ./cheskers).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+CHESKERS=${CHESKERS:-./cheskers}
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+
+echo "1..5"
+BROWSER=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$BROWSER" ]; then echo "Bail out! chromium is not installed (apt-get install chromium)"; exit 1; fi
+if [ ! -x "$CHESKERS" ]; then echo "Bail out! $CHESKERS is not built (run make)"; exit 1; fi
+
+cat >"$tmp/exp.lua" <<'X'
+return {
+  name = "htmlcheck", games = 40, seed = 1, max_plies = 200, random_plies = 4,
+  strengths = { 100, 400 }, strength_bot = "engine:nodes=%d", trace = { depth = 1 },
+  variants = {
+    { name = "golomb" },
+    { name = "white-no-bishop", rules = { start = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/2K1K1C1 b 0 1" } },
+  },
+}
+X
+"$CHESKERS" experiment "$tmp/exp.lua" --out "$tmp/runs" --quiet 2>"$tmp/exp.err" &&
+  "$CHESKERS" report "$tmp/runs" --no-svg --html "$tmp/report.html" >"$tmp/report.txt" 2>"$tmp/report.err"
+if [ -s "$tmp/report.html" ] && grep -q "<svg" "$tmp/report.html" && grep -q "</html>" "$tmp/report.html"
+then ok "cheskers report --html writes a page with inline SVG"
+else not_ok "cheskers report --html writes a page with inline SVG" "$(cat "$tmp/exp.err" "$tmp/report.err")"; fi
+
+# every address in the page is the SVG namespace: nothing is fetched
+links=$(grep -o 'https\{0,1\}://[^"'"'"' <)]*' "$tmp/report.html" | grep -v '^http://www.w3.org/2000/svg$' | sort -u)
+if [ -z "$links" ]; then ok "the page links nothing outside itself"
+else not_ok "the page links nothing outside itself" "$links"; fi
+
+if grep -q "Piece values" "$tmp/report.html" && grep -q "Strength dependence" "$tmp/report.html" \
+   && grep -q "Evaluation traces of sample games" "$tmp/report.html" && grep -q "Holm" "$tmp/report.html"
+then ok "the page has piece values, strength dependence, traces and the Holm note"
+else not_ok "the page has piece values, strength dependence, traces and the Holm note"; fi
+
+timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+  --screenshot="$tmp/shot.png" --window-size=1200,2000 "file://$tmp/report.html" >"$tmp/browser.out" 2>&1
+# a PNG starts with \211PNG; a blank page is a few kilobytes at this size
+size=$(wc -c <"$tmp/shot.png" 2>/dev/null || echo 0)
+magic=$(head -c 4 "$tmp/shot.png" 2>/dev/null | od -An -c | tr -d ' \n')
+if [ "$magic" = '211PNG' ] && [ "$size" -gt 50000 ]; then ok "chromium renders it ($size bytes of PNG)"
+else not_ok "chromium renders it (PNG of $size bytes, magic '$magic')" "$(tail -5 "$tmp/browser.out")"; fi
+
+if grep -q 'CONSOLE' "$tmp/browser.out"; then
+  not_ok "the browser logs no console message" "$(grep CONSOLE "$tmp/browser.out" | head -5)"
+else ok "the browser logs no console message"; fi
+if [ -n "${KEEP_SHOT:-}" ]; then cp "$tmp/shot.png" "$KEEP_SHOT"; fi
