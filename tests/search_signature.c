@@ -1,0 +1,111 @@
+/*
+ * search_signature.c - the engine's pinned signature and perft with every
+ * move made (chk_perft without bulk counting). Built and run by
+ * tests/search_signature_test.sh, which compares its output with
+ * tests/data/search_signature.txt and with the perft numbers of
+ * docs/rules.md.
+ *
+ *   search_signature signature   one line per fixed search: rules, position,
+ *                                depth, then the nodes, best move and score
+ *   search_signature perft RULES FEN DEPTH...
+ *                                "bulk=N made=M" for each depth: perft
+ *                                with and without bulk counting
+ *
+ * Fixed searches (a depth limit, no time limit) depend only on the position
+ * and the options (core/cheskers.h, chk_search_run), so the signature is the
+ * same on every machine and build; it changes only when search behaviour
+ * does (as a chess engine's bench command shows).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cheskers.h"
+
+typedef struct Fixed {
+    const char *rules;      /* rules text, "" for the defaults */
+    const char *fen;
+    int depth;
+} Fixed;
+
+/* Positions with different material and phases; depths chosen so that the
+ * whole list takes well under a second. */
+static const Fixed FIXED[] = {
+    { "", "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1", 7 },
+    { "", "1c1k1k1b/p1p1p1p1/1p3p2/6p1/3P3P/P3P3/3P1P1P/B1K1K1C1 b 0 4", 6 },
+    { "", "1c1k1k2/p3p3/1p1p3p/4b3/3P4/P3P3/3K1P2/2K3C1 w 0 9", 6 },
+    { "", "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20", 7 },
+    { "", "8/8/7p/8/3k4/2P5/8/K7 w 0 1", 4 },
+    { "majority=false", "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1", 6 },
+    { "capture=jumps majority=false flying_kings=true",
+      "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12", 6 },
+};
+
+static int setup(chk_rules *r, chk_pos *p, const char *rules, const char *fen)
+{
+    char err[256];
+    chk_rules_default(r);
+    if ((*rules && chk_rules_parse(r, rules, err, sizeof err)) || chk_rules_finish(r, err, sizeof err)) {
+        fprintf(stderr, "bad rules '%s': %s\n", rules, err);
+        return -1;
+    }
+    chk_pos_init(p, r);
+    if (chk_pos_set_fen(p, fen, err, sizeof err)) {
+        fprintf(stderr, "bad position '%s': %s\n", fen, err);
+        return -1;
+    }
+    return 0;
+}
+
+static int signature(void)
+{
+    chk_search *se = chk_search_new(0);
+    if (!se)
+        return 1;
+    for (size_t i = 0; i < sizeof FIXED / sizeof FIXED[0]; i++) {
+        chk_rules r;
+        chk_pos p;
+        chk_search_opts o;
+        chk_search_info info;
+        char move[64] = "-";
+        if (setup(&r, &p, FIXED[i].rules, FIXED[i].fen))
+            return 1;
+        memset(&o, 0, sizeof o);
+        o.depth = FIXED[i].depth;
+        int rc = chk_search_run(se, &p, &o, &info);
+        if (info.npv > 0)
+            chk_move_text(&p, &info.pv[0], move, sizeof move);
+        printf("%s | %s | depth %d | status %d nodes %lld move %s score %d\n",
+               *FIXED[i].rules ? FIXED[i].rules : "golomb", FIXED[i].fen, FIXED[i].depth, rc,
+               (long long)info.nodes, move, info.score);
+        chk_pos_free(&p);
+    }
+    chk_search_free(se);
+    return 0;
+}
+
+static int perft(int argc, char **argv)
+{
+    chk_rules r;
+    chk_pos p;
+    if (argc < 5 || setup(&r, &p, strcmp(argv[2], "golomb") ? argv[2] : "", argv[3]))
+        return 2;
+    for (int i = 4; i < argc; i++) {
+        int d = atoi(argv[i]);
+        long long bulk = (long long)chk_perft(&p, d, true, NULL);
+        long long made = (long long)chk_perft(&p, d, false, NULL);
+        printf("bulk=%lld made=%lld\n", bulk, made);
+    }
+    chk_pos_free(&p);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "signature"))
+        return signature();
+    if (argc >= 2 && !strcmp(argv[1], "perft"))
+        return perft(argc, argv);
+    fprintf(stderr, "usage: search_signature signature | perft RULES FEN DEPTH...\n");
+    return 2;
+}
