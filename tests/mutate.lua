@@ -41,6 +41,13 @@ local CORE_TESTS = {
   "sh tests/solve_test.sh",
 }
 
+-- Suites run first (before CORE_TESTS) for a mutant of these files only:
+-- they are slow, and only these files' mutants can fail them alone.
+local FILE_TESTS = {
+  ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
+  ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
+}
+
 -- Each operator: a name, a Lua pattern found on the line, its replacement.
 local OPERATORS = {
   { "eq->ne", "([^=!<>])==([^=])", "%1!=%2" },
@@ -160,8 +167,20 @@ local function load_equivalent(path)
   return eq
 end
 
-local function run_tests(dir, timeout)
-  for _, cmd in ipairs(CORE_TESTS) do
+-- The test commands for a mutant of file (all of them for file nil).
+local function tests_for(file)
+  local list = {}
+  for f, cmds in pairs(FILE_TESTS) do
+    if file == f or (file == nil and f == "core/tb.c") then
+      for _, c in ipairs(cmds) do list[#list + 1] = c end
+    end
+  end
+  for _, c in ipairs(CORE_TESTS) do list[#list + 1] = c end
+  return list
+end
+
+local function run_tests(dir, timeout, file)
+  for _, cmd in ipairs(tests_for(file)) do
     local out = capture(string.format("cd %s && timeout -s KILL %d %s 2>&1; echo \"exit=$?\"", dir, timeout, cmd))
     if out:find("\nnot ok ", 1, true) or out:match("^not ok ") or not out:match("exit=0%s*$") then
       return false
@@ -213,7 +232,7 @@ local function try_mutant(work, file, lines, timeout)
     return "invalid"   -- does not compile: not a mutant
   end
   if sh(string.format("cmp -s %s %s.orig", obj, obj)) then return "identical" end
-  return run_tests(work, timeout) and "survived" or "killed"
+  return run_tests(work, timeout, file) and "survived" or "killed"
 end
 
 local function main()
