@@ -246,7 +246,7 @@ int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
                 continue;
             }
             int k = chk_rules_kind(p->rules, c);
-            if (k < 0 || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+            if (k < 0)      /* kinds have upper-case letters only */
                 return fen_fail(err, errlen, "unknown piece letter '%c' on rank %d",
                                 (c >= 32 && c < 127) ? c : '?', rank + 1);
             if (file > 7)
@@ -338,8 +338,9 @@ static __attribute__((noinline)) bool grow_history(chk_pos *p)
 /* Moves the piece of m (off from, on to; from == to for a chain that comes
  * back), promoted on the way where m says so, and passes the move to the
  * other side. hash: the position's hash with the keys of any captured
- * pieces already taken out; capture: whether m captured. */
-static inline bool move_piece(chk_pos *p, const chk_move *m, uint64_t hash, bool capture)
+ * pieces already taken out. m is a capture or a pawn's promotion, so the
+ * quiet count starts again. */
+static inline bool move_piece(chk_pos *p, const chk_move *m, uint64_t hash)
 {
     const chk_rules *r = p->rules;
     size_t us = p->side, from = m->from, to = m->to, promo = m->promo;
@@ -352,10 +353,7 @@ static inline bool move_piece(chk_pos *p, const chk_move *m, uint64_t hash, bool
     p->bb[us][CHK_PIECE_KIND(piece)] &= ~BB(from);
     p->bb[us][CHK_PIECE_KIND(now)] |= BB(to);
     p->occ[us] = (p->occ[us] & ~BB(from)) | BB(to);
-    if (capture || CHK_PIECE_KIND(piece) == CHK_PAWN)
-        p->quiet = 0;
-    else
-        p->quiet = (uint16_t)(p->quiet + (p->quiet < QUIET_MAX));
+    p->quiet = 0;
     p->side = (uint8_t)(us ^ 1);
     return true;
 }
@@ -397,7 +395,7 @@ static __attribute__((noinline)) bool make_other(chk_pos *p, const chk_move *m)
         hash ^= z[pc][sq];
     }
     p->occ[them] &= ~caps;
-    return move_piece(p, m, hash, caps != 0);
+    return move_piece(p, m, hash);
 }
 
 /* chk_make when the history is full: grows it first (a call apart, so

@@ -57,6 +57,24 @@ describe("position text at its edges", function()
     assert.equal(KINGS .. " w 65535 100000000", b:fen())
   end)
 
+  it("keeps the move number at its largest value after captures and promotions", function()
+    -- each kind of move a different way through the board: a promotion
+    -- (g7-h8=K), one jump (c3xe5 over d4), a chain of two (c3xe5xg7 over
+    -- d4 and f6). Each is a White move (the round ends) that starts the
+    -- quiet count again (a pawn moved, or a capture).
+    local cases = {
+      { "1k6/6P1/8/8/8/8/8/K7 w 7 100000000", "g7-h8=K", "1k5K/8/8/8/8/8/8/K7 b 0 100000000" },
+      { "1k6/8/8/8/3k4/2P5/8/K7 w 5 100000000", "c3xe5", "1k6/8/8/4P3/8/8/8/K7 b 0 100000000" },
+      { "1k6/8/5p2/8/3p4/2P5/8/K7 w 0 100000000", "c3xe5xg7", "1k6/6P1/8/8/8/8/8/K7 b 0 100000000" },
+    }
+    for _, c in ipairs(cases) do
+      local b = cheskers.new(c[1])
+      b:play(c[2])
+      assert.equal(c[3], b:fen())
+      assert.equal(c[3], cheskers.new(b:fen()):fen())
+    end
+  end)
+
   it("counts one below the largest value up to it", function()
     local b = cheskers.new(KINGS .. " w 65534 99999999")
     b:play("a1-b2")
@@ -86,6 +104,11 @@ describe("position text at its edges", function()
     refused("0 to 65535", cheskers.new, KINGS .. " w -1 7")
     refused("from 1 to 100000000", cheskers.new, KINGS .. " w 3 7x")
     refused("missing side to move", cheskers.new, KINGS)
+    -- a character that cannot be printed is shown as '?': DEL (127) and
+    -- a control character (31)
+    refused("unknown piece letter '?' on rank 8", cheskers.new, "\127" .. KINGS:sub(2) .. " w")
+    refused("unknown piece letter '?' on rank 8", cheskers.new, "\31" .. KINGS:sub(2) .. " w")
+    refused("unknown piece letter '~' on rank 8", cheskers.new, "~" .. KINGS:sub(2) .. " w")
   end)
 end)
 
