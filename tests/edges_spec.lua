@@ -354,3 +354,33 @@ describe("search", function()
     assert.truthy(s.score > 10000, "score " .. s.score)
   end)
 end)
+
+describe("evaluation features", function()
+  -- docs/engine.md: king_attacked counts a side's kings the other side could
+  -- capture if it were to move, attacked its other pieces; features are the
+  -- side to move's count minus the other side's. No bishops or camels here,
+  -- so only jumps attack.
+  local function attacks(fen, rules)
+    local f = cheskers.engine.features(cheskers.new(fen, rules))
+    return { f.king_attacked, f.attacked }
+  end
+
+  it("counts a pawn's forward jump and a king's jump as attacks", function()
+    -- White to move: the pawn c3 could jump the king d4 (landing e5 empty):
+    -- Black has one king attacked; the king d4 could jump the pawn c3
+    -- (landing b2 empty): White has one other piece attacked. The kings a1,
+    -- h8 touch nothing. king_attacked 0 - 1, attacked 1 - 0.
+    assert.same({ -1, 1 }, attacks("7k/8/8/8/3k4/2P5/8/K7 w 0 1"))
+    -- Black to move, the mirror: the pawn d6 could jump the king e5 (to f4),
+    -- the king e5 the pawn d6 (to c7).
+    assert.same({ -1, 1 }, attacks("7k/8/3p4/4K3/8/8/8/K7 b 0 1"))
+  end)
+
+  it("counts a pawn's backward jump only under pawns_capture_backward", function()
+    -- White to move: the king d4 could jump the pawn e5 (to f6): attacked 1.
+    -- The pawn e5 is in front of the king d4: it attacks it only jumping
+    -- backward (to c3), which pawns_capture_backward allows.
+    assert.same({ 0, 1 }, attacks("7k/8/8/4P3/3k4/8/8/K7 w 0 1"))
+    assert.same({ -1, 1 }, attacks("7k/8/8/4P3/3k4/8/8/K7 w 0 1", { pawns_capture_backward = true }))
+  end)
+end)
