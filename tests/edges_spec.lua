@@ -121,6 +121,12 @@ describe("move text at its edges", function()
     end
   end)
 
+  it("says what is missing from a move of one square", function()
+    local b = cheskers.new()
+    refused("a move needs a start and an end square", b.play, b, "b6")
+    refused("a move needs a start and an end square", b.play, b, "b6\n")
+  end)
+
   it("names the light square of a move", function()
     -- b5: file 1 + rank 4 = 5, odd: light (docs/rules.md, squares)
     refused("b5 is a light square", cheskers.new().play, cheskers.new(), "b6-b5")
