@@ -127,6 +127,32 @@ describe("move text at its edges", function()
     refused("a move needs a start and an end square", b.play, b, "b6\n")
   end)
 
+  it("lists the legal moves of the piece named, and only those", function()
+    -- the start: the pawn b6 steps to a5 or c5 (both empty); d4 is dark but
+    -- out of its reach
+    local b = cheskers.new()
+    local msg = message(b.play, b, "b6-d4")
+    local list = assert(msg:match("illegal move b6%-d4: legal moves from b6 are (.*)$"), msg)
+    local got = {}
+    for m in list:gmatch("[^, ]+") do got[#got + 1] = m end
+    table.sort(got)
+    assert.same({ "b6-a5", "b6-c5" }, got)
+  end)
+
+  it("says when a piece cannot move because a capture is compulsory", function()
+    -- d6-e5 c3-d4: Black must jump e5xc3, so the pawn b6 has no legal move
+    local b = cheskers.new()
+    b:play("d6-e5")
+    b:play("c3-d4")
+    refused("illegal move b6-a5: the piece on b6 has no legal move (a capture is compulsory)",
+      b.play, b, "b6-a5")
+    -- without a compulsory capture, no such words: the start, White's
+    -- bishop a1 is shut in by its pawn b2 (White to move first here)
+    b = cheskers.new("1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1")
+    local msg = message(b.play, b, "a1-c3")
+    assert.equal("illegal move a1-c3: the piece on a1 has no legal move", msg)
+  end)
+
   it("names the light square of a move", function()
     -- b5: file 1 + rank 4 = 5, odd: light (docs/rules.md, squares)
     refused("b5 is a light square", cheskers.new().play, cheskers.new(), "b6-b5")
