@@ -10,6 +10,9 @@
  *   search_signature perft RULES FEN DEPTH...
  *                                "bulk=N made=M" for each depth: perft
  *                                with and without bulk counting
+ *   search_signature kinds       C API edges of chk_rules_set_kind that the
+ *                                Lua binding never reaches (it passes
+ *                                upper-case letters only): one line each
  *
  * Fixed searches (a depth limit, no time limit) depend only on the position
  * and the options (core/cheskers.h, chk_search_run), so the signature is the
@@ -100,8 +103,29 @@ static int perft(int argc, char **argv)
     return 0;
 }
 
+/* A new kind named by a lower-case letter is the upper-case kind (the
+ * letter's case is the colour in position text); a non-letter is refused. */
+static int kinds(void)
+{
+    static const int8_t diag[1][2] = { { 1, 1 } };
+    chk_rules r;
+    char err[256] = "";
+    chk_rules_default(&r);
+    int rc = chk_rules_set_kind(&r, 'n', CHK_STYLE_TAKE, false, diag, 1, NULL, 0, err, sizeof err);
+    int fin = rc ? -1 : chk_rules_finish(&r, err, sizeof err);
+    printf("n: set %d finish %d kind of N %d kind of n %d letter %c\n", rc, fin,
+           chk_rules_kind(&r, 'N'), chk_rules_kind(&r, 'n'),
+           chk_rules_kind(&r, 'N') >= 0 ? r.kinds[chk_rules_kind(&r, 'N')].letter : '-');
+    chk_rules_default(&r);
+    rc = chk_rules_set_kind(&r, '1', CHK_STYLE_TAKE, false, diag, 1, NULL, 0, err, sizeof err);
+    printf("1: set %d: %s\n", rc, err);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "kinds"))
+        return kinds();
     if (argc >= 2 && !strcmp(argv[1], "signature"))
         return signature();
     if (argc >= 2 && !strcmp(argv[1], "perft"))

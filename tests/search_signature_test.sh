@@ -96,5 +96,20 @@ else
   not_ok "a middle game: bulk counting and every move made disagree"; sed 's/^/# /' "$tmp/p"
 fi
 
+# ---- kinds named through the C API -------------------------------------------
+# The default kinds are P K B C (indices 0..3): a new kind is index 4, and
+# 'n' names the kind N (chk_rules_kind takes either case).
+"$tmp/sig" kinds >"$tmp/k" 2>&1
+if grep -qx 'n: set 0 finish 0 kind of N 4 kind of n 4 letter N' "$tmp/k"; then
+  ok "chk_rules_set_kind: a lower-case letter names the upper-case kind"
+else
+  not_ok "chk_rules_set_kind: a lower-case letter"; sed 's/^/# /' "$tmp/k"
+fi
+if grep -qx "1: set -1: piece kind '1' must be a letter" "$tmp/k"; then
+  ok "chk_rules_set_kind: a kind named by a digit is refused"
+else
+  not_ok "chk_rules_set_kind: a kind named by a digit"; sed 's/^/# /' "$tmp/k"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
