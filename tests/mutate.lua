@@ -14,7 +14,8 @@
 --
 -- Sites are chosen with a fixed seed, so two runs try the same mutants.
 -- --recheck REPORT tries again only the survivors listed in an earlier
--- report (after adding the tests that should kill them).
+-- report (after adding the tests that should kill them), found by file,
+-- operator and the text of the line, so that lines may have moved.
 -- The work happens in a copy of the tree (a temporary folder removed at
 -- the end); the checkout is never modified. The tests run are the ones
 -- that exercise the core (CORE_TESTS below), not the whole suite, fastest
@@ -189,14 +190,17 @@ local function run_tests(dir, timeout, file)
   return true
 end
 
--- The survivors of an earlier report: key -> true ("core/x.c:12 op").
+-- The survivors of an earlier report, as "FILE OPERATOR\tLINE TEXT" -> true
+-- (the report gives "FILE:LINE OPERATOR", then "    - " and the line).
 local function load_recheck(path)
-  local keys, any = {}, false
+  local keys, any, last = {}, false, nil
   local f = io.open(path, "r")
   if not f then fail("cannot read " .. path) end
   for l in f:lines() do
-    local key = l:match("^(core/%S+:%d+ %S+)%s*$")
-    if key then keys[key] = true any = true end
+    local file, op = l:match("^(core/%S+):%d+ (%S+)%s*$")
+    if file then last = file .. " " .. op end
+    local text = l:match("^    %- (.*)$")
+    if text and last then keys[last .. "\t" .. text] = true any = true last = nil end
   end
   f:close()
   if not any then fail(path .. " lists no survivors") end
@@ -255,10 +259,11 @@ local function main()
     local obj = work .. "/build/" .. file:gsub("%.c$", ".o")
     sh(string.format("cp %s %s.orig", obj, obj))
     local original = read_lines(path)
-    local chosen = choose(sites_of(original), o.per_file, o.seed)
+    local chosen = recheck and sites_of(original) or choose(sites_of(original), o.per_file, o.seed)
     for _, s in ipairs(chosen) do
       local key = string.format("%s:%d %s", file, s.line, s.op)
-      if not recheck or recheck[key] then
+      local text = original[s.line]:match("^%s*(.-)%s*$")
+      if not recheck or recheck[file .. " " .. s.op .. "\t" .. text] then
         local lines = { table.unpack(original) }
         lines[s.line] = s.text
         local outcome = equivalent[key] and "equivalent" or try_mutant(work, file, lines, timeout)
