@@ -352,6 +352,13 @@ describe("the solver on finished and drawn games", function()
     assert.is_true(s.win)
     assert.equal(1, s.shortest)
     assert.equal("c3xe5", tostring(s.moves[1]))
+    -- with one move allowed: the same win
+    for _, all in ipairs { false, true } do
+      s = b:solve { moves = 1, all = all }
+      assert.is_true(s.win)
+      assert.equal(1, s.shortest)
+      assert.equal("c3xe5", tostring(s.moves[1]))
+    end
     local defence, len = b:refute("c3xe5", 2)
     assert.is_nil(defence)
     assert.equal(1, len)
@@ -373,6 +380,16 @@ describe("search", function()
     local s = cheskers.new("7k/8/8/2p1p3/8/2P5/8/K7 w 0 1"):search { depth = 1 }
     assert.equal(1, s.depth)
     assert.truthy(s.seldepth >= 2, "seldepth " .. s.seldepth)
+  end)
+
+  it("reports seldepth also when no iteration finished", function()
+    -- the start, Black to move: depth 1 visits the root and its 9 children
+    -- (docs/rules.md: perft(1) = 9), so a budget of 5 nodes stops it before
+    -- depth 1 finishes; it has been one ply deep by then
+    local s = cheskers.new():search { nodes = 5 }
+    assert.equal(0, s.depth)
+    assert.truthy(s.move, "a move all the same")
+    assert.truthy(s.seldepth >= 1, "seldepth " .. tostring(s.seldepth))
   end)
 
   it("stops deepening once a forced win is found", function()

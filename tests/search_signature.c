@@ -6,7 +6,9 @@
  * docs/rules.md.
  *
  *   search_signature signature   one line per fixed search: rules, position,
- *                                depth, then the nodes, best move and score
+ *                                depth, then the nodes, best move and score;
+ *                                then one line per fixed solve (solve,
+ *                                solve_moves, defend): its result and nodes
  *   search_signature perft RULES FEN DEPTH...
  *                                "bulk=N made=M" for each depth: perft
  *                                with and without bulk counting
@@ -60,6 +62,43 @@ static int setup(chk_rules *r, chk_pos *p, const char *rules, const char *fen)
     return 0;
 }
 
+/* Fixed solves: the solver's node counts show any change of its pruning or
+ * ordering, as the search's do. Each runs on a fresh solver (an empty
+ * table). */
+static const Fixed SOLVES[] = {
+    { "", "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20", 5 },
+    { "", "1c1k1k2/p3p3/1p1p3p/4b3/3P4/P3P3/3K1P2/2K3C1 w 0 9", 4 },
+    { "", "8/8/7p/8/3k4/2P5/8/K7 w 0 1", 2 },
+    { "", "7k/8/8/2p1p3/8/2P5/8/K7 w 0 1", 4 },
+    { "capture=jumps majority=false flying_kings=true", "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12", 4 },
+};
+
+static int solve_line(const Fixed *f, int which)
+{
+    static const char *const names[] = { "solve", "solve_moves", "defend" };
+    chk_rules r;
+    chk_pos p;
+    chk_move moves[CHK_MAX_MOVES], m;
+    int lens[CHK_MAX_MOVES];
+    char text[64] = "-";
+    chk_solver *sv = chk_solver_new(1 << 20);
+    if (!sv || setup(&r, &p, f->rules, f->fen))
+        return 1;
+    memset(&m, 0, sizeof m);
+    int rc = which == 0 ? chk_solve(sv, &p, f->depth, &m, NULL)
+             : which == 1 ? chk_solve_moves(sv, &p, f->depth, moves, lens, NULL)
+                          : chk_solve_defend(sv, &p, f->depth, &m, NULL);
+    if (which == 1 && rc > 0)
+        m = moves[0];
+    if ((which != 1 || rc > 0) && m.npath > 0)
+        chk_move_text(&p, &m, text, sizeof text);
+    printf("%s | %s | %s %d | result %d move %s nodes %llu\n", *f->rules ? f->rules : "golomb",
+           f->fen, names[which], f->depth, rc, text, (unsigned long long)chk_solver_nodes(sv));
+    chk_pos_free(&p);
+    chk_solver_free(sv);
+    return 0;
+}
+
 static int signature(void)
 {
     chk_search *se = chk_search_new(0);
@@ -84,6 +123,10 @@ static int signature(void)
         chk_pos_free(&p);
     }
     chk_search_free(se);
+    for (size_t i = 0; i < sizeof SOLVES / sizeof SOLVES[0]; i++)
+        for (int which = 0; which < 3; which++)
+            if (solve_line(&SOLVES[i], which))
+                return 1;
     return 0;
 }
 
