@@ -24,8 +24,8 @@
 -- file comes out byte for byte the same as the original's (the compiler
 -- saw through the change) is "identical": equivalent without a doubt, left
 -- out of the score and not tested. A test command that runs longer than
--- --timeout (default: 4 times the unmutated run, at least 20 s) kills the
--- mutant (an endless loop is a caught bug).
+-- --timeout seconds (default: each command 3 times its unmutated run, at
+-- least 15 s) kills the mutant (an endless loop is a caught bug).
 --
 -- tests/mutate_equivalent.txt: one mutant a line, "FILE:LINE OPERATOR", as
 -- the report prints it, then " # why it is equivalent". Those are left out
@@ -180,9 +180,20 @@ local function tests_for(file)
   return list
 end
 
-local function run_tests(dir, timeout, file)
+-- Seconds since an arbitrary start, to the millisecond where date has it.
+local function now()
+  return tonumber(capture("date +%s.%N")) or os.time()
+end
+
+-- Runs the commands for file; false at the first that fails. timeout: a
+-- number, or a table command -> seconds; took (a table, optional) receives
+-- each command's time.
+local function run_tests(dir, timeout, file, took)
   for _, cmd in ipairs(tests_for(file)) do
-    local out = capture(string.format("cd %s && timeout -s KILL %d %s 2>&1; echo \"exit=$?\"", dir, timeout, cmd))
+    local limit = type(timeout) == "table" and timeout[cmd] or timeout
+    local t0 = now()
+    local out = capture(string.format("cd %s && timeout -s KILL %d %s 2>&1; echo \"exit=$?\"", dir, limit, cmd))
+    if took then took[cmd] = now() - t0 end
     if out:find("\nnot ok ", 1, true) or out:match("^not ok ") or not out:match("exit=0%s*$") then
       return false
     end
@@ -207,11 +218,6 @@ local function load_recheck(path)
   return keys
 end
 
--- Seconds since an arbitrary start, to the millisecond where date has it.
-local function now()
-  return tonumber(capture("date +%s.%N")) or os.time()
-end
-
 -- A copy of the tree, built, whose core tests pass: its folder and the
 -- timeout for each test command (o.timeout, or 4 times the clean run).
 local function prepare(root, o)
@@ -221,11 +227,14 @@ local function prepare(root, o)
     give_up("cannot copy the tree")
   end
   if not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then give_up("the tree does not build") end
-  local t0 = now()
-  if not run_tests(work, 3600) then give_up("the core tests fail without any mutant") end
-  local took = now() - t0
-  io.write(string.format("core tests take %.0f s unmutated\n", took))
-  return work, o.timeout or math.max(20, math.ceil(4 * took))
+  local took, limits, total = {}, {}, 0
+  if not run_tests(work, 3600, nil, took) then give_up("the core tests fail without any mutant") end
+  for cmd, t in pairs(took) do
+    limits[cmd] = o.timeout or math.max(15, math.ceil(3 * t))
+    total = total + t
+  end
+  io.write(string.format("core tests take %.0f s unmutated\n", total))
+  return work, limits
 end
 
 -- Builds and tests one mutant of file (its lines, one replaced): its outcome.
