@@ -312,6 +312,18 @@ describe("the solver on finished and drawn games", function()
     check_no_win(cheskers.new(DRAWN, { draw_quiet_plies = 10 }))
   end)
 
+  it("finds no win, and no error, where a filter leaves no move", function()
+    -- the start, Black to move, every move forbidden: Black is stalemated
+    -- (docs/rules.md: the stalemated side loses), so the game is over
+    local b = cheskers.new(nil, { filter = function() return false end })
+    assert.equal(0, #b:moves())
+    check_no_win(b)
+    -- Black defends: White, the attacker, has already won
+    local m, len = b:defend(2)
+    assert.is_nil(m)
+    assert.equal(0, len)
+  end)
+
   it("defends: 0 when the attacker has won, no length when not", function()
     -- docs/lua_api.md, b:defend: length 0 when the game is already won,
     -- move nil when the game is over; length nil when no win
