@@ -445,3 +445,18 @@ describe("evaluation features", function()
     assert.same({ -1, 1 }, attacks("7k/8/8/4P3/3k4/8/8/K7 w 0 1", { pawns_capture_backward = true }))
   end)
 end)
+
+describe("evaluation features of added kinds", function()
+  it("counts the pieces of added kinds as extra, and nothing else there", function()
+    -- two added kinds, N and M: White has N c1 and M g1, Black n h8, so
+    -- extra is 2 - 1 = 1 for White to move and -1 for Black; no bishops or
+    -- camels on the board
+    local rules = { pieces = { N = { leaps = { { 2, 2 } } }, M = { leaps = { { 1, 1 } } } } }
+    local f = cheskers.engine.features(cheskers.new("1k5n/8/8/8/8/8/8/K1N3M1 w 0 1", rules))
+    assert.same({ 1, 0, 0 }, { f.extra, f.bishop, f.camel })
+    f = cheskers.engine.features(cheskers.new("1k5n/8/8/8/8/8/8/K1N3M1 b 0 1", rules))
+    assert.equal(-1, f.extra)
+    -- no added kind: extra is 0
+    assert.equal(0, cheskers.engine.features(cheskers.new(KINGS .. " w")).extra)
+  end)
+end)
