@@ -15,6 +15,9 @@
  *   search_signature kinds       C API edges of chk_rules_set_kind that the
  *                                Lua binding never reaches (it passes
  *                                upper-case letters only): one line each
+ *   search_signature tb-only DIR SIG
+ *                                chk_tb_build of one signature (opts.only)
+ *                                that does not exist: its status and message
  *
  * Fixed searches (a depth limit, no time limit) depend only on the position
  * and the options (core/cheskers.h, chk_search_run), so the signature is the
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "cheskers.h"
+#include "cheskers_tb.h"
 
 typedef struct Fixed {
     const char *rules;      /* rules text, "" for the defaults */
@@ -165,8 +169,26 @@ static int kinds(void)
     return 0;
 }
 
+/* A build of one signature (2 pieces at most, one thread) in dir. */
+static int tb_only(const char *dir, const char *sig)
+{
+    chk_rules r;
+    chk_tb_build_opts o;
+    char err[256] = "";
+    chk_rules_default(&r);
+    memset(&o, 0, sizeof o);
+    o.pieces = 2;
+    o.threads = 1;
+    o.only = sig;
+    int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
+    printf("%s: %s: %s\n", sig, rc == CHK_TB_ERROR ? "error" : rc == 0 ? "built" : "other", err);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && !strcmp(argv[1], "tb-only"))
+        return tb_only(argv[2], argv[3]);
     if (argc >= 2 && !strcmp(argv[1], "kinds"))
         return kinds();
     if (argc >= 2 && !strcmp(argv[1], "signature"))

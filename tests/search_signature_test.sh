@@ -29,7 +29,7 @@ if [ ! -f build/libcheskers.a ]; then
   echo "not ok 1 - build/libcheskers.a is missing (make)"; echo "1..1"; exit 1
 fi
 if ! ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signature.c \
-    build/libcheskers.a -lm -o "$tmp/sig" 2>"$tmp/err"; then
+    build/libcheskers.a -lm -lpthread -o "$tmp/sig" 2>"$tmp/err"; then
   echo "not ok 1 - tests/search_signature.c does not build"; sed 's/^/# /' "$tmp/err"
   echo "1..1"; exit 1
 fi
@@ -109,6 +109,16 @@ if grep -qx "1: set -1: piece kind '1' must be a letter" "$tmp/k"; then
   ok "chk_rules_set_kind: a kind named by a digit is refused"
 else
   not_ok "chk_rules_set_kind: a kind named by a digit"; sed 's/^/# /' "$tmp/k"
+fi
+
+# ---- a tablebase build of a signature that does not exist ---------------------
+# Two pieces at most allow only KvK (a king each side): "KBvK" has three, so
+# a build limited to it (opts.only) builds nothing and says so.
+got=$("$tmp/sig" tb-only "$tmp/tb" KBvK 2>&1)
+if [ "$got" = "KBvK: error: no signature KBvK with up to 2 pieces" ]; then
+  ok "chk_tb_build: a signature out of reach is refused with its name"
+else
+  not_ok "chk_tb_build: a signature out of reach"; echo "# $got"
 fi
 
 echo "1..$n"
