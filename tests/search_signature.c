@@ -18,12 +18,15 @@
  *   search_signature tb-only DIR SIG
  *                                chk_tb_build of one signature (opts.only)
  *                                that does not exist: its status and message
+ *   search_signature tb-fds DIR  the open file descriptors before and after
+ *                                building the 2-piece tables in DIR
  *
  * Fixed searches (a depth limit, no time limit) depend only on the position
  * and the options (core/cheskers.h, chk_search_run), so the signature is the
  * same on every machine and build; it changes only when search behaviour
  * does (as a chess engine's bench command shows).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,8 +188,39 @@ static int tb_only(const char *dir, const char *sig)
     return 0;
 }
 
+/* The number of this process's open file descriptors (Linux), or -1. */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+static int tb_fds(const char *dir)
+{
+    chk_rules r;
+    chk_tb_build_opts o;
+    char err[256] = "";
+    chk_rules_default(&r);
+    memset(&o, 0, sizeof o);
+    o.pieces = 2;
+    o.threads = 1;
+    int before = open_fds();
+    int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
+    int after = open_fds();
+    printf("build %d, descriptors %s\n", rc, before >= 0 && before == after ? "all closed" : "left open");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "tb-fds"))
+        return tb_fds(argv[2]);
     if (argc >= 4 && !strcmp(argv[1], "tb-only"))
         return tb_only(argv[2], argv[3]);
     if (argc >= 2 && !strcmp(argv[1], "kinds"))

@@ -121,5 +121,14 @@ else
   not_ok "chk_tb_build: a signature out of reach"; echo "# $got"
 fi
 
+# Building the 2-piece tables (KvK) writes files: every descriptor opened
+# for them is closed again.
+got=$("$tmp/sig" tb-fds "$tmp/tb2" 2>&1)
+if [ "$got" = "build 0, descriptors all closed" ]; then
+  ok "chk_tb_build: no file descriptor left open"
+else
+  not_ok "chk_tb_build: file descriptors"; echo "# $got"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
