@@ -177,6 +177,55 @@ static int read_count(const char **s, long max, long *out)
     return 0;
 }
 
+/* The largest counts a position text carries. The counters stop there when
+ * moves are made (chk_make), so that the program writes no count it would
+ * refuse to read back. */
+#define QUIET_MAX 65535u
+#define MOVENO_MAX 100000000u
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* The end of a field: the end of the text, a blank, or a line end. */
+static bool field_end(char c)
+{
+    return !c || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The fields after the ranks: the side to move, then the optional quiet
+ * plies and move number; only blanks and one line end may follow. */
+static int read_fields(chk_pos *q, const char *s, char *err, size_t errlen)
+{
+    long n;
+    if ((*s != 'w' && *s != 'b') || !field_end(s[1]))
+        return fen_fail(err, errlen, "side to move must be w or b");
+    q->side = *s == 'w' ? CHK_WHITE : CHK_BLACK;
+    if (q->side == CHK_BLACK)
+        q->hash ^= ZOB_SIDE;
+    s = skip_blanks(s + 1);
+    if (!field_end(*s)) {
+        if (read_count(&s, QUIET_MAX, &n) || !field_end(*s))
+            return fen_fail(err, errlen, "plies since the last capture or pawn move must be a number from 0 to %u", QUIET_MAX);
+        q->quiet = (uint16_t)n;
+        s = skip_blanks(s);
+        if (!field_end(*s)) {
+            if (read_count(&s, MOVENO_MAX, &n) || n < 1 || !field_end(*s))
+                return fen_fail(err, errlen, "move number must be a whole number from 1 to %u", MOVENO_MAX);
+            q->moveno = (uint32_t)n;
+        }
+    }
+    s = skip_blanks(s);
+    s += *s == '\r';
+    s += *s == '\n';
+    if (*s)
+        return fen_fail(err, errlen, "unexpected text after the position");
+    return 0;
+}
+
 int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
 {
     chk_pos q;
@@ -197,7 +246,7 @@ int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
                 continue;
             }
             int k = chk_rules_kind(p->rules, c);
-            if (k < 0 || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+            if (k < 0)      /* kinds have upper-case letters only */
                 return fen_fail(err, errlen, "unknown piece letter '%c' on rank %d",
                                 (c >= 32 && c < 127) ? c : '?', rank + 1);
             if (file > 7)
@@ -225,33 +274,8 @@ int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
         return fen_fail(err, errlen, "more than 8 ranks");
     if (*s != ' ' && *s != '\t')
         return fen_fail(err, errlen, "missing side to move (w or b) after the ranks");
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if ((*s != 'w' && *s != 'b') || (s[1] && s[1] != ' ' && s[1] != '\t'))
-        return fen_fail(err, errlen, "side to move must be w or b");
-    q.side = *s == 'w' ? CHK_WHITE : CHK_BLACK;
-    if (q.side == CHK_BLACK)
-        q.hash ^= ZOB_SIDE;
-    s++;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s) {
-        long n;
-        if (read_count(&s, 65535, &n))
-            return fen_fail(err, errlen, "plies since the last capture or pawn move must be a number from 0 to 65535");
-        q.quiet = (uint16_t)n;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s) {
-            if (read_count(&s, 100000000, &n) || n < 1)
-                return fen_fail(err, errlen, "move number must be a whole number from 1");
-            q.moveno = (uint32_t)n;
-        }
-        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-            s++;
-        if (*s)
-            return fen_fail(err, errlen, "unexpected text after the position");
-    }
+    if (read_fields(&q, skip_blanks(s), err, errlen))
+        return -1;
     q.hist = p->hist;       /* keep the buffer, drop its contents */
     q.caphist = p->caphist;
     q.nhist = 0;
@@ -314,24 +338,22 @@ static __attribute__((noinline)) bool grow_history(chk_pos *p)
 /* Moves the piece of m (off from, on to; from == to for a chain that comes
  * back), promoted on the way where m says so, and passes the move to the
  * other side. hash: the position's hash with the keys of any captured
- * pieces already taken out; capture: whether m captured. */
-static inline bool move_piece(chk_pos *p, const chk_move *m, uint64_t hash, bool capture)
+ * pieces already taken out. m is a capture or a pawn's promotion, so the
+ * quiet count starts again. */
+static inline bool move_piece(chk_pos *p, const chk_move *m, uint64_t hash)
 {
     const chk_rules *r = p->rules;
     size_t us = p->side, from = m->from, to = m->to, promo = m->promo;
     size_t piece = p->sq[from];
     size_t now = promo == CHK_NONE ? piece : CHK_PIECE(us, promo);
-    p->moveno += us != r->first;
+    p->moveno += (us != r->first) & (p->moveno < MOVENO_MAX);
     p->hash = hash ^ r->zobrist[piece][from] ^ r->zobrist[now][to] ^ ZOB_SIDE;
     p->sq[from] = CHK_NONE;
     p->sq[to] = (uint8_t)now;
     p->bb[us][CHK_PIECE_KIND(piece)] &= ~BB(from);
     p->bb[us][CHK_PIECE_KIND(now)] |= BB(to);
     p->occ[us] = (p->occ[us] & ~BB(from)) | BB(to);
-    if (capture || CHK_PIECE_KIND(piece) == CHK_PAWN)
-        p->quiet = 0;
-    else
-        p->quiet = (uint16_t)(p->quiet + (p->quiet < 65535));
+    p->quiet = 0;
     p->side = (uint8_t)(us ^ 1);
     return true;
 }
@@ -352,7 +374,7 @@ static __attribute__((noinline)) bool make_other(chk_pos *p, const chk_move *m)
         p->sq[sq] = CHK_NONE;
         size_t piece = p->sq[from];
         chk_bb move = BB(from) | BB(to);
-        p->moveno += us != r->first;
+        p->moveno += (us != r->first) & (p->moveno < MOVENO_MAX);
         p->hash ^= r->zobrist[taken][sq] ^ r->zobrist[piece][from] ^ r->zobrist[piece][to]
                    ^ ZOB_SIDE;
         p->sq[from] = CHK_NONE;
@@ -373,7 +395,7 @@ static __attribute__((noinline)) bool make_other(chk_pos *p, const chk_move *m)
         hash ^= z[pc][sq];
     }
     p->occ[them] &= ~caps;
-    return move_piece(p, m, hash, caps != 0);
+    return move_piece(p, m, hash);
 }
 
 /* chk_make when the history is full: grows it first (a call apart, so
@@ -401,7 +423,7 @@ bool chk_make(chk_pos *p, const chk_move *m)
     size_t us = p->side, from = m->from, to = m->to;
     size_t piece = p->sq[from];
     chk_bb move = BB(from) | BB(to);
-    p->moveno += us != r->first;
+    p->moveno += (us != r->first) & (p->moveno < MOVENO_MAX);
     p->hash ^= r->zobrist[piece][from] ^ r->zobrist[piece][to] ^ ZOB_SIDE;
     p->sq[from] = CHK_NONE;
     p->sq[to] = (uint8_t)piece;
@@ -409,7 +431,7 @@ bool chk_make(chk_pos *p, const chk_move *m)
     p->occ[us] ^= move;
     /* the count starts again after a pawn move; no branch, as which it
      * is follows no pattern */
-    unsigned quiet = p->quiet + (p->quiet < 65535);
+    unsigned quiet = p->quiet + (p->quiet < QUIET_MAX);
     quiet &= -(unsigned)(CHK_PIECE_KIND(piece) != CHK_PAWN);
     p->quiet = (uint16_t)quiet;
     p->side = (uint8_t)(us ^ 1);

@@ -68,9 +68,8 @@ static int vector_moves(const chk_pos *p, int c, chk_bb *hits)
         for (chk_bb b = p->bb[c][kind]; b; b &= b - 1) {
             int sq = bb_first(b);
             chk_bb t = k->leap_to[sq];
-            for (int d = 0; k->nrides && d < k->ndirs; d++)
-                if (k->dir_ride[d])
-                    t |= ride_targets(k, sq, d, all);
+            for (int i = 0; i < k->nride_dirs; i++)
+                t |= ride_targets(k, sq, k->ride_dir[i], all);
             n += bb_count(t & ~own);
             h |= t;
         }

@@ -174,6 +174,30 @@ static void list_moves(const chk_pos *p, const chk_move *list, const int *idx, i
         snprintf(err + errlen - 5, 5, "...");
 }
 
+/* The candidates of a text written with capture signs only: the captures
+ * among them. A text that names only quiet moves is refused with the text to
+ * write instead ("b6xa5 is not a capture: write b6-a5"); 0 when candidates
+ * remain, CHK_PARSE_ILLEGAL otherwise. */
+static int captures_only(const chk_pos *p, const char *text, const chk_move *list, int *idx,
+                         int *nc, char *err, size_t errlen)
+{
+    int j = 0;
+    for (int i = 0; i < *nc; i++)
+        if (list[idx[i]].captures)
+            idx[j++] = idx[i];
+    if (j) {
+        *nc = j;
+        return 0;
+    }
+    char quiet[4 + 3 * CHK_MAX_PATH + 4];
+    chk_move_text(p, &list[idx[0]], quiet, sizeof quiet);
+    while (*text == ' ' || *text == '\t')
+        text++;
+    int len = (int)strcspn(text, " \t\r\n");
+    snprintf(err, errlen, "%.*s is not a capture: write %s", len < 40 ? len : 40, text, quiet);
+    return CHK_PARSE_ILLEGAL;
+}
+
 int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_t errlen)
 {
     chk_move list[CHK_MAX_MOVES];
@@ -219,11 +243,14 @@ int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_
         if (j)
             nc = j;
     }
-    /* '-' for 'x' only where unambiguous: let the separators choose */
-    if (nc > 1 && (x.any_x != x.any_dash)) {
+    /* 'x' names captures only; '-' for 'x' only where unambiguous: let the
+     * separators choose */
+    if (nc && x.any_x && !x.any_dash && captures_only(p, text, list, idx, &nc, err, errlen))
+        return CHK_PARSE_ILLEGAL;
+    if (nc > 1 && x.any_dash && !x.any_x) {
         int j = 0;
         for (int i = 0; i < nc; i++)
-            if ((list[idx[i]].captures != 0) == x.any_x)
+            if (!list[idx[i]].captures)
                 idx[j++] = idx[i];
         if (j)
             nc = j;

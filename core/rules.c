@@ -131,6 +131,8 @@ int chk_rules_set(chk_rules *r, const char *name, const char *v, char *err, size
             int k = chk_rules_kind(r, *c);
             if (k < 0 || k == CHK_PAWN || (*c >= 'a' && *c <= 'z'))
                 return fail(err, errlen, "rule option %s: a pawn cannot become '%s'", name, (char[]){ *c, 0 });
+            if (mask & (1u << k))
+                return fail(err, errlen, "rule option %s lists %s twice", name, (char[]){ *c, 0 });
             mask |= 1u << k;
         }
         r->promote = (uint8_t)mask;

@@ -10,23 +10,44 @@
 --
 --   lua5.4 tests/mutate.lua [--seed S] [--per-file N] [--files core/a.c,...]
 --                           [--report FILE] [--timeout SECONDS]
+--                           [--recheck REPORT]
 --
 -- Sites are chosen with a fixed seed, so two runs try the same mutants.
+-- --recheck REPORT tries again only the survivors listed in an earlier
+-- report (after adding the tests that should kill them), found by file,
+-- operator and the text of the line, so that lines may have moved.
 -- The work happens in a copy of the tree (a temporary folder removed at
 -- the end); the checkout is never modified. The tests run are the ones
--- that exercise the core (CORE_TESTS below), not the whole suite: they
--- take about a tenth of make test's time.
+-- that exercise the core (CORE_TESTS below), not the whole suite, fastest
+-- and most searching first; each stops at its first failure (busted
+-- --no-keep-going), so a killed mutant costs seconds. A mutant whose object
+-- file comes out byte for byte the same as the original's (the compiler
+-- saw through the change) is "identical": equivalent without a doubt, left
+-- out of the score and not tested. A test command that runs longer than
+-- --timeout seconds (default: each command 3 times its unmutated run, at
+-- least 15 s) kills the mutant (an endless loop is a caught bug).
 --
 -- tests/mutate_equivalent.txt: one mutant a line, "FILE:LINE OPERATOR", as
 -- the report prints it, then " # why it is equivalent". Those are left out
 -- of the score.
 
 local CORE_TESTS = {
-  "lua5.4 /usr/bin/busted -o TAP tests/rules_spec.lua tests/perft_spec.lua "
-    .. "tests/conformance_spec.lua tests/binding_spec.lua tests/engine_spec.lua "
-    .. "tests/property_spec.lua tests/misuse_spec.lua tests/puzzle_spec.lua",
+  "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/edges_spec.lua tests/rules_spec.lua "
+    .. "tests/perft_spec.lua tests/binding_spec.lua tests/rulestext_spec.lua tests/record_spec.lua "
+    .. "tests/engine_spec.lua tests/misuse_spec.lua tests/conformance_spec.lua "
+    .. "tests/property_spec.lua tests/puzzle_spec.lua",
+  "sh tests/search_signature_test.sh",
+  "sh tests/status_test.sh",
   "sh tests/search_test.sh",
   "sh tests/solve_test.sh",
+}
+
+-- Suites run first (before CORE_TESTS) for a mutant of these files only:
+-- they are slow, and only these files' mutants can fail them alone.
+local FILE_TESTS = {
+  ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
+  ["core/status.c"] = { "sh tests/status_test.sh" },
+  ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
 }
 
 -- Each operator: a name, a Lua pattern found on the line, its replacement.
@@ -50,7 +71,7 @@ local OPERATORS = {
 local function fail(msg) io.stderr:write("mutate: ", msg, "\n") os.exit(2) end
 
 local function parse_args()
-  local o = { seed = 1, per_file = 30, timeout = 600, report = "build/mutate-report.txt" }
+  local o = { seed = 1, per_file = 30, report = "build/mutate-report.txt" }
   local i = 1
   while arg[i] do
     local a, v = arg[i], arg[i + 1]
@@ -58,6 +79,7 @@ local function parse_args()
     elseif a == "--per-file" then o.per_file = tonumber(v)
     elseif a == "--timeout" then o.timeout = tonumber(v)
     elseif a == "--report" then o.report = v
+    elseif a == "--recheck" then o.recheck = v
     elseif a == "--files" then o.files = {} for f in v:gmatch("[^,]+") do o.files[#o.files + 1] = f end
     else fail("unknown argument " .. a .. " (see the header of tests/mutate.lua)") end
     if v == nil then fail(a .. " needs a value") end
@@ -147,14 +169,84 @@ local function load_equivalent(path)
   return eq
 end
 
-local function run_tests(dir, timeout)
-  for _, cmd in ipairs(CORE_TESTS) do
-    local out = capture(string.format("cd %s && timeout %d %s 2>&1; echo \"exit=$?\"", dir, timeout, cmd))
+-- The test commands for a mutant of file (all of them for file nil).
+local function tests_for(file)
+  local list = {}
+  for f, cmds in pairs(FILE_TESTS) do
+    if file == f or (file == nil and f == "core/tb.c") then
+      for _, c in ipairs(cmds) do list[#list + 1] = c end
+    end
+  end
+  for _, c in ipairs(CORE_TESTS) do list[#list + 1] = c end
+  return list
+end
+
+-- Seconds since an arbitrary start, to the millisecond where date has it.
+local function now()
+  return tonumber(capture("date +%s.%N")) or os.time()
+end
+
+-- Runs the commands for file; false at the first that fails. timeout: a
+-- number, or a table command -> seconds; took (a table, optional) receives
+-- each command's time.
+local function run_tests(dir, timeout, file, took)
+  for _, cmd in ipairs(tests_for(file)) do
+    local limit = type(timeout) == "table" and timeout[cmd] or timeout
+    local t0 = now()
+    local out = capture(string.format("cd %s && timeout -s KILL %d %s 2>&1; echo \"exit=$?\"", dir, limit, cmd))
+    if took then took[cmd] = now() - t0 end
     if out:find("\nnot ok ", 1, true) or out:match("^not ok ") or not out:match("exit=0%s*$") then
       return false
     end
   end
   return true
+end
+
+-- The survivors of an earlier report, as "FILE OPERATOR\tLINE TEXT" -> true
+-- (the report gives "FILE:LINE OPERATOR", then "    - " and the line).
+local function load_recheck(path)
+  local keys, any, last = {}, false, nil
+  local f = io.open(path, "r")
+  if not f then fail("cannot read " .. path) end
+  for l in f:lines() do
+    local file, op = l:match("^(core/%S+):%d+ (%S+)%s*$")
+    if file then last = file .. " " .. op end
+    local text = l:match("^    %- (.*)$")
+    if text and last then keys[last .. "\t" .. text] = true any = true last = nil end
+  end
+  f:close()
+  if not any then fail(path .. " lists no survivors") end
+  return keys
+end
+
+-- A copy of the tree, built, whose core tests pass: its folder and the
+-- timeout for each test command (o.timeout, or 4 times the clean run).
+local function prepare(root, o)
+  local work = capture("mktemp -d"):match("%S+")
+  local function give_up(msg) os.execute("rm -rf " .. work) fail(msg) end
+  if not sh(string.format("cd %s && git ls-files -z | xargs -0 cp --parents -t %s", root, work)) then
+    give_up("cannot copy the tree")
+  end
+  if not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then give_up("the tree does not build") end
+  local took, limits, total = {}, {}, 0
+  if not run_tests(work, 3600, nil, took) then give_up("the core tests fail without any mutant") end
+  for cmd, t in pairs(took) do
+    limits[cmd] = o.timeout or math.max(15, math.ceil(3 * t))
+    total = total + t
+  end
+  io.write(string.format("core tests take %.0f s unmutated\n", total))
+  return work, limits
+end
+
+-- Builds and tests one mutant of file (its lines, one replaced): its outcome.
+local function try_mutant(work, file, lines, timeout)
+  local obj = work .. "/build/" .. file:gsub("%.c$", ".o")
+  write_lines(work .. "/" .. file, lines)
+  if not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then
+    return "invalid"   -- does not compile: not a mutant
+  end
+  if sh(string.format("cmp -s %s %s.orig", obj, obj)) then return "identical" end
+  return run_tests(work, timeout, file) and "survived" or "killed"
 end
 
 local function main()
@@ -166,51 +258,43 @@ local function main()
     files = {}
     for f in capture("cd " .. root .. " && ls core/*.c"):gmatch("%S+") do files[#files + 1] = f end
   end
+  local recheck = o.recheck and load_recheck(o.recheck)
   local equivalent = load_equivalent(root .. "/tests/mutate_equivalent.txt")
-  local work = capture("mktemp -d"):match("%S+")
-  local function cleanup() os.execute("rm -rf " .. work) end
-  if not sh(string.format("cd %s && git ls-files -z | xargs -0 cp --parents -t %s", root, work)) then
-    cleanup() fail("cannot copy the tree")
-  end
-  if not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then cleanup() fail("the tree does not build") end
-  if not run_tests(work, o.timeout) then cleanup() fail("the core tests fail without any mutant") end
+  local work, timeout = prepare(root, o)
 
   local report = {}
-  local totals = { killed = 0, survived = 0, invalid = 0, equivalent = 0 }
+  local totals = { killed = 0, survived = 0, invalid = 0, equivalent = 0, identical = 0 }
   for _, file in ipairs(files) do
     local path = work .. "/" .. file
+    local obj = work .. "/build/" .. file:gsub("%.c$", ".o")
+    sh(string.format("cp %s %s.orig", obj, obj))
     local original = read_lines(path)
-    local chosen = choose(sites_of(original), o.per_file, o.seed)
+    local chosen = recheck and sites_of(original) or choose(sites_of(original), o.per_file, o.seed)
     for _, s in ipairs(chosen) do
       local key = string.format("%s:%d %s", file, s.line, s.op)
-      local lines = { table.unpack(original) }
-      lines[s.line] = s.text
-      write_lines(path, lines)
-      local outcome
-      if equivalent[key] then
-        outcome = "equivalent"
-      elseif not sh("cd " .. work .. " && make -s all >/dev/null 2>&1") then
-        outcome = "invalid"   -- does not compile: not a mutant
-      elseif run_tests(work, o.timeout) then
-        outcome = "survived"
-        report[#report + 1] = string.format("%s\n    - %s\n    + %s", key,
-          original[s.line]:match("^%s*(.-)%s*$"), s.text:match("^%s*(.-)%s*$"))
-      else
-        outcome = "killed"
+      local text = original[s.line]:match("^%s*(.-)%s*$")
+      if not recheck or recheck[file .. " " .. s.op .. "\t" .. text] then
+        local lines = { table.unpack(original) }
+        lines[s.line] = s.text
+        local outcome = equivalent[key] and "equivalent" or try_mutant(work, file, lines, timeout)
+        if outcome == "survived" then
+          report[#report + 1] = string.format("%s\n    - %s\n    + %s", key,
+            original[s.line]:match("^%s*(.-)%s*$"), s.text:match("^%s*(.-)%s*$"))
+        end
+        totals[outcome] = totals[outcome] + 1
+        io.write(string.format("%-10s %s\n", outcome, key))
+        io.flush()
       end
-      totals[outcome] = totals[outcome] + 1
-      io.write(string.format("%-9s %s\n", outcome, key))
-      io.flush()
     end
     write_lines(path, original)
     sh("cd " .. work .. " && make -s all >/dev/null 2>&1")
   end
-  cleanup()
+  os.execute("rm -rf " .. work)
   local counted = totals.killed + totals.survived
   local score = counted > 0 and 100 * totals.killed / counted or 0
-  local summary = string.format("mutants: %d killed, %d survived, %d equivalent (listed), %d invalid; "
-    .. "score %.1f%% of non-equivalent mutants caught", totals.killed, totals.survived,
-    totals.equivalent, totals.invalid, score)
+  local summary = string.format("mutants: %d killed, %d survived, %d equivalent (listed), "
+    .. "%d identical (same object code), %d invalid; score %.1f%% of non-equivalent mutants caught",
+    totals.killed, totals.survived, totals.equivalent, totals.identical, totals.invalid, score)
   os.execute("mkdir -p " .. root .. "/build")
   local report_path = o.report:sub(1, 1) == "/" and o.report or (root .. "/" .. o.report)
   local f = assert(io.open(report_path, "w"))

@@ -178,7 +178,7 @@ local function scan(text)
           if c:match("%s") then
             i = i + 1
           elseif c == "{" then
-            in_comment = true
+            in_comment = lineno
             i = i + 1
           elseif c == ";" then
             break
@@ -202,6 +202,9 @@ local function scan(text)
         end
       end
     end
+  end
+  if in_comment then
+    return nil, string.format("line %d: comment not closed", in_comment)
   end
   return games
 end

@@ -1,0 +1,234 @@
+/*
+ * search_signature.c - the engine's pinned signature and perft with every
+ * move made (chk_perft without bulk counting). Built and run by
+ * tests/search_signature_test.sh, which compares its output with
+ * tests/data/search_signature.txt and with the perft numbers of
+ * docs/rules.md.
+ *
+ *   search_signature signature   one line per fixed search: rules, position,
+ *                                depth, then the nodes, best move and score;
+ *                                then one line per fixed solve (solve,
+ *                                solve_moves, defend): its result and nodes
+ *   search_signature perft RULES FEN DEPTH...
+ *                                "bulk=N made=M" for each depth: perft
+ *                                with and without bulk counting
+ *   search_signature kinds       C API edges of chk_rules_set_kind that the
+ *                                Lua binding never reaches (it passes
+ *                                upper-case letters only): one line each
+ *   search_signature tb-only DIR SIG
+ *                                chk_tb_build of one signature (opts.only)
+ *                                that does not exist: its status and message
+ *   search_signature tb-fds DIR  the open file descriptors before and after
+ *                                building the 2-piece tables in DIR
+ *
+ * Fixed searches (a depth limit, no time limit) depend only on the position
+ * and the options (core/cheskers.h, chk_search_run), so the signature is the
+ * same on every machine and build; it changes only when search behaviour
+ * does (as a chess engine's bench command shows).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cheskers.h"
+#include "cheskers_tb.h"
+
+typedef struct Fixed {
+    const char *rules;      /* rules text, "" for the defaults */
+    const char *fen;
+    int depth;
+} Fixed;
+
+/* Positions with different material and phases; depths chosen so that the
+ * whole list takes well under a second. */
+static const Fixed FIXED[] = {
+    { "", "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1", 7 },
+    { "", "1c1k1k1b/p1p1p1p1/1p3p2/6p1/3P3P/P3P3/3P1P1P/B1K1K1C1 b 0 4", 6 },
+    { "", "1c1k1k2/p3p3/1p1p3p/4b3/3P4/P3P3/3K1P2/2K3C1 w 0 9", 6 },
+    { "", "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20", 7 },
+    { "", "8/8/7p/8/3k4/2P5/8/K7 w 0 1", 4 },
+    { "majority=false", "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1", 6 },
+    { "capture=jumps majority=false flying_kings=true",
+      "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12", 6 },
+};
+
+static int setup(chk_rules *r, chk_pos *p, const char *rules, const char *fen)
+{
+    char err[256];
+    chk_rules_default(r);
+    if ((*rules && chk_rules_parse(r, rules, err, sizeof err)) || chk_rules_finish(r, err, sizeof err)) {
+        fprintf(stderr, "bad rules '%s': %s\n", rules, err);
+        return -1;
+    }
+    chk_pos_init(p, r);
+    if (chk_pos_set_fen(p, fen, err, sizeof err)) {
+        fprintf(stderr, "bad position '%s': %s\n", fen, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Fixed solves: the solver's node counts show any change of its pruning or
+ * ordering, as the search's do. Each runs on a fresh solver (an empty
+ * table). */
+static const Fixed SOLVES[] = {
+    { "", "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20", 5 },
+    { "", "1c1k1k2/p3p3/1p1p3p/4b3/3P4/P3P3/3K1P2/2K3C1 w 0 9", 4 },
+    { "", "8/8/7p/8/3k4/2P5/8/K7 w 0 1", 2 },
+    { "", "7k/8/8/2p1p3/8/2P5/8/K7 w 0 1", 4 },
+    { "capture=jumps majority=false flying_kings=true", "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12", 4 },
+};
+
+static int solve_line(const Fixed *f, int which)
+{
+    static const char *const names[] = { "solve", "solve_moves", "defend" };
+    chk_rules r;
+    chk_pos p;
+    chk_move moves[CHK_MAX_MOVES], m;
+    int lens[CHK_MAX_MOVES];
+    char text[64] = "-";
+    chk_solver *sv = chk_solver_new(1 << 20);
+    if (!sv || setup(&r, &p, f->rules, f->fen))
+        return 1;
+    memset(&m, 0, sizeof m);
+    int rc = which == 0 ? chk_solve(sv, &p, f->depth, &m, NULL)
+             : which == 1 ? chk_solve_moves(sv, &p, f->depth, moves, lens, NULL)
+                          : chk_solve_defend(sv, &p, f->depth, &m, NULL);
+    if (which == 1 && rc > 0)
+        m = moves[0];
+    if ((which != 1 || rc > 0) && m.npath > 0)
+        chk_move_text(&p, &m, text, sizeof text);
+    printf("%s | %s | %s %d | result %d move %s nodes %llu\n", *f->rules ? f->rules : "golomb",
+           f->fen, names[which], f->depth, rc, text, (unsigned long long)chk_solver_nodes(sv));
+    chk_pos_free(&p);
+    chk_solver_free(sv);
+    return 0;
+}
+
+static int signature(void)
+{
+    chk_search *se = chk_search_new(0);
+    if (!se)
+        return 1;
+    for (size_t i = 0; i < sizeof FIXED / sizeof FIXED[0]; i++) {
+        chk_rules r;
+        chk_pos p;
+        chk_search_opts o;
+        chk_search_info info;
+        char move[64] = "-";
+        if (setup(&r, &p, FIXED[i].rules, FIXED[i].fen))
+            return 1;
+        memset(&o, 0, sizeof o);
+        o.depth = FIXED[i].depth;
+        int rc = chk_search_run(se, &p, &o, &info);
+        if (info.npv > 0)
+            chk_move_text(&p, &info.pv[0], move, sizeof move);
+        printf("%s | %s | depth %d | status %d nodes %lld move %s score %d\n",
+               *FIXED[i].rules ? FIXED[i].rules : "golomb", FIXED[i].fen, FIXED[i].depth, rc,
+               (long long)info.nodes, move, info.score);
+        chk_pos_free(&p);
+    }
+    chk_search_free(se);
+    for (size_t i = 0; i < sizeof SOLVES / sizeof SOLVES[0]; i++)
+        for (int which = 0; which < 3; which++)
+            if (solve_line(&SOLVES[i], which))
+                return 1;
+    return 0;
+}
+
+static int perft(int argc, char **argv)
+{
+    chk_rules r;
+    chk_pos p;
+    if (argc < 5 || setup(&r, &p, strcmp(argv[2], "golomb") ? argv[2] : "", argv[3]))
+        return 2;
+    for (int i = 4; i < argc; i++) {
+        int d = atoi(argv[i]);
+        long long bulk = (long long)chk_perft(&p, d, true, NULL);
+        long long made = (long long)chk_perft(&p, d, false, NULL);
+        printf("bulk=%lld made=%lld\n", bulk, made);
+    }
+    chk_pos_free(&p);
+    return 0;
+}
+
+/* A new kind named by a lower-case letter is the upper-case kind (the
+ * letter's case is the colour in position text); a non-letter is refused. */
+static int kinds(void)
+{
+    static const int8_t diag[1][2] = { { 1, 1 } };
+    chk_rules r;
+    char err[256] = "";
+    chk_rules_default(&r);
+    int rc = chk_rules_set_kind(&r, 'n', CHK_STYLE_TAKE, false, diag, 1, NULL, 0, err, sizeof err);
+    int fin = rc ? -1 : chk_rules_finish(&r, err, sizeof err);
+    printf("n: set %d finish %d kind of N %d kind of n %d letter %c\n", rc, fin,
+           chk_rules_kind(&r, 'N'), chk_rules_kind(&r, 'n'),
+           chk_rules_kind(&r, 'N') >= 0 ? r.kinds[chk_rules_kind(&r, 'N')].letter : '-');
+    chk_rules_default(&r);
+    rc = chk_rules_set_kind(&r, '1', CHK_STYLE_TAKE, false, diag, 1, NULL, 0, err, sizeof err);
+    printf("1: set %d: %s\n", rc, err);
+    return 0;
+}
+
+/* A build of one signature (2 pieces at most, one thread) in dir. */
+static int tb_only(const char *dir, const char *sig)
+{
+    chk_rules r;
+    chk_tb_build_opts o;
+    char err[256] = "";
+    chk_rules_default(&r);
+    memset(&o, 0, sizeof o);
+    o.pieces = 2;
+    o.threads = 1;
+    o.only = sig;
+    int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
+    printf("%s: %s: %s\n", sig, rc == CHK_TB_ERROR ? "error" : rc == 0 ? "built" : "other", err);
+    return 0;
+}
+
+/* The number of this process's open file descriptors (Linux), or -1. */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+static int tb_fds(const char *dir)
+{
+    chk_rules r;
+    chk_tb_build_opts o;
+    char err[256] = "";
+    chk_rules_default(&r);
+    memset(&o, 0, sizeof o);
+    o.pieces = 2;
+    o.threads = 1;
+    int before = open_fds();
+    int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
+    int after = open_fds();
+    printf("build %d, descriptors %s\n", rc, before >= 0 && before == after ? "all closed" : "left open");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && !strcmp(argv[1], "tb-fds"))
+        return tb_fds(argv[2]);
+    if (argc >= 4 && !strcmp(argv[1], "tb-only"))
+        return tb_only(argv[2], argv[3]);
+    if (argc >= 2 && !strcmp(argv[1], "kinds"))
+        return kinds();
+    if (argc >= 2 && !strcmp(argv[1], "signature"))
+        return signature();
+    if (argc >= 2 && !strcmp(argv[1], "perft"))
+        return perft(argc, argv);
+    fprintf(stderr, "usage: search_signature signature | perft RULES FEN DEPTH...\n");
+    return 2;
+}

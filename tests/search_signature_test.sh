@@ -1,0 +1,134 @@
+#!/bin/sh
+# tests/search_signature_test.sh - the engine's pinned search signature and
+# perft with every move made (tests/search_signature.c); prints TAP.
+#
+# The signature is the node count, best move and score of fixed-depth
+# searches from fixed positions (as chess engines keep with their bench
+# command), checked against tests/data/search_signature.txt. Any change of
+# search behaviour (ordering, pruning, evaluation, move generation) shows
+# here. When search behaviour changes on purpose, regenerate with
+#   sh tests/search_signature_test.sh --update
+# and explain the change (and why the new numbers are right) in the commit.
+#
+# Perft is counted both ways (bulk counting at the last ply, and every move
+# made, the path of chk_perft(p, d, false, stop) that only the bench used)
+# against the numbers of docs/rules.md, worked out independently of this
+# program, and against hand counts for positions where a side has just lost
+# its last king (see the comments below).
+# Needs build/libcheskers.a (make). Run from the repository root.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pinned=tests/data/search_signature.txt
+n=0; failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+if [ ! -f build/libcheskers.a ]; then
+  echo "not ok 1 - build/libcheskers.a is missing (make)"; echo "1..1"; exit 1
+fi
+if ! ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signature.c \
+    build/libcheskers.a -lm -lpthread -o "$tmp/sig" 2>"$tmp/err"; then
+  echo "not ok 1 - tests/search_signature.c does not build"; sed 's/^/# /' "$tmp/err"
+  echo "1..1"; exit 1
+fi
+
+if [ "${1:-}" = "--update" ]; then
+  "$tmp/sig" signature >"$tmp/new" || { echo "search_signature failed" >&2; exit 1; }
+  { sed -n '/^#/p' "$pinned" 2>/dev/null; cat "$tmp/new"; } >"$tmp/file"
+  cp "$tmp/file" "$pinned"
+  echo "wrote $pinned:"; cat "$tmp/new"
+  exit 0
+fi
+
+# ---- the signature ----------------------------------------------------------
+if "$tmp/sig" signature >"$tmp/now" 2>"$tmp/err"; then
+  grep -v '^#' "$pinned" >"$tmp/want"
+  if cmp -s "$tmp/want" "$tmp/now"; then
+    ok "the search signature is the pinned one ($(wc -l <"$tmp/now") fixed searches)"
+  else
+    not_ok "the search signature changed (if on purpose: sh $0 --update, and explain it in the commit)"
+    diff "$tmp/want" "$tmp/now" | sed 's/^/# /'
+  fi
+else
+  not_ok "the signature program failed"; sed 's/^/# /' "$tmp/err"
+fi
+
+# ---- perft, both ways ---------------------------------------------------------
+# check NAME RULES FEN "COUNT..." : perft 1.. with bulk counting and with
+# every move made must both give the counts.
+check() {
+  name=$1 rules=$2 fen=$3 want=$4
+  depths=$(i=0; for _ in $want; do i=$((i + 1)); printf '%d ' "$i"; done)
+  # shellcheck disable=SC2086 # depths is a list of numbers
+  if ! "$tmp/sig" perft "$rules" "$fen" $depths >"$tmp/p" 2>"$tmp/err"; then
+    not_ok "$name: the perft program failed"; sed 's/^/# /' "$tmp/err"; return
+  fi
+  got_bulk=$(sed 's/^bulk=\([0-9-]*\) made=.*/\1/' "$tmp/p" | tr '\n' ' ')
+  got_made=$(sed 's/^bulk=.* made=\([0-9-]*\)$/\1/' "$tmp/p" | tr '\n' ' ')
+  [ "$got_bulk" = "$want " ] && ok "$name: bulk counting gives $want" \
+    || not_ok "$name: bulk counting gives $got_bulk, not $want"
+  [ "$got_made" = "$want " ] && ok "$name: every move made gives $want" \
+    || not_ok "$name: every move made gives $got_made, not $want"
+}
+START="1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
+# docs/rules.md, "Perft reference numbers"
+check "start, golomb" golomb "$START" "9 81 652 4395 30239"
+check "start, majority=false" majority=false "$START" "9 81 652 4395 30239"
+check "start, capture=jumps majority=false" "capture=jumps majority=false" "$START" "9 81 652 4335 28670"
+# White: king a1, pawn c3; Black: king d4 (its last), pawn h6. White must jump
+# c3xe5 (its one legal move: the king a1 has only b2, and a jump is
+# compulsory); Black then has no king: the game is over, no move follows,
+# though the pawn h6 could step. So 1, then 0 at every depth.
+check "after the last black king is taken" golomb "8/8/7p/8/3k4/2P5/8/K7 w 0 1" "1 0 0"
+# The same for Black: pawn d6 must jump d6xf4 over White's last king e5
+# (Black's king h8 has no jump); White's pawn a3 could step, but the game is
+# over.
+check "after the last white king is taken" golomb "7k/8/3p4/4K3/8/P7/8/8 b 0 1" "1 0 0"
+# A position with a promotion by a jump and kings that jump: both counting
+# ways must agree with each other (no hand count: this one checks the
+# made-move path against the bulk path on a richer position).
+"$tmp/sig" perft golomb "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20" 1 2 3 4 5 >"$tmp/p" 2>&1
+if [ "$(grep -c 'bulk=\([0-9]*\) made=\1$' "$tmp/p")" -eq 5 ]; then
+  ok "a middle game: bulk counting and every move made agree to depth 5"
+else
+  not_ok "a middle game: bulk counting and every move made disagree"; sed 's/^/# /' "$tmp/p"
+fi
+
+# ---- kinds named through the C API -------------------------------------------
+# The default kinds are P K B C (indices 0..3): a new kind is index 4, and
+# 'n' names the kind N (chk_rules_kind takes either case).
+"$tmp/sig" kinds >"$tmp/k" 2>&1
+if grep -qx 'n: set 0 finish 0 kind of N 4 kind of n 4 letter N' "$tmp/k"; then
+  ok "chk_rules_set_kind: a lower-case letter names the upper-case kind"
+else
+  not_ok "chk_rules_set_kind: a lower-case letter"; sed 's/^/# /' "$tmp/k"
+fi
+if grep -qx "1: set -1: piece kind '1' must be a letter" "$tmp/k"; then
+  ok "chk_rules_set_kind: a kind named by a digit is refused"
+else
+  not_ok "chk_rules_set_kind: a kind named by a digit"; sed 's/^/# /' "$tmp/k"
+fi
+
+# ---- a tablebase build of a signature that does not exist ---------------------
+# Two pieces at most allow only KvK (a king each side): "KBvK" has three, so
+# a build limited to it (opts.only) builds nothing and says so.
+got=$("$tmp/sig" tb-only "$tmp/tb" KBvK 2>&1)
+if [ "$got" = "KBvK: error: no signature KBvK with up to 2 pieces" ]; then
+  ok "chk_tb_build: a signature out of reach is refused with its name"
+else
+  not_ok "chk_tb_build: a signature out of reach"; echo "# $got"
+fi
+
+# Building the 2-piece tables (KvK) writes files: every descriptor opened
+# for them is closed again.
+got=$("$tmp/sig" tb-fds "$tmp/tb2" 2>&1)
+if [ "$got" = "build 0, descriptors all closed" ]; then
+  ok "chk_tb_build: no file descriptor left open"
+else
+  not_ok "chk_tb_build: file descriptors"; echo "# $got"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
