@@ -141,6 +141,7 @@ lint:
 # mutation testing of core/ (tests/mutate.lua): small deliberate bugs, one
 # at a time, against the core's tests; run it before changing the core.
 # MUTATE_ARGS: --seed S --per-file N --files core/a.c,core/b.c
+#              --recheck build/mutate-report.txt (only the survivors of a report)
 MUTATE_ARGS ?=
 mutate:
 	@$(MAKE) -s deps
@@ -213,7 +214,7 @@ FUZZ_TIME    ?= 600
 FUZZ_SHORT   ?= 10
 FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all
+.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all html-check
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -258,4 +259,11 @@ check-all:
 	@$(MAKE) -s valgrind
 	@$(MAKE) -s install-test
 	@$(MAKE) -s slurm-check
+	@$(MAKE) -s html-check
 	@CHAOS_KILLS=20 sh tests/chaos_test.sh
+
+# the experiment report's HTML page in a real browser (headless chromium)
+html-check:
+	@$(MAKE) -s deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) chromium"
+	@$(MAKE) -s all
+	@sh tests/html_report_check.sh

@@ -599,7 +599,7 @@ function M.play_game(e, v, g, seed, with_moves)
   local res = game_mod.play {
     white = bots.white, black = bots.black, board = b, seed = { M.game_seed(seed, v.name, g) },
     random_plies = e.random_plies, limits = v.limits, max_plies = e.max_plies,
-    max_plies_reason = "max_plies", repetition = 0, on_ply = counter(e, rec),
+    repetition = 0, on_ply = counter(e, rec),
     record_moves = with_moves and true or false,
   }
   rec.result, rec.reason, rec.plies = res.winner, tostring(res.reason), res.plies
