@@ -54,6 +54,21 @@ local COLORS = { "white", "black" }
 
 local function other(color) return color == "white" and "black" or "white" end
 
+-- The seeded generator of openings and mined positions (splitmix64: every
+-- bit random; independent of math.random, which bots use). Returns a
+-- function(n) -> 1..n.
+function M.rng(seed)
+  local s = seed
+  return function(n)
+    s = s + 0x9E3779B97F4A7C15
+    local z = s
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    return (z >> 1) % n + 1
+  end
+end
+
 local function forfeit(res, color, reason, detail, traceback)
   res.winner, res.reason, res.fault = other(color), reason, color
   res.detail, res.traceback = detail, traceback

@@ -68,19 +68,9 @@ function match.read_openings(path)
   return list
 end
 
--- A small generator of its own (splitmix64), so that openings do not depend
--- on what bots do with math.random. Returns a function(n) -> 1..n.
-local function rng(seed)
-  local s = seed
-  return function(n)
-    s = s + 0x9E3779B97F4A7C15
-    local z = s
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    z = z ~ (z >> 31)
-    return (z >> 1) % n + 1
-  end
-end
+-- Openings come from the games' own seeded generator, so that they do not
+-- depend on what bots do with math.random.
+local rng = game_mod.rng
 
 -- The board for game `game`: games 2k-1 and 2k share an opening.
 function match.opening_board(cfg, game)
@@ -188,12 +178,13 @@ function match.fingerprint(cfg, bots)
 end
 
 -- The game record of a stored result: its opening replayed, then its moves.
-function match.render_record(cfg, r)
+-- event and round: the tags (default: "cheskers match", the game number).
+function match.render_record(cfg, r, event, round)
   local record = require "cheskers.record"
   local board = match.opening_board(cfg, r.game)
   for _, t in ipairs(r.moves or {}) do board:play(t) end
   local tags = {
-    Event = "cheskers match", Round = r.game, White = r.white, Black = r.black,
+    Event = event or "cheskers match", Round = round or r.game, White = r.white, Black = r.black,
     Result = RESULT_TOKEN[r.winner], Termination = r.reason,
   }
   if r.detail then tags.Annotator = r.detail end

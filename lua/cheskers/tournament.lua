@@ -129,16 +129,9 @@ local function play_one(cfg, bots, pairs, item)
   return r
 end
 
+-- A result's game record (match's, with the tournament's event and round).
 function M.render_record(cfg, r)
-  local record = require "cheskers.record"
-  local board = match.opening_board(cfg, r.game)
-  for _, t in ipairs(r.moves or {}) do board:play(t) end
-  local tags = {
-    Event = "cheskers tournament", Round = r.round, White = r.white, Black = r.black,
-    Result = RESULT_TOKEN[r.winner], Termination = r.reason,
-  }
-  if r.detail then tags.Annotator = r.detail end
-  return record.write(board, tags) .. "\n"
+  return match.render_record(cfg, r, "cheskers tournament", r.round)
 end
 
 -- ---- the folder ----------------------------------------------------------------

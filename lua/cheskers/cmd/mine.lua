@@ -163,12 +163,7 @@ local FOUND_ENOUGH = setmetatable({}, { __tostring = function() return "found en
 -- (deterministic, independent of math.random), the puzzles found and the
 -- positions seen.
 local function new_miner(opts)
-  local state = opts.seed * 2654435761 % 4294967296
-  local function rng(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return state % n + 1
-  end
-  return { opts = opts, rng = rng, found = {}, seen = {} }
+  return { opts = opts, rng = require("cheskers.game").rng(opts.seed), found = {}, seen = {} }
 end
 
 local function enough(m) return m.opts.max and #m.found >= m.opts.max end
@@ -240,25 +235,11 @@ local function table_study(m, b, source)
   return p, h
 end
 
--- A generator whose every bit is random (splitmix64; the miner's own one
--- has short cycles in its low bits, which would make the --tb positions
--- alike). Returns a function(n) -> 1..n.
-local function mixed_rng(seed)
-  local s = seed
-  return function(n)
-    s = s + 0x9E3779B97F4A7C15
-    local z = s
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    z = z ~ (z >> 31)
-    return (z >> 1) % n + 1
-  end
-end
 
 -- --tb: N random positions the tables cover.
 local function mine_tables(m)
   local cheskers, opts = require "cheskers", m.opts
-  local rng = mixed_rng(opts.seed)
+  local rng = require("cheskers.game").rng(opts.seed)
   local most = opts.tables:max_pieces(cheskers.new(nil, opts.rules)) or 0
   if most < 3 then error("no tablebases with 3 or more pieces in " .. opts.tables:dir(), 0) end
   for i = 1, opts.games do
