@@ -234,40 +234,20 @@ static int evaluate(chk_search *s)
     return chk_eval(s->p, &s->weights);
 }
 
-/* The value of the pieces a move captures (for ordering). */
-static int captured_value(const chk_search *s, const chk_move *m)
-{
-    const chk_pos *p = s->p;
-    int v = 0;
-    for (chk_bb c = m->captures; c; c &= c - 1) {
-        int k = CHK_PIECE_KIND(p->sq[bb_first(c)]);
-        v += s->weights.w[k < 4 ? CHK_W_PAWN + k : CHK_W_EXTRA];
-    }
-    return v;
-}
-
-static int piece_value(const chk_search *s, int kind)
-{
-    return s->weights.w[kind < 4 ? CHK_W_PAWN + kind : CHK_W_EXTRA];
-}
-
 /* Ordering scores for list[0..n): hash move, then captures (more pieces
- * first, then more value, cheaper capturer first), promotions, killers,
- * history. */
+ * first, then more value, cheaper capturer first) and promotions (the
+ * static order of chk_order_scores, which bots get too), killers, history. */
 static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_entry *e, int ply)
 {
     int side = s->p->side;
+    chk_order_scores(s->p, &s->weights, list, n, sc);
     for (int i = 0; i < n; i++) {
         const chk_move *m = &list[i];
         if (e && e->from == m->from && e->to == m->to && e->captures == m->captures
             && e->promo == m->promo)
             sc[i] = 1 << 30;
-        else if (m->captures)
-            sc[i] = (1 << 26) + (bb_count(m->captures) << 20) + captured_value(s, m) * 8
-                    - piece_value(s, m->kind) / 16
-                    + (m->promo != CHK_NONE ? piece_value(s, m->promo) : 0);
-        else if (m->promo != CHK_NONE)
-            sc[i] = (1 << 25) + piece_value(s, m->promo);
+        else if (m->captures || m->promo != CHK_NONE)
+            continue;
         else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][0], m))
             sc[i] = (1 << 24) + 1;
         else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][1], m))
