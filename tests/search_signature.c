@@ -19,7 +19,8 @@
  *                                chk_tb_build of one signature (opts.only)
  *                                that does not exist: its status and message
  *   search_signature tb-fds DIR  the open file descriptors before and after
- *                                building the 2-piece tables in DIR
+ *                                building the 2-piece tables in DIR (and
+ *                                the build's message when it fails)
  *
  * Fixed searches (a depth limit, no time limit) depend only on the position
  * and the options (core/cheskers.h, chk_search_run), so the signature is the
@@ -213,7 +214,8 @@ static int tb_fds(const char *dir)
     int before = open_fds();
     int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
     int after = open_fds();
-    printf("build %d, descriptors %s\n", rc, before >= 0 && before == after ? "all closed" : "left open");
+    printf("build %d%s%s%s, descriptors %s\n", rc, rc ? " (" : "", rc ? err : "", rc ? ")" : "",
+           before >= 0 && before == after ? "all closed" : "left open");
     return 0;
 }
 
