@@ -448,6 +448,12 @@ describe("tablebases", function()
     assert.are.same({}, empty:info())
   end)
 
+  it("a directory that cannot be made is refused with the reason", function()
+    local ok, err = cheskers.tb.build{ pieces = 2, dir = ROOT .. "/no/such/parent" }
+    assert.is_nil(ok)
+    assert.matches("cannot make the directory .*/no/such/parent", err)
+  end)
+
   it("bad arguments raise", function()
     assert.has_error(function() cheskers.tb.build{ pieces = 9 } end)
     assert.has_error(function() cheskers.tb.build{ pieces = "x" } end)

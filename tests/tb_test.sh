@@ -53,6 +53,13 @@ if ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signatur
     *) notok "a failed write: the message, no descriptor left open"; echo "# $got" ;;
   esac
   check "a failed write: no file left in the directory" '[ -z "$(ls -A "$tmp/full")" ]'
+  # K v K (the one 2-piece table) read as descriptor 0; Ka1 v kc3 is lost
+  # in 2 (a1-b2, c3xa1); info numbers 0 to 0 exist, -1 and 1 do not
+  "$tmp/sig" tb-fds "$tmp/two" >/dev/null 2>&1
+  got=$("$tmp/sig" tb-stdin "$tmp/two" 2>&1)
+  want=$(printf 'probe 1: loss 2\ninfo -1: -1 no table number -1\ninfo 1 of 1: -1 no table number 1')
+  if [ "$got" = "$want" ]; then ok "tables read with standard input closed; info out of range refused"
+  else notok "tables read with standard input closed; info out of range refused"; echo "$got" | sed 's/^/# /'; fi
 else
   notok "tests/search_signature.c does not build"
   sed 's/^/# /' "$tmp/err"
