@@ -32,11 +32,12 @@ double chk_clock(void)
 
 chk_stop chk_stop_make(const volatile sig_atomic_t *flag, double deadline)
 {
-    chk_stop s;
-    s.flag = flag;
-    s.deadline = deadline > 0 ? deadline : 0;
-    s.countdown = 1;        /* the first check reads the clock */
-    s.status = CHK_OK;
+    chk_stop s = {
+        .flag = flag,
+        .deadline = deadline > 0 ? deadline : 0,
+        .countdown = 1,     /* the first check reads the clock */
+        .status = CHK_OK,
+    };
     return s;
 }
 

@@ -464,13 +464,14 @@ chk_tb *chk_tb_open(const char *dir, const chk_rules *r, char *err, size_t errle
     if (!chk_tb_supported(r, err, errlen))
         return NULL;
     chk_tb *tb = calloc(1, sizeof *tb);
-    if (!tb || !(tb->dir = strdup(dir)) || !rehash(tb, 256)) {
+    /* the rule text is chk_tb_rules_text's, the one key of the files */
+    if (!tb || !chk_tb_rules_text(r, tb->rules_text, sizeof tb->rules_text) ||
+        !(tb->dir = strdup(dir)) || !rehash(tb, 256)) {
         chk_tb_close(tb);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     rules_normalise(&tb->rules, r);
-    chk_rules_to_text(&tb->rules, tb->rules_text, sizeof tb->rules_text);
     tb->fp = fnv32(tb->rules_text);
     pthread_mutex_init(&tb->lock, NULL);
     scan_dir(tb);
@@ -509,15 +510,15 @@ static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
-/* The header of lay's file: *len bytes, malloc'ed. */
-static uint8_t *header_make(const chk_tb *tb, const tb_layout *lay, const tb_stats *st,
-                            uint64_t sum, size_t *len)
+#define HEADER_MAX ((HEADER_FIXED + TB_RULES_TEXT + 7) & ~(size_t)7)
+
+/* Writes the header of lay's file into h (HEADER_MAX bytes); its length. */
+static size_t header_make(const chk_tb *tb, const tb_layout *lay, const tb_stats *st,
+                          uint64_t sum, uint8_t *h)
 {
     uint32_t tlen = (uint32_t)strlen(tb->rules_text);
     size_t n = (HEADER_FIXED + tlen + 7) & ~(size_t)7;
-    uint8_t *h = calloc(1, n);
-    if (!h)
-        return NULL;
+    memset(h, 0, n);
     memcpy(h, MAGIC, 8);
     put32(h + 8, FORMAT_VERSION);
     put32(h + 12, (uint32_t)n);
@@ -533,8 +534,7 @@ static uint8_t *header_make(const chk_tb *tb, const tb_layout *lay, const tb_sta
     put64(h + 72, sum);
     put32(h + 80, tlen);
     memcpy(h + HEADER_FIXED, tb->rules_text, tlen);
-    *len = n;
-    return h;
+    return n;
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n)
@@ -560,34 +560,45 @@ static void sync_dir(const char *dir)
     }
 }
 
+/* Writes the header and data to a new file at path, synced; -1 with errno
+ * set on failure. The descriptor is closed on every path once opened. */
+static int write_file(const char *path, const uint8_t *h, size_t hlen, const uint8_t *data,
+                      size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return -1;
+    int rc = write_all(fd, h, hlen) < 0 || write_all(fd, data, size) < 0 || fsync(fd) < 0 ? -1 : 0;
+    int saved = errno;
+    if (close(fd) < 0 && rc == 0)
+        return -1;
+    errno = saved;
+    return rc;
+}
+
 int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_stats *st,
              char *err, size_t errlen)
 {
     char name[24];
-    size_t hlen;
+    uint8_t h[HEADER_MAX];
     tb_sig_name(&lay->sig, name);
+    size_t hlen = header_make(tb, lay, st, tb_fnv64(data, lay->size), h);
     char *path = file_path(tb, name, ""), *tmp = file_path(tb, name, ".tmp");
-    uint8_t *h = header_make(tb, lay, st, tb_fnv64(data, lay->size), &hlen);
-    int rc = -1, fd = -1;
-    if (!path || !tmp || !h)
+    int rc = -1;
+    if (!path || !tmp)
         snprintf(err, errlen, "out of memory");
-    else if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+    else if (write_file(tmp, h, hlen, data, lay->size) < 0)
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    else if (write_all(fd, h, hlen) < 0 || write_all(fd, data, lay->size) < 0 || fsync(fd) < 0)
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    else if (close(fd) < 0 || (fd = -1, rename(tmp, path) < 0))
+    else if (rename(tmp, path) < 0)
         snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror(errno));
     else {
         sync_dir(tb->dir);
         rc = 0;
     }
-    if (fd >= 0)
-        close(fd);
     if (rc < 0 && tmp)
         unlink(tmp);
     free(path);
     free(tmp);
-    free(h);
     return rc;
 }
 

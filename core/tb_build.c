@@ -259,19 +259,19 @@ static void *level_thread(void *arg)
     return NULL;
 }
 
-/* Runs fn on every worker, in threads. */
+/* Runs fn on every worker: workers 1.. in threads while they start, then
+ * worker 0 and those whose thread could not start here. */
 static int run_threads(build *b, void *(*fn)(void *))
 {
     pthread_t th[64];
-    int started = 0;
-    for (int i = 1; i < b->nthreads; i++, started++)
-        if (pthread_create(&th[i], NULL, fn, &b->w[i]) != 0)
-            break;
+    int n = 1;
+    while (n < b->nthreads && pthread_create(&th[n], NULL, fn, &b->w[n]) == 0)
+        n++;
+    for (int i = n; i < b->nthreads; i++)
+        fn(&b->w[i]);       /* a thread that could not start: run here */
     fn(&b->w[0]);
-    for (int i = 1; i <= started; i++)
-        pthread_join(th[i], NULL);
-    for (int i = started + 1; i < b->nthreads; i++)
-        fn(&b->w[i]);      /* a thread that could not start: run here */
+    while (--n > 0)
+        pthread_join(th[n], NULL);
     for (int i = 0; i < b->nthreads; i++)
         if (b->w[i].failed)
             return -1;

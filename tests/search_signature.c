@@ -19,7 +19,12 @@
  *                                chk_tb_build of one signature (opts.only)
  *                                that does not exist: its status and message
  *   search_signature tb-fds DIR  the open file descriptors before and after
- *                                building the 2-piece tables in DIR
+ *                                building the 2-piece tables in DIR (and
+ *                                the build's message when it fails)
+ *   search_signature tb-stdin DIR
+ *                                a probe of the 2-piece tables in DIR with
+ *                                descriptor 0 closed, then chk_tb_info_get
+ *                                out of range: its status and message
  *
  * Fixed searches (a depth limit, no time limit) depend only on the position
  * and the options (core/cheskers.h, chk_search_run), so the signature is the
@@ -30,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cheskers.h"
 #include "cheskers_tb.h"
@@ -213,12 +219,49 @@ static int tb_fds(const char *dir)
     int before = open_fds();
     int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
     int after = open_fds();
-    printf("build %d, descriptors %s\n", rc, before >= 0 && before == after ? "all closed" : "left open");
+    printf("build %d%s%s%s, descriptors %s\n", rc, rc ? " (" : "", rc ? err : "", rc ? ")" : "",
+           before >= 0 && before == after ? "all closed" : "left open");
+    return 0;
+}
+
+/* Reading tables with descriptor 0 free (standard input closed, so the
+ * table file is opened as 0): the value of Ka1 v kc3, White to move; then
+ * chk_tb_info_get out of range, below and above. dir holds the 2-piece
+ * tables. */
+static int tb_stdin(const char *dir)
+{
+    chk_rules r;
+    chk_pos p;
+    char err[256] = "";
+    int value = 0, dist = -1;
+    chk_rules_default(&r);
+    chk_tb *tb = chk_tb_open(dir, &r, err, sizeof err);
+    if (!tb) {
+        printf("open: %s\n", err);
+        return 0;
+    }
+    chk_pos_init(&p, &r);
+    close(0);
+    if (chk_pos_set_fen(&p, "8/8/8/8/8/2k5/8/K7 w", err, sizeof err) < 0)
+        printf("fen: %s\n", err);
+    int rc = chk_tb_probe(tb, &p, &value, &dist);
+    printf("probe %d: %s %d%s%s\n", rc, value == CHK_TB_LOSS ? "loss" : "other", dist,
+           rc < 0 ? " " : "", rc < 0 ? chk_tb_error(tb) : "");
+    chk_tb_info in;
+    int n = chk_tb_count(tb);
+    rc = chk_tb_info_get(tb, -1, &in);
+    printf("info -1: %d %s\n", rc, chk_tb_error(tb));
+    rc = chk_tb_info_get(tb, n, &in);
+    printf("info %d of %d: %d %s\n", n, n, rc, chk_tb_error(tb));
+    chk_pos_free(&p);
+    chk_tb_close(tb);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "tb-stdin"))
+        return tb_stdin(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "tb-fds"))
         return tb_fds(argv[2]);
     if (argc >= 4 && !strcmp(argv[1], "tb-only"))

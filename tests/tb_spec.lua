@@ -49,6 +49,25 @@ local SIGS = { -- 3 pieces and fewer: white letters, black letters
   { "K", "kk" }, { "K", "kb" }, { "K", "kc" }, { "K", "kp" },
 }
 
+-- The FEN line of board (square -> letter) with side ("w" or "b") to move.
+local function fen_of(board, side)
+  local rows = {}
+  for r = 8, 1, -1 do
+    local row, empty = "", 0
+    for f = 1, 8 do
+      local l = board[string.char(96 + f) .. r]
+      if l then
+        row = row .. (empty > 0 and tostring(empty) or "") .. l
+        empty = 0
+      else
+        empty = empty + 1
+      end
+    end
+    rows[#rows + 1] = row .. (empty > 0 and tostring(empty) or "")
+  end
+  return table.concat(rows, "/") .. " " .. side
+end
+
 -- A random position of a random signature: a FEN line.
 local function random_fen(rng)
   local sig = SIGS[rng(#SIGS)]
@@ -65,21 +84,7 @@ local function random_fen(rng)
       board[sq] = l
     end
   end
-  local rows = {}
-  for r = 8, 1, -1 do
-    local row, empty = "", 0
-    for f = 1, 8 do
-      local l = board[string.char(96 + f) .. r]
-      if l then
-        row = row .. (empty > 0 and tostring(empty) or "") .. l
-        empty = 0
-      else
-        empty = empty + 1
-      end
-    end
-    rows[#rows + 1] = row .. (empty > 0 and tostring(empty) or "")
-  end
-  return table.concat(rows, "/") .. (rng(2) == 1 and " w" or " b")
+  return fen_of(board, rng(2) == 1 and "w" or "b")
 end
 
 -- The same position for the other side: colours swapped, board turned 180
@@ -357,6 +362,37 @@ describe("tablebases", function()
     assert.matches("built for other rules", err)
   end)
 
+  it("K v K read back from its file: the longest win is the longest found by probing", function()
+    -- every placement of the two kings, White to move (the table's 992)
+    local tables = cheskers.tb.open(DIRS.golomb)
+    local longest, count = 0, 0
+    for _, wk in ipairs(SQ) do
+      for _, bk in ipairs(SQ) do
+        if wk ~= bk then
+          local value, dist = cheskers.new(fen_of({ [wk] = "K", [bk] = "k" }, "w")):probe(tables)
+          count = count + 1
+          if value == "win" then longest = math.max(longest, dist) end
+        end
+      end
+    end
+    assert.are.equal(992, count)
+    assert.is_true(longest > 1)    -- not only the jumps that win at once
+    local kvk
+    for _, t in ipairs(tables:info()) do if t.name == "KvK" then kvk = t end end
+    assert.are.equal(longest, kvk.longest_win)
+    local value, dist = cheskers.new(kvk.longest_fen):probe(tables)
+    assert.are.equal("win", value)
+    assert.are.equal(longest, dist)
+  end)
+
+  it("one thread builds the same tables as several", function()
+    local dir = ROOT .. "/one_thread"
+    assert(cheskers.tb.build{ pieces = 3, dir = dir, threads = 1 })
+    local one, several = cheskers.tb.open(dir):info(), cheskers.tb.open(DIRS.golomb):info()
+    assert.are.equal(9, #one)
+    assert.are.same(several, one)
+  end)
+
   it("the draw options and first do not change the tables", function()
     local b = cheskers.new("8/8/8/8/8/2k5/8/K7 w", { draw_quiet_plies = 10, first = "white" })
     local value, dist = b:probe(cheskers.tb.open(DIRS.golomb))
@@ -410,6 +446,12 @@ describe("tablebases", function()
     end
     assert.are.equal(0, empty:max_pieces())
     assert.are.same({}, empty:info())
+  end)
+
+  it("a directory that cannot be made is refused with the reason", function()
+    local ok, err = cheskers.tb.build{ pieces = 2, dir = ROOT .. "/no/such/parent" }
+    assert.is_nil(ok)
+    assert.matches("cannot make the directory .*/no/such/parent", err)
   end)
 
   it("bad arguments raise", function()

@@ -41,6 +41,30 @@ for rules in "" "majority=false" "flying_kings=true" "pawns_capture_backward=tru
   done <"$tmp/out"
 done
 
+# ---- a write that fails -----------------------------------------------------
+# With the file size limit at 0 (and SIGXFSZ ignored) every write of a table
+# fails (EFBIG): the build says so, closes what it opened, and leaves no
+# half-written file behind.
+if ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signature.c \
+    build/libcheskers.a -lm -lpthread -o "$tmp/sig" 2>"$tmp/err"; then
+  got=$(sh -c 'trap "" XFSZ; ulimit -f 0; "$1" tb-fds "$2"' sh "$tmp/sig" "$tmp/full" 2>&1)
+  case $got in
+    "build -1 (cannot write "*".tmp: File too large), descriptors all closed") ok "a failed write: the message, no descriptor left open" ;;
+    *) notok "a failed write: the message, no descriptor left open"; echo "# $got" ;;
+  esac
+  check "a failed write: no file left in the directory" '[ -z "$(ls -A "$tmp/full")" ]'
+  # K v K (the one 2-piece table) read as descriptor 0; Ka1 v kc3 is lost
+  # in 2 (a1-b2, c3xa1); info numbers 0 to 0 exist, -1 and 1 do not
+  "$tmp/sig" tb-fds "$tmp/two" >/dev/null 2>&1
+  got=$("$tmp/sig" tb-stdin "$tmp/two" 2>&1)
+  want=$(printf 'probe 1: loss 2\ninfo -1: -1 no table number -1\ninfo 1 of 1: -1 no table number 1')
+  if [ "$got" = "$want" ]; then ok "tables read with standard input closed; info out of range refused"
+  else notok "tables read with standard input closed; info out of range refused"; echo "$got" | sed 's/^/# /'; fi
+else
+  notok "tests/search_signature.c does not build"
+  sed 's/^/# /' "$tmp/err"
+fi
+
 # ---- the command ------------------------------------------------------------
 dir=$tmp/cmd
 ./cheskers tb build --pieces 3 --dir "$dir" >"$tmp/out" 2>"$tmp/err"
