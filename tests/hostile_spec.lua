@@ -64,7 +64,9 @@ describe("hostile bots in a box", function()
   -- {file, seconds given, reason, detail pattern}: each call ends in time
   -- (%g in a pattern: the seconds given, scaled by CHESKERS_TIME_SCALE)
   local CASES = {
-    { "bot_xpcall_handler_loop.lua", 1, "time", "^time limit %(%g s%)$" },
+    -- the handler loops after a limit was passed: whichever limit comes first
+    -- (time here; the instruction budget in a slow sanitizer build) ends it
+    { "bot_xpcall_handler_loop.lua", 1, "time|limit", "^time limit %(%g s%)$|^sandbox: instruction limit" },
     { "bot_table_move.lua", 5, "limit", "^sandbox: instruction limit %(a table operation over %d+ elements%)$" },
     { "bot_table_remove_len.lua", 5, "limit", "^sandbox: instruction limit" },
     { "bot_table_insert_len.lua", 5, "limit", "^sandbox: instruction limit" },
@@ -76,8 +78,15 @@ describe("hostile bots in a box", function()
       local box, bot = load_bot(c[1])
       local elapsed, r = timed_call(box, bot, "choose", c[2] * SCALE, cheskers.new())
       assert.is_false(r[1])
-      assert.are.equal(c[3], r[2])
-      assert.matches((c[4]:gsub("%%g", ("%g"):format(c[2] * SCALE))), r[3])
+      local reasons, patterns = {}, {}
+      for w in c[3]:gmatch("[^|]+") do reasons[w] = true end
+      assert.is_true(reasons[r[2]], "reason " .. tostring(r[2]))
+      local detail_ok = false
+      for pat in c[4]:gmatch("[^|]+") do
+        if tostring(r[3]):match((pat:gsub("%%g", ("%g"):format(c[2] * SCALE)))) then detail_ok = true end
+        patterns[#patterns + 1] = pat
+      end
+      assert.is_true(detail_ok, "detail " .. tostring(r[3]) .. " matches none of " .. table.concat(patterns, ", "))
       assert.is_true(elapsed < (c[2] + 3) * SCALE, "took " .. elapsed .. " s")
     end)
   end
