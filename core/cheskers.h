@@ -257,7 +257,7 @@ void chk_sq_name(int sq, char out[3]);
 
 /* ---- move generation and play ------------------------------------------- */
 
-/* The legal moves (RULES.md), deterministic order. 0 when the game is over
+/* The legal moves (docs/rules.md), deterministic order. 0 when the game is over
  * (lost kings, a draw by rule, or a result hook). CHK_HOOK_ERROR when a hook
  * failed (as for every call below that runs hooks). */
 int chk_gen_moves(chk_pos *p, chk_move *list);
@@ -292,7 +292,7 @@ int chk_repetitions(const chk_pos *p);
 
 /* "c3xe5xg7", "a7-b8=K". Returns the length. */
 size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
-/* Find the legal move that text names (RULES.md reading rules). Returns 0 on
+/* Find the legal move that text names (docs/rules.md reading rules). Returns 0 on
  * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why,
  * without quoting it); CHK_PARSE_ILLEGAL when it names no legal move or more
  * than one (err names the move, "illegal move ..." or "ambiguous move ...",

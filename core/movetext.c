@@ -1,5 +1,5 @@
 /*
- * movetext.c - move text (RULES.md "Text formats"): writing moves, and
+ * movetext.c - move text (docs/rules.md "Text formats"): writing moves, and
  * reading them with the accepted short forms, refusing illegal or ambiguous
  * text with a message that lists the candidates.
  */

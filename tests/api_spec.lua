@@ -7,7 +7,7 @@
 -- and the square numbering of docs/lua_api.md (a1 = 0, c1 = 1, ... h8 = 31).
 local cheskers = require "cheskers"
 
--- RULES.md: the start position, Black to move.
+-- docs/rules.md: the start position, Black to move.
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 -- Black's moves from the start, in text order (as tests/binding_spec.lua).
 local START_MOVES = {

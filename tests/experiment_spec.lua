@@ -1,7 +1,7 @@
 -- tests/experiment_spec.lua - rule experiments: statistics, the game
 -- schedule and shards, resuming, rule specs, and the variant machinery of
 -- rule tables (custom pieces, hooks, b:rules()). Expectations are derived
--- from RULES.md, docs/lua_api.md and issue 6, never copied from output.
+-- from docs/rules.md, docs/lua_api.md and issue 6, never copied from output.
 local cheskers = require "cheskers"
 local experiment = require "cheskers.experiment"
 local statistics = require "cheskers.stats"   -- Wilson intervals in the chart test
@@ -494,7 +494,7 @@ describe("variants in rule tables", function()
   end)
 
   it("every variant's legal moves match a plain reference in random games", function()
-    -- tests/variant_ref.lua is written from RULES.md and docs/lua_api.md;
+    -- tests/variant_ref.lua is written from docs/rules.md and docs/lua_api.md;
     -- it covers what the Dagaz conformance file does not: flying kings,
     -- backward pawn captures, promotion sets, and kinds defined by vectors
     -- that jump or take, compulsory or not, leaping or riding

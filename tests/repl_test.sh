@@ -297,7 +297,7 @@ check "batch: --norc skips it" 1 "$RC"
 rm -f "$HOME/.cheskersrc.lua"
 
 # ---- exploring positions (issue 12) -------------------------------------------
-# Expected texts are worked out by hand from RULES.md: the squares, the legal
+# Expected texts are worked out by hand from docs/rules.md: the squares, the legal
 # moves of each position (listed in the comments) and the wording the REPL
 # promises (docs/cheskers.1).
 

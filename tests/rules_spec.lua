@@ -189,7 +189,7 @@ describe("test data", function()
     end
   end)
 
-  -- Two readings of RULES.md, by hand and by the reference generator of
+  -- Two readings of docs/rules.md, by hand and by the reference generator of
   -- helpers.lua, must agree before either is used to judge the program.
   it("the reference generator gives every hand-written move list", function()
     for _, row in ipairs(LEGAL) do
@@ -236,7 +236,7 @@ end)
 -- ---- the start position and who moves first ----------------------------------
 
 describe("start position", function()
-  it("START is the RULES.md text and new() sets it up", function()
+  it("START is the docs/rules.md text and new() sets it up", function()
     assert.are.equal(START, cheskers.START)
     local b = cheskers.new()
     assert.are.equal(START, b:fen())
@@ -393,7 +393,7 @@ describe("move text", function()
     end)
   end
 
-  -- RULES.md texts from the move fields.
+  -- docs/rules.md texts from the move fields.
   local function expected_text(m)
     local s
     if m.jump then
@@ -407,7 +407,7 @@ describe("move text", function()
     return s .. (m.promotion and ("=" .. m.promotion) or "")
   end
 
-  -- Every legal move prints as RULES.md says and reads back to itself.
+  -- Every legal move prints as docs/rules.md says and reads back to itself.
   local function check_round_trip(b, where, failures)
     for _, m in ipairs(b:moves()) do
       local t = tostring(m)
@@ -637,7 +637,7 @@ describe("FEN", function()
     assert.are.equal(1, b:moveno())
   end)
 
-  it("play and undo keep the pieces where RULES.md puts them", function()
+  it("play and undo keep the pieces where docs/rules.md puts them", function()
     -- the ring: the king is back on d4, the four pieces are gone
     local b = board(P.ring)
     b:play(b:moves()[1])
@@ -662,7 +662,7 @@ end)
 -- ---- random games: reference moves, make/undo, hash -----------------------------
 
 -- Rule sets for random games. `oracle`: compare every position with the
--- reference generator (left out where RULES.md leaves a choice open:
+-- reference generator (left out where docs/rules.md leaves a choice open:
 -- capture "all"/"optional" with the majority rule, and draws).
 local GAME_RULES = {
   { rules = nil, oracle = true },
@@ -766,7 +766,7 @@ end
 
 describe("random games", function()
   for gi, g in ipairs(GAME_RULES) do
-    it(("agree with RULES.md; make/undo restore fen and hash: rules %s"):format(H.rules_text(g.rules)), function()
+    it(("agree with docs/rules.md; make/undo restore fen and hash: rules %s"):format(H.rules_text(g.rules)), function()
       math.randomseed(SEED + gi)
       local faults = {}
       local function fail(list)
@@ -815,7 +815,7 @@ local POSITIONS, DENSITY = 100, 0.45
 describe("random positions", function()
   for gi, g in ipairs(GAME_RULES) do
     if g.oracle then
-      it(("agree with RULES.md; every move played and taken back: rules %s"):format(H.rules_text(g.rules)), function()
+      it(("agree with docs/rules.md; every move played and taken back: rules %s"):format(H.rules_text(g.rules)), function()
         math.randomseed(SEED * 3 + gi)
         local faults = {}
         for _ = 1, POSITIONS do

@@ -206,7 +206,7 @@ end
 command {
   name = "rules", args = "[OPTION=VALUE ... | golomb]", complete = complete_rules,
   help = "Shows the rules, or changes them for the current game.\n"
-    .. "Options (RULES.md): majority, capture, promote, first, flying_kings,\n"
+    .. "Options (docs/rules.md): majority, capture, promote, first, flying_kings,\n"
     .. "pawns_capture_backward, draw_repetition, draw_quiet_plies.\n"
     .. "Example: rules majority=false capture=jumps. `rules golomb` goes back to the defaults.\n"
     .. "The position stays; its moves too when they are legal under the new rules\n"
