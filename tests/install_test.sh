@@ -126,11 +126,11 @@ elif ! command -v luarocks >/dev/null 2>&1; then
 else
   mkdir -p "$tmp/rock/src" "$tmp/rock/home"
   tar cf - --exclude=./.git --exclude=./build --exclude=./tests/fuzz --exclude='*.o' \
-    --exclude=./cheskers.so . | (cd "$tmp/rock/src" && tar xf -)
+    --exclude=./cheskers.so --exclude=./cheskers . | (cd "$tmp/rock/src" && tar xf -)
   if (cd "$tmp/rock/src" && HOME="$tmp/rock/home" luarocks --lua-version 5.4 make --local --deps-mode=none "$spec") \
        >"$tmp/rock.out" 2>&1 &&
      (cd "$tmp" && LUA_CPATH="$tmp/rock/home/.luarocks/lib/lua/5.4/?.so" \
-       LUA_PATH="$tmp/rock/home/.luarocks/share/lua/5.4/?.lua;;" lua5.4 -e '
+       LUA_PATH="$tmp/rock/home/.luarocks/share/lua/5.4/?.lua;$tmp/rock/home/.luarocks/share/lua/5.4/?/init.lua;;" lua5.4 -e '
          local c = require "cheskers"
          assert(c.new():perft(3) == 652)
          assert(require("cheskers.record").read("1. b6-a5 *"))') >>"$tmp/rock.out" 2>&1; then
