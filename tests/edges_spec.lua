@@ -414,6 +414,49 @@ describe("search", function()
     assert.truthy(s.nodes < 1000, "visited " .. s.nodes .. " nodes")
     assert.truthy(s.score > 10000, "score " .. s.score)
   end)
+
+  it("reports inside an iteration the last finished line, then the best so far", function()
+    -- docs/engine.md, info_every: a partial report at depth k shows the
+    -- iteration's best line so far, else (before its first root move is
+    -- scored) the last finished one. The root is searched with a full
+    -- window, each root move once, and the best so far changes only when a
+    -- move scores higher; so every partial report at depth k is either the
+    -- finished depth k - 1 report (line and score) or a best so far: scores
+    -- that never fall, none above the depth k result, and the one that
+    -- starts with the depth k best move is that result. info_every = 1e-9
+    -- reports at every limits poll (every 1024 nodes), so the 9000-odd
+    -- nodes of depth 6 from the start give several reports of both kinds.
+    local function line(t)
+      local s = {}
+      for i, m in ipairs(t.pv) do s[i] = tostring(m) end
+      return table.concat(s, " ")
+    end
+    local done, partial = {}, {}
+    cheskers.new():search { depth = 6, info_every = 1e-9, info = function(t)
+      local r = { depth = t.depth, score = t.score, line = line(t), first = t.pv[1] and tostring(t.pv[1]) }
+      assert.truthy(#t.pv >= 1, "a report with no line")
+      if t.partial then partial[#partial + 1] = r else done[t.depth] = r end
+    end }
+    assert.equal(6, #done)
+    local repeats, best = 0, 0
+    local last = {}
+    for _, r in ipairs(partial) do
+      local prev, fin = done[r.depth - 1], done[r.depth]
+      if prev and r.line == prev.line and r.score == prev.score then
+        repeats = repeats + 1
+      else
+        best = best + 1
+        assert.truthy(r.score <= fin.score, "best so far " .. r.score .. " above the result " .. fin.score)
+        assert.truthy(r.score >= (last[r.depth] or r.score), "best so far fell")
+        last[r.depth] = r.score
+        if r.first == fin.first then
+          assert.equal(fin.score, r.score)
+          assert.equal(fin.line, r.line)
+        end
+      end
+    end
+    assert.truthy(repeats > 0 and best > 0, repeats .. " repeats, " .. best .. " best so far")
+  end)
 end)
 
 describe("evaluation features", function()
