@@ -457,6 +457,22 @@ describe("search", function()
     end
     assert.truthy(repeats > 0 and best > 0, repeats .. " repeats, " .. best .. " best so far")
   end)
+
+  it("sees a stalemate one ply deep, in quiescence, with pawns and a bishop stuck", function()
+    -- White: kings c1 f8, pawns a3 c7 d4 f6 h6; Black: king h8, pawns b2
+    -- g7, bishop a1. White has no jump (h6 over g7 lands on f8, f6 over g7
+    -- on h8, c1 over b2 on a3: all taken). Black's only move now is g7xe5
+    -- (over f6): b2 is stuck (a1 own, c1 White, no landing past c1), the
+    -- bishop a1 behind b2, the king h8 behind g7. d4-e5 fills e5: then
+    -- Black has no move and loses (docs/rules.md, stalemate), a win one ply
+    -- deep. No other move does it: c1-d2 frees c1 (b2-c1 promotes), f6-e7
+    -- frees f6, the rest leave e5 empty. The c7 promotions are searched
+    -- first; d4-e5 comes later with a narrow window, where a Black that
+    -- wrongly seemed to have a quiet move would stand pat instead of losing.
+    local s = cheskers.new("5K1k/2P3p1/5P1P/8/3P4/P7/1p6/b1K5 w 0 1"):search { depth = 1 }
+    assert.equal("d4-e5", tostring(s.move))
+    assert.truthy(s.score > 10000, "score " .. s.score)
+  end)
 end)
 
 describe("evaluation features", function()
