@@ -414,6 +414,65 @@ describe("search", function()
     assert.truthy(s.nodes < 1000, "visited " .. s.nodes .. " nodes")
     assert.truthy(s.score > 10000, "score " .. s.score)
   end)
+
+  it("reports inside an iteration the last finished line, then the best so far", function()
+    -- docs/engine.md, info_every: a partial report at depth k shows the
+    -- iteration's best line so far, else (before its first root move is
+    -- scored) the last finished one. The root is searched with a full
+    -- window, each root move once, and the best so far changes only when a
+    -- move scores higher; so every partial report at depth k is either the
+    -- finished depth k - 1 report (line and score) or a best so far: scores
+    -- that never fall, none above the depth k result, and the one that
+    -- starts with the depth k best move is that result. info_every = 1e-9
+    -- reports at every limits poll (every 1024 nodes), so the 9000-odd
+    -- nodes of depth 6 from the start give several reports of both kinds.
+    local function line(t)
+      local s = {}
+      for i, m in ipairs(t.pv) do s[i] = tostring(m) end
+      return table.concat(s, " ")
+    end
+    local done, partial = {}, {}
+    cheskers.new():search { depth = 6, info_every = 1e-9, info = function(t)
+      local r = { depth = t.depth, score = t.score, line = line(t), first = t.pv[1] and tostring(t.pv[1]) }
+      assert.truthy(#t.pv >= 1, "a report with no line")
+      if t.partial then partial[#partial + 1] = r else done[t.depth] = r end
+    end }
+    assert.equal(6, #done)
+    local repeats, best = 0, 0
+    local last = {}
+    for _, r in ipairs(partial) do
+      local prev, fin = done[r.depth - 1], done[r.depth]
+      if prev and r.line == prev.line and r.score == prev.score then
+        repeats = repeats + 1
+      else
+        best = best + 1
+        assert.truthy(r.score <= fin.score, "best so far " .. r.score .. " above the result " .. fin.score)
+        assert.truthy(r.score >= (last[r.depth] or r.score), "best so far fell")
+        last[r.depth] = r.score
+        if r.first == fin.first then
+          assert.equal(fin.score, r.score)
+          assert.equal(fin.line, r.line)
+        end
+      end
+    end
+    assert.truthy(repeats > 0 and best > 0, repeats .. " repeats, " .. best .. " best so far")
+  end)
+
+  it("sees a stalemate one ply deep, in quiescence, with pawns and a bishop stuck", function()
+    -- White: kings c1 f8, pawns a3 c7 d4 f6 h6; Black: king h8, pawns b2
+    -- g7, bishop a1. White has no jump (h6 over g7 lands on f8, f6 over g7
+    -- on h8, c1 over b2 on a3: all taken). Black's only move now is g7xe5
+    -- (over f6): b2 is stuck (a1 own, c1 White, no landing past c1), the
+    -- bishop a1 behind b2, the king h8 behind g7. d4-e5 fills e5: then
+    -- Black has no move and loses (docs/rules.md, stalemate), a win one ply
+    -- deep. No other move does it: c1-d2 frees c1 (b2-c1 promotes), f6-e7
+    -- frees f6, the rest leave e5 empty. The c7 promotions are searched
+    -- first; d4-e5 comes later with a narrow window, where a Black that
+    -- wrongly seemed to have a quiet move would stand pat instead of losing.
+    local s = cheskers.new("5K1k/2P3p1/5P1P/8/3P4/P7/1p6/b1K5 w 0 1"):search { depth = 1 }
+    assert.equal("d4-e5", tostring(s.move))
+    assert.truthy(s.score > 10000, "score " .. s.score)
+  end)
 end)
 
 describe("evaluation features", function()
