@@ -6,10 +6,11 @@
 #     search) against no trace (target < 20%);
 #   - the scaling over both cores with GNU parallel: the same games in one
 #     process, then twice as many in two (target >= 1.8x).
-#   BENCH_SELFPLAY_GAMES   games per measure (default 200)
+#   BENCH_SELFPLAY_GAMES   games per measure (default 600: shorter runs are
+#   dominated by starting the processes)
 set -u
 cd "$(dirname "$0")/.." || exit 2
-games=${BENCH_SELFPLAY_GAMES:-200}
+games=${BENCH_SELFPLAY_GAMES:-600}
 
 out=$(./cheskers bench/selfplay.lua "$games" none eval depth2) || exit 1
 echo "$out" | sed 's/^/self-play, engine:level=3, /'
