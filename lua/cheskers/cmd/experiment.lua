@@ -37,14 +37,6 @@ local function parser()
   return p
 end
 
--- cli.wants_help, loaded only when an argument may ask for help.
-local function wants_help(args)
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
-  end
-  return false
-end
-
 local function progress_printer(e, shard, nshards)
   local last = 0
   return function(done, total)
@@ -68,7 +60,7 @@ end
 
 local function run(args)
   local p = parser()
-  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local ok, opts = p:pparse(args)
   if not ok then error(opts .. "; see --help", 0) end
   if not opts.out then error("--out DIR is required; see --help", 0) end

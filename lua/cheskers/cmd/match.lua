@@ -53,15 +53,6 @@ local function parser()
   return p
 end
 
--- cli.wants_help, loaded only when an argument may ask for help (cli needs
--- the program's readline module, which `lua5.4` alone does not have).
-local function wants_help(args)
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
-  end
-  return false
-end
-
 local function fail(msg)
   io.stderr:write("cheskers match: ", msg, "\n")
   return 1
@@ -129,7 +120,7 @@ end
 
 local function run(args)
   local p = parser()
-  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local ok, o = p:pparse(args)
   if not ok then return fail(o .. "\n" .. p:get_usage()) end
   local match = require "cheskers.match"

@@ -32,14 +32,6 @@ histograms) to DIR/report.svg, or to FILE with --svg. --html FILE writes
 one self-contained HTML page (inline SVG, no network) with every table and
 chart, sample evaluation traces, and the commands and rules behind them.]]
 
--- cli.wants_help, loaded only when an argument may ask for help.
-local function wants_help(args)
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then return require("cheskers.cli").wants_help(args) end
-  end
-  return false
-end
-
 local function parser()
   local p = argparse("cheskers report", DESCRIPTION, EPILOG)
   p:add_help(false)
@@ -69,7 +61,7 @@ end
 
 local function run(args)
   local p = parser()
-  if wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
+  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local ok, opts = p:pparse(args)
   if not ok then error(opts .. "; see --help", 0) end
   local experiment = require "cheskers.experiment"
