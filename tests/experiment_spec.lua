@@ -8,16 +8,7 @@ local statistics = require "cheskers.stats"   -- Wilson intervals in the chart t
 local rulespec = require "cheskers.rulespec"
 local H = require "helpers"
 
-local function tmpdir()
-  local p = io.popen("mktemp -d")
-  local d = p:read("l")
-  p:close()
-  return d
-end
-
-local function rmdir(d)
-  if d and d:match("^/tmp/") then os.execute("rm -rf -- '" .. d .. "'") end
-end
+local tmpdir, rmdir = H.tmpdir, H.rmdir
 
 local function set_of_texts(moves)
   local s = {}

@@ -60,6 +60,16 @@ function H.tmpname(suffix)
   return ("%s/t%d%s"):format(scratch, scratch_count, suffix or "")
 end
 
+-- Removes a folder made by H.tmpdir now (H.cleanup removes what is left).
+function H.rmdir(dir)
+  for i = #made, 1, -1 do
+    if made[i] == dir then
+      os.execute("rm -rf -- " .. shell_quote(dir))
+      table.remove(made, i)
+    end
+  end
+end
+
 function H.cleanup()
   for i = #made, 1, -1 do
     os.execute("rm -rf -- " .. shell_quote(made[i]))

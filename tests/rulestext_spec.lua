@@ -1,7 +1,7 @@
 -- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10):
 -- every rule set the program writes reads back to the same rule set, directly
 -- and through a game record's [Rules] tag; typos get "did you mean". The
--- option values below are the rule book's (../shared/docs/rules.md, "Options").
+-- option values below are the rule book's (docs/rules.md, "Options").
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
 local record = require "cheskers.record"

@@ -3,17 +3,9 @@
 -- fingerprint, resume after a cut-short line, records kept in step with the
 -- results, the lock, folders.
 local store = require "cheskers.store"
+local H = require "helpers"
 
-local function tmpdir()
-  local p = io.popen("mktemp -d")
-  local d = p:read("l")
-  p:close()
-  return d
-end
-
-local function rmdir(d)
-  if d and d:match("^/tmp/") then os.execute("rm -rf -- '" .. d .. "'") end
-end
+local tmpdir, rmdir = H.tmpdir, H.rmdir
 
 local function read(path)
   local f = io.open(path, "rb")

@@ -5,12 +5,8 @@
 -- damaged files.
 local cheskers = require "cheskers"
 
-local function tmpdir()
-  local p = assert(io.popen("mktemp -d"))
-  local dir = p:read("l")
-  p:close()
-  return dir
-end
+local H = require "helpers"
+local tmpdir = H.tmpdir
 
 local ROOT = tmpdir()
 -- under valgrind or the sanitizers (CHESKERS_TIME_SCALE > 1) fewer samples
@@ -171,7 +167,7 @@ describe("tablebases", function()
   end)
 
   teardown(function()
-    os.execute("rm -rf '" .. ROOT .. "'")
+    H.rmdir(ROOT)
   end)
 
   it("builds one file per signature (colour-swapped pairs both stored)", function()
