@@ -20,8 +20,8 @@ return {
   games = 100,
   seed = 1,
   max_plies = 300,
-  bots = "alphabeta:depth=2",   -- scripts/bots/alphabeta.lua (Lua), 2 plies deep: the
-                                -- engine bot (board:search) does not run Lua hooks yet
+  bots = "alphabeta:depth=2",   -- scripts/bots/alphabeta.lua (Lua), 2 plies deep (the
+                                -- engine bot obeys the hooks too: b:search applies them)
   random_plies = 4,             -- two random moves a side: varied openings
   base = { draw_repetition = 3 },
   variants = {
