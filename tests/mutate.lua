@@ -71,19 +71,20 @@ local OPERATORS = {
 local function fail(msg) io.stderr:write("mutate: ", msg, "\n") os.exit(2) end
 
 local function parse_args()
-  local o = { seed = 1, per_file = 30, report = "build/mutate-report.txt" }
-  local i = 1
-  while arg[i] do
-    local a, v = arg[i], arg[i + 1]
-    if a == "--seed" then o.seed = tonumber(v)
-    elseif a == "--per-file" then o.per_file = tonumber(v)
-    elseif a == "--timeout" then o.timeout = tonumber(v)
-    elseif a == "--report" then o.report = v
-    elseif a == "--recheck" then o.recheck = v
-    elseif a == "--files" then o.files = {} for f in v:gmatch("[^,]+") do o.files[#o.files + 1] = f end
-    else fail("unknown argument " .. a .. " (see the header of tests/mutate.lua)") end
-    if v == nil then fail(a .. " needs a value") end
-    i = i + 2
+  local argparse = require "argparse"
+  local p = argparse("mutate", "Mutation testing of the C core (see the header of tests/mutate.lua).")
+  p:option("--seed", "Seed that chooses the mutation sites.", 1, tonumber)
+  p:option("--per-file", "Mutants tried in each file.", 30, tonumber)
+  p:option("--files", "Comma-separated files (default: every core/*.c).")
+  p:option("--report", "Where the report is written.", "build/mutate-report.txt")
+  p:option("--timeout", "Seconds each test command may run (default: 3 times its clean run, at least 15).",
+    nil, tonumber)
+  p:option("--recheck", "Try again only the survivors listed in this earlier report.")
+  local o = p:parse(arg)
+  if o.files then
+    local list = {}
+    for f in o.files:gmatch("[^,]+") do list[#list + 1] = f end
+    o.files = list
   end
   return o
 end
@@ -220,7 +221,7 @@ local function load_recheck(path)
 end
 
 -- A copy of the tree, built, whose core tests pass: its folder and the
--- timeout for each test command (o.timeout, or 4 times the clean run).
+-- timeout for each test command (o.timeout, or 3 times the clean run).
 local function prepare(root, o)
   local work = capture("mktemp -d"):match("%S+")
   local function give_up(msg) os.execute("rm -rf " .. work) fail(msg) end
