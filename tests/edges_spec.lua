@@ -176,6 +176,24 @@ describe("move text at its edges", function()
     b:play("c3-d4")
     assert.equal("e5xc3", tostring(b:play("e5-c3")))
   end)
+
+  it("reads a promotion letter written without '=', in either case", function()
+    -- docs/rules.md, move text: a promotion letter without '=' (g7-h8C) or
+    -- in lower case is read. White pawn g7 (6 + 6: dark) steps to h8 (7 + 7)
+    -- and promotes; the kings stand on a1 and g1, out of the way.
+    local fen = "8/6P1/8/8/8/8/8/K5k1 w 0 1"
+    for _, t in ipairs { { "g7-h8c", "g7-h8=C" }, { "g7-h8=k", "g7-h8=K" }, { "g7-h8b", "g7-h8=B" } } do
+      assert.equal(t[2], tostring(cheskers.new(fen):play(t[1])))
+    end
+    -- an added kind whose letter is A, the first letter of the alphabet:
+    -- the pawn may become it (promote = "KA"), with or without '='
+    local rules = { pieces = { A = { leaps = { { 1, 1 } } } }, promote = "KA" }
+    for _, text in ipairs { "g7-h8A", "g7-h8=A", "g7-h8a" } do
+      local b = cheskers.new(fen, rules)
+      assert.equal("g7-h8=A", tostring(b:play(text)))
+      assert.equal("7A/8/8/8/8/8/8/K5k1 b 0 2", b:fen())
+    end
+  end)
 end)
 
 describe("rule options read only as written", function()
@@ -245,6 +263,57 @@ describe("custom kinds", function()
     b = cheskers.new(fen, rules)
     assert.equal("a1xc3", tostring(b:play("a1xc3")))
     assert.equal("7k/8/8/8/8/2N5/8/6K1 b 0 2", b:fen())     -- b2 taken
+  end)
+
+  it("slides a kind given by a ride vector alone", function()
+    -- N rides (1,1) only (no leap): from a1 on an empty long diagonal it
+    -- slides to b2 c3 d4 e5 f6 g7 h8, 7 moves; the king c1 steps to b2 or d2
+    local b = cheskers.new("1k6/8/8/8/8/8/8/N1K5 w 0 1", { pieces = { N = { rides = { { 1, 1 } } } } })
+    assert.same({ "a1-b2", "a1-c3", "a1-d4", "a1-e5", "a1-f6", "a1-g7", "a1-h8", "c1-b2", "c1-d2" },
+      move_texts(b))
+  end)
+
+  it("reads the lower-case letter of an added kind A as a Black piece", function()
+    -- position text: upper case White, lower case Black, for added kinds
+    -- too; 'a' is the first lower-case letter. b8 (1 + 7) and d8 are dark.
+    local fen = "1a1k4/8/8/8/8/8/8/K1A5 w 0 1"
+    local b = cheskers.new(fen, { pieces = { A = { leaps = { { 1, 1 } } } } })
+    assert.same({ "b8" }, b:pieces("black", "A"))
+    assert.same({ "c1" }, b:pieces("white", "A"))
+    assert.equal(fen, b:fen())
+  end)
+
+  it("forces a compulsory take when no jump is possible", function()
+    -- A takes (the default style) and its captures are compulsory. White:
+    -- A a1, king g1; Black: pawn b2, king h8. No jump: the king g1 has
+    -- only empty squares beside it. A's take a1xb2 is compulsory, so under
+    -- capture = mixed only captures are legal: the king's steps g1-f2 and
+    -- g1-h2 are not.
+    local rules = { pieces = { A = { leaps = { { 1, 1 } }, compulsory = true } } }
+    local b = cheskers.new("7k/8/8/8/8/8/1p6/A5K1 w 0 1", rules)
+    assert.same({ "a1xb2" }, move_texts(b))
+    -- the same take by a kind whose captures are not compulsory forces
+    -- nothing (docs/rules.md: a take alone never forces anything)
+    rules.pieces.A.compulsory = false
+    b = cheskers.new("7k/8/8/8/8/8/1p6/A5K1 w 0 1", rules)
+    assert.same({ "a1xb2", "g1-f2", "g1-h2" }, move_texts(b))
+  end)
+
+  it("keeps a compulsory take beside a longer jump under the majority rule", function()
+    -- docs/rules.md: majority counts the pieces of one chain and never
+    -- filters takes. White pawn c3 jumps d4 and f6: c3xe5xg7 (two pieces;
+    -- g7 is not the last rank, and nothing lies beyond). A (compulsory
+    -- takes) on a1 takes the pawn b2: one piece, still legal. The king g1
+    -- cannot move: a capture is forced.
+    local rules = { pieces = { A = { leaps = { { 1, 1 } }, compulsory = true } } }
+    local b = cheskers.new("7k/8/5p2/8/3p4/2P5/1p6/A5K1 w 0 1", rules)
+    assert.same({ "a1xb2", "c3xe5xg7" }, move_texts(b))
+    -- and a jump of one piece by a kind whose jumps are not compulsory: N
+    -- on a1 jumps b2 to c3 (an optional capture, legal under mixed) beside
+    -- the pawn's two-piece chain e3xg5xe7 over f4 and f6
+    rules = { pieces = { N = { leaps = { { 1, 1 } }, capture = "jump", compulsory = false } } }
+    b = cheskers.new("7k/8/5p2/8/5p2/4P3/1p6/N5K1 w 0 1", rules)
+    assert.same({ "a1xc3", "e3xg5xe7" }, move_texts(b))
   end)
 end)
 
