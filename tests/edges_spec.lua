@@ -265,6 +265,17 @@ describe("custom kinds", function()
     assert.equal("7k/8/8/8/8/2N5/8/6K1 b 0 2", b:fen())     -- b2 taken
   end)
 
+  it("names the bad vector of a kind in its refusal", function()
+    -- docs/rules.md: only vectors with a + b even (dark squares kept) that
+    -- fit on the board are accepted; {0, 0} goes nowhere
+    refused("vector {1,2} leaves the dark squares", cheskers.new, nil,
+      { pieces = { A = { leaps = { { 1, 1 }, { 1, 2 } } } } })
+    refused("vector {-3,0} leaves the dark squares", cheskers.new, nil,
+      { pieces = { A = { rides = { { -3, 0 } } } } })
+    refused("vector {0,0} is outside the board", cheskers.new, nil,
+      { pieces = { A = { leaps = { { 0, 0 } } } } })
+  end)
+
   it("slides a kind given by a ride vector alone", function()
     -- N rides (1,1) only (no leap): from a1 on an empty long diagonal it
     -- slides to b2 c3 d4 e5 f6 g7 h8, 7 moves; the king c1 steps to b2 or d2
