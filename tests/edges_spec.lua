@@ -276,12 +276,13 @@ describe("custom kinds", function()
       { pieces = { A = { leaps = { { 0, 0 } } } } })
   end)
 
-  it("slides a kind given by a ride vector alone", function()
-    -- N rides (1,1) only (no leap): from a1 on an empty long diagonal it
-    -- slides to b2 c3 d4 e5 f6 g7 h8, 7 moves; the king c1 steps to b2 or d2
-    local b = cheskers.new("1k6/8/8/8/8/8/8/N1K5 w 0 1", { pieces = { N = { rides = { { 1, 1 } } } } })
-    assert.same({ "a1-b2", "a1-c3", "a1-d4", "a1-e5", "a1-f6", "a1-g7", "a1-h8", "c1-b2", "c1-d2" },
-      move_texts(b))
+  it("slides a kind given by a ride vector alone, with eight directions", function()
+    -- N rides (1,3) only (no leap), so all eight of (+-1, +-3), (+-3, +-1)
+    -- are distinct directions. From a1 (file 0, rank 0) only (1,3) and (3,1)
+    -- stay on the board: b4 then c7 (then off), d2 then g3 (then off), all
+    -- empty. The king c1 steps to b2 or d2.
+    local b = cheskers.new("1k6/8/8/8/8/8/8/N1K5 w 0 1", { pieces = { N = { rides = { { 1, 3 } } } } })
+    assert.same({ "a1-b4", "a1-c7", "a1-d2", "a1-g3", "c1-b2", "c1-d2" }, move_texts(b))
   end)
 
   it("reads the lower-case letter of an added kind A as a Black piece", function()
