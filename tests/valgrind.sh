@@ -14,15 +14,20 @@ if ! mirror_make CC="${CC:-gcc}" OPT="-O1 -g" CFLAGS=-Werror all; then
   echo "not ok - build for valgrind"; exit 1
 fi
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
-    --errors-for-leak-kinds=definite --track-fds=no --log-file=$logdir/vg.%p
+    --errors-for-leak-kinds=definite --track-fds=no --vgdb=no --log-file=$logdir/vg.%p
     --suppressions=$mirror/tests/valgrind.supp ${VALGRIND_OPTS:-}"
 vg=$(echo $vg)
-# the real program stays beside lua/ (it finds its Lua modules from its own
-# path); ./cheskers becomes a script that runs it under valgrind
+# ./cheskers becomes a script that runs the real program under valgrind.
+# The real one is still called cheskers (messages name the program by its
+# argv[0]) and still finds its Lua modules beside it: .vg/ holds links to
+# it and to lua/ (--vgdb=no: killed processes leave no pipes in TMPDIR)
 mv "$mirror/cheskers" "$mirror/cheskers.real"
+mkdir "$mirror/.vg"
+ln -s ../cheskers.real "$mirror/.vg/cheskers"
+ln -s ../lua "$mirror/.vg/lua"
 cat >"$mirror/cheskers" <<WRAP
 #!/bin/sh
-exec $vg "$mirror/cheskers.real" "\$@"
+exec $vg "$mirror/.vg/cheskers" "\$@"
 WRAP
 cat >"$bin/lua5.4" <<WRAP
 #!/bin/sh
