@@ -290,13 +290,16 @@ int chk_repetitions(const chk_pos *p);
 
 /* ---- text --------------------------------------------------------------- */
 
-/* "c3xe5xg7", "a7-b8=K". Returns the length. */
+/* "c3xe5xg7", "a7-b8=K". Returns the length of the whole text; as snprintf,
+ * writes at most n bytes, the text cut short when it does not fit, always
+ * ending with a zero byte when n > 0. */
 size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
 /* Find the legal move that text names (docs/rules.md reading rules). Returns 0 on
  * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why,
  * without quoting it); CHK_PARSE_ILLEGAL when it names no legal move or more
  * than one (err names the move, "illegal move ..." or "ambiguous move ...",
- * and lists candidates); CHK_HOOK_ERROR when a rule hook failed. */
+ * and lists candidates); CHK_HOOK_ERROR when a rule hook failed. err may
+ * be NULL or errlen 0 (no message is written then). */
 enum { CHK_PARSE_BAD_TEXT = -1, CHK_PARSE_ILLEGAL = -2 };
 int chk_parse_move(chk_pos *p, const char *text, chk_move *out, char *err, size_t errlen);
 
