@@ -403,3 +403,69 @@ describe("REPL engine commands (batch)", function()
     assert.matches("1%. d6%-c5%s*$", out)
   end)
 end)
+
+describe("engine: edges of the search and the evaluation", function()
+  after_each(function() engine.reset() end)
+
+  it("a finished game at the root: the side to move's result", function()
+    -- Black has no king and White is to move: White has already won
+    -- (docs/rules.md: a side that loses its last king loses), so the score
+    -- for the side to move is a win at distance 0.
+    local r = cheskers.new(pos({ a1 = "K", h6 = "p" }, "w")):search { depth = 3 }
+    assert.is_nil(r.move)
+    assert.are.equal(WIN, r.score)
+    -- Stalemate: Black's king h8 has no move (g7 is White's, f6 behind it
+    -- is occupied, so no jump) and no other piece: Black, to move, loses.
+    r = cheskers.new(pos({ g7 = "K", f6 = "P", h8 = "k" }, "b")):search { depth = 3 }
+    assert.is_nil(r.move)
+    assert.are.equal(-WIN, r.score)
+  end)
+
+  it("b:eval is clamped just inside the forced-result scores", function()
+    -- cheskers.h: the static evaluation stays inside (-MATE_MIN, MATE_MIN)
+    -- so that it is never read as a forced result. Two pawns up at 100000
+    -- a pawn is far beyond, so the score is the largest allowed:
+    -- MATE_MIN - 1 for White to move, its negation for Black.
+    engine.set("pawn", 100000)
+    local board = { a1 = "K", c3 = "P", e3 = "P", h8 = "k" }
+    assert.are.equal(engine.MATE_MIN - 1, cheskers.new(pos(board, "w")):eval())
+    assert.are.equal(-(engine.MATE_MIN - 1), cheskers.new(pos(board, "b")):eval())
+  end)
+
+  -- The search context of a search started from inside a callback is new
+  -- (lengine.c), so nothing is left in it from earlier searches.
+  local function fresh_search(opts)
+    local r
+    cheskers.new():search { depth = 1, info = function()
+      r = cheskers.new():search(opts)
+    end }
+    return r
+  end
+
+  it("info_every: no partial report before the first interval has passed", function()
+    -- Depth 6 from the start takes far less than 1000 seconds: every report
+    -- is a completed depth.
+    local partial, done = 0, 0
+    fresh_search { depth = 6, info_every = 1000, info = function(t)
+      if t.partial then partial = partial + 1 else done = done + 1 end
+    end }
+    assert.are.equal(0, partial)
+    assert.are.equal(6, done)
+  end)
+
+  it("info_every: each partial report's line is a legal line from the root", function()
+    local reports = 0
+    local function check(t)
+      if not t.partial then return end
+      reports = reports + 1
+      assert.is_true(#t.pv >= 1, "a partial report with no line")
+      local c = cheskers.new()
+      for _, m in ipairs(t.pv) do
+        assert.is_not_nil(c:parse(tostring(m)), "illegal move " .. tostring(m) .. " in " .. texts(t.pv))
+        c:play(tostring(m))
+      end
+    end
+    fresh_search { depth = 6, info_every = 1e-9, info = check }
+    assert.is_true(reports > 0)
+  end)
+end)
