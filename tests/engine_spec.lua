@@ -432,6 +432,19 @@ describe("engine: edges of the search and the evaluation", function()
     assert.are.equal(-(engine.MATE_MIN - 1), cheskers.new(pos(board, "b")):eval())
   end)
 
+  it("features count only the pieces on the board when every kind slot is used", function()
+    -- Four extra kinds (CHK_MAX_KINDS is 8: P K B C and four more) and only
+    -- the two kings on the board: the king a1 has one step (b2), the king
+    -- h8 one (g7); they are far apart, so nothing is attacked.
+    local leap = { leaps = { { 2, 2 } } }
+    local rules = { pieces = { N = leap, E = leap, F = leap, G = leap } }
+    local f = engine.features(cheskers.new(pos({ a1 = "K", h8 = "k" }, "w"), rules))
+    assert.are.equal(0, f.mobility)
+    assert.are.equal(0, f.extra)
+    assert.are.equal(0, f.king_attacked)
+    assert.are.equal(0, f.attacked)
+  end)
+
   -- The search context of a search started from inside a callback is new
   -- (lengine.c), so nothing is left in it from earlier searches.
   local function fresh_search(opts)
