@@ -445,6 +445,35 @@ describe("engine: edges of the search and the evaluation", function()
     assert.are.equal(0, f.attacked)
   end)
 
+  it("forced replies cost no depth up to ply 64 (CHK_MAX_PLY / 2), then they do", function()
+    -- A filter hook leaves exactly one legal move at every ply of a 70-ply
+    -- script: White plays a pawn step and a king step in turn (pawns in the
+    -- a-b, c-d and e-f files, the king g1-h2-g1), Black's king goes h8-g7-h8.
+    -- Every other White move is a pawn step, so no position repeats (a
+    -- repetition would end the line as a draw). The pieces never come
+    -- near each other: no jump, no promotion. At depth 1 each forced reply
+    -- is extended (docs/engine.md) while the ply is below 64, so plies 0..64
+    -- are full-depth nodes, ply 64's reply is not extended and ply 65 is the
+    -- quiescence search: the deepest ply reached is 65.
+    local pawn = { "a3-b4", "b4-a5", "a5-b6", "b6-a7", "b2-a3", "a3-b4", "b4-a5", "a5-b6",
+      "c3-d4", "d4-c5", "c5-d6", "d6-c7", "d2-c3", "c3-d4", "d4-c5", "c5-d6", "f2-e3", "e3-f4" }
+    local script = {}
+    for j = 0, 34 do
+      script[#script + 1] = j % 2 == 0 and pawn[j // 2 + 1] or (j % 4 == 1 and "g1-h2" or "h2-g1")
+      script[#script + 1] = j % 2 == 0 and "h8-g7" or "g7-h8"
+    end
+    local fen = pos({ g1 = "K", a3 = "P", b2 = "P", c3 = "P", d2 = "P", f2 = "P", h8 = "k" }, "w")
+    local plain = cheskers.new(fen)
+    for _, t in ipairs(script) do plain:play(t) end      -- the script is legal
+    assert.are.equal(70, #plain:history())
+    local b = cheskers.new(fen, { filter = function(x, m)
+      return tostring(m) == script[#x:history() + 1]
+    end })
+    local r = b:search { depth = 1 }
+    assert.are.equal(script[1], tostring(r.move))
+    assert.are.equal(65, r.seldepth)
+  end)
+
   -- The search context of a search started from inside a callback is new
   -- (lengine.c), so nothing is left in it from earlier searches.
   local function fresh_search(opts)
