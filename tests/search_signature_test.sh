@@ -130,5 +130,33 @@ else
   not_ok "chk_tb_build: file descriptors"; echo "# $got"
 fi
 
+# ---- a root answered by the tables ---------------------------------------------
+# White Ke5, Black kh8 (its corner: g7 is its one square), White to move.
+# e5-f6 leaves Black only h8-g7, next to f6 with h8 empty behind it, so
+# White jumps f6xh8 and Black has no king: a win in 3 plies (no win in 1:
+# the kings are not adjacent; f6 is White's only square that reaches f6,
+# h6 or f8, from where g7 can be jumped). The answer is the whole line to
+# the end of the game, scored WIN - 3 = 29997 (core/cheskers.h).
+got=$("$tmp/sig" tb-search "$tmp/tb3" 2>&1)
+if [ "$got" = "status 0 tb 1 score 29997 line e5-f6 h8-g7 f6xh8" ]; then
+  ok "chk_search_run with tables: a covered root gets the tables' whole line"
+else
+  not_ok "chk_search_run with tables: a covered root"; echo "# $got"
+fi
+
+# ---- C API edges of the engine ------------------------------------------------
+got=$("$tmp/sig" weight-names 2>&1)
+if [ "$got" = "-1: none, 15: none" ]; then
+  ok "chk_weight_name: no name out of range (-1, CHK_NWEIGHTS = 15)"
+else
+  not_ok "chk_weight_name out of range"; echo "# $got"
+fi
+got=$("$tmp/sig" search-new 2>&1)
+if [ "$got" = "50 of 50 failed, no memory kept" ]; then
+  ok "chk_search_new: a table too large fails cleanly, keeping no memory"
+else
+  not_ok "chk_search_new with a table too large"; echo "# $got"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
