@@ -31,7 +31,9 @@
  *                                tables' answer (score and line)
  *   search_signature weight-names
  *                                chk_weight_name out of range (below and
- *                                past the last weight)
+ *                                past the last weight; the test builds
+ *                                core/eval.c with AddressSanitizer for it,
+ *                                so that a read past the names is seen)
  *   search_signature search-new  chk_search_new with a table too large to
  *                                allocate, many times: whether it fails
  *                                cleanly, keeping no memory
@@ -311,7 +313,7 @@ static int tb_search(const char *dir)
     return 0;
 }
 
-static int weight_names(void)
+static int weight_name_edges(void)
 {
     printf("-1: %s, %d: %s\n", chk_weight_name(-1) ? "a name" : "none", CHK_NWEIGHTS,
            chk_weight_name(CHK_NWEIGHTS) ? "a name" : "none");
@@ -349,7 +351,7 @@ int main(int argc, char **argv)
     if (argc >= 3 && !strcmp(argv[1], "tb-search"))
         return tb_search(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "weight-names"))
-        return weight_names();
+        return weight_name_edges();
     if (argc >= 2 && !strcmp(argv[1], "search-new"))
         return search_new();
     if (argc >= 3 && !strcmp(argv[1], "tb-stdin"))
