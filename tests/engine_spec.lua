@@ -403,3 +403,123 @@ describe("REPL engine commands (batch)", function()
     assert.matches("1%. d6%-c5%s*$", out)
   end)
 end)
+
+describe("engine: edges of the search and the evaluation", function()
+  after_each(function() engine.reset() end)
+
+  it("a finished game at the root: the side to move's result", function()
+    -- Black has no king and White is to move: White has already won
+    -- (docs/rules.md: a side that loses its last king loses), so the score
+    -- for the side to move is a win at distance 0.
+    local r = cheskers.new(pos({ a1 = "K", h6 = "p" }, "w")):search { depth = 3 }
+    assert.is_nil(r.move)
+    assert.are.equal(WIN, r.score)
+    -- Stalemate: Black's king h8 has no move (g7 is White's, f6 behind it
+    -- is occupied, so no jump) and no other piece: Black, to move, loses.
+    r = cheskers.new(pos({ g7 = "K", f6 = "P", h8 = "k" }, "b")):search { depth = 3 }
+    assert.is_nil(r.move)
+    assert.are.equal(-WIN, r.score)
+  end)
+
+  it("b:eval is clamped just inside the forced-result scores", function()
+    -- cheskers.h: the static evaluation stays inside (-MATE_MIN, MATE_MIN)
+    -- so that it is never read as a forced result. Two pawns up at 100000
+    -- a pawn is far beyond, so the score is the largest allowed:
+    -- MATE_MIN - 1 for White to move, its negation for Black.
+    engine.set("pawn", 100000)
+    local board = { a1 = "K", c3 = "P", e3 = "P", h8 = "k" }
+    assert.are.equal(engine.MATE_MIN - 1, cheskers.new(pos(board, "w")):eval())
+    assert.are.equal(-(engine.MATE_MIN - 1), cheskers.new(pos(board, "b")):eval())
+  end)
+
+  it("features count only the pieces on the board when every kind slot is used", function()
+    -- Four extra kinds (CHK_MAX_KINDS is 8: P K B C and four more) and only
+    -- the two kings on the board: the king a1 has one step (b2), the king
+    -- h8 one (g7); they are far apart, so nothing is attacked.
+    local leap = { leaps = { { 2, 2 } } }
+    local rules = { pieces = { N = leap, E = leap, F = leap, G = leap } }
+    local f = engine.features(cheskers.new(pos({ a1 = "K", h8 = "k" }, "w"), rules))
+    assert.are.equal(0, f.mobility)
+    assert.are.equal(0, f.extra)
+    assert.are.equal(0, f.king_attacked)
+    assert.are.equal(0, f.attacked)
+  end)
+
+  it("forced replies cost no depth up to ply 64 (CHK_MAX_PLY / 2), then they do", function()
+    -- A filter hook leaves exactly one legal move at every ply of a 70-ply
+    -- script: White plays a pawn step and a king step in turn (pawns in the
+    -- a-b, c-d and e-f files, the king g1-h2-g1), Black's king goes h8-g7-h8.
+    -- Every other White move is a pawn step, so no position repeats (a
+    -- repetition would end the line as a draw). The pieces never come
+    -- near each other: no jump, no promotion. At depth 1 each forced reply
+    -- is extended (docs/engine.md) while the ply is below 64, so plies 0..64
+    -- are full-depth nodes, ply 64's reply is not extended and ply 65 is the
+    -- quiescence search: the deepest ply reached is 65.
+    local pawn = { "a3-b4", "b4-a5", "a5-b6", "b6-a7", "b2-a3", "a3-b4", "b4-a5", "a5-b6",
+      "c3-d4", "d4-c5", "c5-d6", "d6-c7", "d2-c3", "c3-d4", "d4-c5", "c5-d6", "f2-e3", "e3-f4" }
+    local script = {}
+    for j = 0, 34 do
+      script[#script + 1] = j % 2 == 0 and pawn[j // 2 + 1] or (j % 4 == 1 and "g1-h2" or "h2-g1")
+      script[#script + 1] = j % 2 == 0 and "h8-g7" or "g7-h8"
+    end
+    local fen = pos({ g1 = "K", a3 = "P", b2 = "P", c3 = "P", d2 = "P", f2 = "P", h8 = "k" }, "w")
+    local plain = cheskers.new(fen)
+    for _, t in ipairs(script) do plain:play(t) end      -- the script is legal
+    assert.are.equal(70, #plain:history())
+    local b = cheskers.new(fen, { filter = function(x, m)
+      return tostring(m) == script[#x:history() + 1]
+    end })
+    local r = b:search { depth = 1 }
+    assert.are.equal(script[1], tostring(r.move))
+    assert.are.equal(65, r.seldepth)
+  end)
+
+  -- The search context of a search started from inside a callback is new
+  -- (lengine.c), so nothing is left in it from earlier searches.
+  local function fresh_search(opts)
+    local r
+    cheskers.new():search { depth = 1, info = function()
+      r = cheskers.new():search(opts)
+    end }
+    return r
+  end
+
+  it("info_every: no partial report before the first interval has passed", function()
+    -- Depth 6 from the start takes far less than 1000 seconds: every report
+    -- is a completed depth.
+    local partial, done = 0, 0
+    fresh_search { depth = 6, info_every = 1000, info = function(t)
+      if t.partial then partial = partial + 1 else done = done + 1 end
+    end }
+    assert.are.equal(0, partial)
+    assert.are.equal(6, done)
+  end)
+
+  it("info_every: a partial report's line is legal, and once the final best move leads, the final line", function()
+    -- The root raises its best line only when a move scores higher
+    -- (docs/engine.md, info_every): a partial report at depth k whose first
+    -- move and score are those of the completed depth k already shows that
+    -- iteration's whole line. Depth 7 from the start gives about twenty
+    -- reports (one at every limits poll, each 1024 nodes, with 1e-9).
+    local done, partial = {}, {}
+    fresh_search { depth = 7, info_every = 1e-9, info = function(t)
+      local r = { depth = t.depth, score = t.score, line = texts(t.pv) }
+      if t.partial then partial[#partial + 1] = r else done[t.depth] = r end
+      assert.is_true(#t.pv >= 1, "a report with no line")
+      local c = cheskers.new()
+      for _, m in ipairs(t.pv) do
+        assert.is_not_nil(c:parse(tostring(m)), "illegal move " .. tostring(m) .. " in " .. r.line)
+        c:play(tostring(m))
+      end
+    end }
+    local compared = 0
+    for _, r in ipairs(partial) do
+      local fin = done[r.depth]
+      if r.line:match("^%S+") == fin.line:match("^%S+") and r.score == fin.score then
+        compared = compared + 1
+        assert.are.equal(fin.line, r.line)
+      end
+    end
+    assert.is_true(compared > 0, "no partial report led by the final move")
+  end)
+end)

@@ -25,6 +25,18 @@
  *                                a probe of the 2-piece tables in DIR with
  *                                descriptor 0 closed, then chk_tb_info_get
  *                                out of range: its status and message
+ *   search_signature tb-search DIR
+ *                                builds the 2-piece tables in DIR and
+ *                                searches a covered root with them: the
+ *                                tables' answer (score and line)
+ *   search_signature weight-names
+ *                                chk_weight_name out of range (below and
+ *                                past the last weight; the test builds
+ *                                core/eval.c with AddressSanitizer for it,
+ *                                so that a read past the names is seen)
+ *   search_signature search-new  chk_search_new with a table too large to
+ *                                allocate, many times: whether it fails
+ *                                cleanly, keeping no memory
  *
  * Fixed searches (a depth limit, no time limit) depend only on the position
  * and the options (core/cheskers.h, chk_search_run), so the signature is the
@@ -32,6 +44,7 @@
  * does (as a chess engine's bench command shows).
  */
 #include <dirent.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +271,89 @@ static int tb_stdin(const char *dir)
     return 0;
 }
 
+/* A covered root answered by the tables: White Ke5, Black kh8, White to
+ * move (the tables of DIR are built first, 2 pieces). */
+static int tb_search(const char *dir)
+{
+    chk_rules r;
+    chk_pos p;
+    chk_tb_build_opts bo;
+    chk_search_opts o;
+    chk_search_info info;
+    char err[256] = "", line[256] = "";
+    memset(&bo, 0, sizeof bo);
+    bo.pieces = 2;
+    bo.threads = 1;
+    if (setup(&r, &p, "", "7k/8/8/4K3/8/8/8/8 w 0 1"))
+        return 1;
+    chk_tb *tb = chk_tb_build(dir, &r, &bo, err, sizeof err) ? NULL : chk_tb_open(dir, &r, err, sizeof err);
+    chk_search *se = chk_search_new(0);
+    if (!tb || !se) {
+        printf("tables: %s\n", tb ? "no memory" : err);
+        return 1;
+    }
+    memset(&o, 0, sizeof o);
+    o.depth = 2;
+    o.tb = tb;
+    int rc = chk_search_run(se, &p, &o, &info);
+    int made = 0;
+    for (int i = 0; i < info.npv; i++) {
+        char move[64];
+        chk_move_text(&p, &info.pv[i], move, sizeof move);
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", move);
+        if (chk_make(&p, &info.pv[i]))
+            made++;
+    }
+    printf("status %d tb %d score %d line %s\n", rc, info.tb, info.score, line);
+    while (made--)
+        chk_unmake(&p);
+    chk_search_free(se);
+    chk_tb_close(tb);
+    chk_pos_free(&p);
+    return 0;
+}
+
+static int weight_name_edges(void)
+{
+    printf("-1: %s, %d: %s\n", chk_weight_name(-1) ? "a name" : "none", CHK_NWEIGHTS,
+           chk_weight_name(CHK_NWEIGHTS) ? "a name" : "none");
+    return 0;
+}
+
+/* Bytes held by malloc (its heap and its mmap'ed blocks). */
+static size_t held(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+/* A table of 2^62 bytes cannot be allocated (no machine has the address
+ * space), so chk_search_new fails after its other allocations: each
+ * failure must give back what it took. */
+static int search_new(void)
+{
+    int nulls = 0;
+    size_t before = held();
+    for (int i = 0; i < 50; i++) {
+        chk_search *se = chk_search_new((size_t)1 << 62);
+        if (se)
+            chk_search_free(se);
+        else
+            nulls++;
+    }
+    size_t after = held();
+    printf("%d of 50 failed, %s\n", nulls, after <= before + 65536 ? "no memory kept" : "memory kept");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "tb-search"))
+        return tb_search(argv[2]);
+    if (argc >= 2 && !strcmp(argv[1], "weight-names"))
+        return weight_name_edges();
+    if (argc >= 2 && !strcmp(argv[1], "search-new"))
+        return search_new();
     if (argc >= 3 && !strcmp(argv[1], "tb-stdin"))
         return tb_stdin(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "tb-fds"))

@@ -14,7 +14,9 @@
 # made, the path of chk_perft(p, d, false, stop) that only the bench used)
 # against the numbers of docs/rules.md, worked out independently of this
 # program, and against hand counts for positions where a side has just lost
-# its last king (see the comments below).
+# its last king (see the comments below). Then C API edges: kinds named by
+# letter, tablebase builds, a root answered by the tables, chk_weight_name
+# out of range and chk_search_new failing.
 # Needs build/libcheskers.a (make). Run from the repository root.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -128,6 +130,46 @@ if [ "$got" = "build 0, descriptors all closed" ]; then
   ok "chk_tb_build: no file descriptor left open"
 else
   not_ok "chk_tb_build: file descriptors"; echo "# $got"
+fi
+
+# ---- a root answered by the tables ---------------------------------------------
+# White Ke5, Black kh8 (its corner: g7 is its one square), White to move.
+# e5-f6 leaves Black only h8-g7, next to f6 with h8 empty behind it, so
+# White jumps f6xh8 and Black has no king: a win in 3 plies (no win in 1:
+# the kings are not adjacent; f6 is White's only square that reaches f6,
+# h6 or f8, from where g7 can be jumped). The answer is the whole line to
+# the end of the game, scored WIN - 3 = 29997 (core/cheskers.h).
+got=$("$tmp/sig" tb-search "$tmp/tb3" 2>&1)
+if [ "$got" = "status 0 tb 1 score 29997 line e5-f6 h8-g7 f6xh8" ]; then
+  ok "chk_search_run with tables: a covered root gets the tables' whole line"
+else
+  not_ok "chk_search_run with tables: a covered root"; echo "# $got"
+fi
+
+# ---- C API edges of the engine ------------------------------------------------
+# chk_weight_name out of range answers NULL without reading the table: a
+# read past its 15 names often finds a zero there, so core/eval.c is built
+# with AddressSanitizer for this check (linked before the library, whose
+# eval.o is then not used), which stops at such a read.
+if ${CC:-cc} -std=c11 -O1 -g -fsanitize=address -D_POSIX_C_SOURCE=200809L -Icore \
+    tests/search_signature.c core/eval.c build/libcheskers.a -lm -lpthread -o "$tmp/sig-asan" 2>"$tmp/err"; then
+  got=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$tmp/sig-asan" weight-names 2>&1)
+else
+  got="the AddressSanitizer build failed: $(head -3 "$tmp/err")"
+fi
+if [ "$got" = "-1: none, 15: none" ]; then
+  ok "chk_weight_name: no name out of range (-1, CHK_NWEIGHTS = 15)"
+else
+  not_ok "chk_weight_name out of range"; echo "$got" | head -8 | sed 's/^/# /'
+fi
+# (Under make sanitize the program is instrumented: the sanitizer must then
+# let the too-large allocation fail instead of stopping there, and it warns
+# on stderr about each.)
+got=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" "$tmp/sig" search-new 2>"$tmp/err")
+if [ "$got" = "50 of 50 failed, no memory kept" ]; then
+  ok "chk_search_new: a table too large fails cleanly, keeping no memory"
+else
+  not_ok "chk_search_new with a table too large"; echo "# $got"; head -5 "$tmp/err" | sed 's/^/# /'
 fi
 
 echo "1..$n"
