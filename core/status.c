@@ -54,7 +54,7 @@ void *chk__table_alloc(size_t bytes, size_t entry_size, size_t *count)
     size_t n = 1024;
     if (bytes == 0)
         bytes = CHK_TABLE_DEFAULT_BYTES;
-    while (n * 2 * entry_size <= bytes)
+    while (n <= bytes / entry_size / 2)     /* n * 2 * entry_size <= bytes, without overflow */
         n *= 2;
     *count = n;
     return calloc(n, entry_size);

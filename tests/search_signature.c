@@ -327,15 +327,17 @@ static size_t held(void)
     return mi.uordblks + mi.hblkhd;
 }
 
-/* A table of 2^62 bytes cannot be allocated (no machine has the address
- * space), so chk_search_new fails after its other allocations: each
- * failure must give back what it took. */
+/* A table of 2^62 bytes or more cannot be allocated (no machine has the
+ * address space), so chk_search_new fails after its other allocations:
+ * each failure must give back what it took. Sizes from 2^63 up once made
+ * the table sizing loop overflow and spin for ever. */
 static int search_new(void)
 {
+    static const size_t sizes[] = {(size_t)1 << 62, (size_t)1 << 63, SIZE_MAX};
     int nulls = 0;
     size_t before = held();
     for (int i = 0; i < 50; i++) {
-        chk_search *se = chk_search_new((size_t)1 << 62);
+        chk_search *se = chk_search_new(sizes[i % 3]);
         if (se)
             chk_search_free(se);
         else
