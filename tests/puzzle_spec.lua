@@ -188,6 +188,26 @@ describe("the solver", function()
     assert.are.equal(fen, b:fen())
     assert.are.equal(0, #b:history())
   end)
+
+  it("spends its whole node budget: a search of N nodes fits in N, not in N - 1", function()
+    -- the solver's table starts afresh whenever the rules change, so a solve
+    -- under other rules first makes each run below the same search
+    local fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b"
+    local other = cheskers.new(fen, { capture = "optional" })
+    local function fresh(opts)
+      other:solve(1)
+      return cheskers.new(fen):solve(opts)
+    end
+    local full = fresh { moves = 2, all = false }
+    assert.are.equal(2, full.shortest)
+    assert.is_true(full.nodes >= 2)
+    local exact = fresh { moves = 2, all = false, nodes = full.nodes }
+    assert.are.equal(2, exact.shortest)
+    assert.are.equal(full.nodes, exact.nodes)
+    local ok, err = pcall(fresh, { moves = 2, all = false, nodes = full.nodes - 1 })
+    assert.is_false(ok)
+    assert.matches("node limit", err)
+  end)
 end)
 
 -- ---- the collection --------------------------------------------------------
