@@ -189,6 +189,19 @@ describe("the solver", function()
     assert.are.equal(0, #b:history())
   end)
 
+  it("finds that a defence which stalemates the attacker holds", function()
+    -- Black must jump (e5xd4 to c3 is its only jump; the pawn b2 has none, and
+    -- a jump is compulsory). Then White's Ka1 has no move (b2 is taken and c3
+    -- behind it too): White, the attacker, is stalemated and has lost.
+    local b = cheskers.new("8/8/8/4k3/3P4/8/1p6/K7 b")
+    for _, n in ipairs { 1, 3 } do
+      local m, len = b:defend(n)
+      assert.are.equal("e5xc3", tostring(m))
+      assert.is_nil(len)
+    end
+    assert.are.equal(1, #b:moves())
+  end)
+
   it("spends its whole node budget: a search of N nodes fits in N, not in N - 1", function()
     -- the solver's table starts afresh whenever the rules change, so a solve
     -- under other rules first makes each run below the same search
