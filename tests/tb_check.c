@@ -309,6 +309,49 @@ static void check_memory(const char *dir)
     tap(rc == 0 && after == before, what);
 }
 
+/* The progress reports of a build: pieces then pawns never go down (the
+ * order docs/tablebases.md gives: a capture leads to fewer pieces, a
+ * promotion to fewer pawns). The build stops at the first 4-piece
+ * signature with a pawn: every other signature of up to 4 pieces without
+ * one more pawn was reported before it. Counted by hand (a king each, the
+ * other pieces of the kinds K B C): K v K; 3 pieces: 3 kinds x 2 sides = 6;
+ * 4 pieces: 6 pairs for White alone, 6 for Black alone, 3 x 3 split = 21;
+ * then KP v K and K v KP: 30 before it, so it is the 31st. */
+typedef struct order_seen {
+    int last, units, bad;
+    char first_bad[24];
+} order_seen;
+
+static int order_progress(void *ud, const chk_tb_progress *pr)
+{
+    order_seen *o = ud;
+    int pieces = 0, pawns = 0;
+    for (const char *c = pr->name; *c; c++) {
+        pieces += *c != 'v' && *c != ' ';
+        pawns += *c == 'P';
+    }
+    int rank = pieces * 16 + pawns;
+    if (rank < o->last && !o->bad++)
+        snprintf(o->first_bad, sizeof o->first_bad, "%s", pr->name);
+    o->last = rank;
+    o->units++;
+    return pieces == 4 && pawns > 0;
+}
+
+static void check_build_order(const char *dir)
+{
+    char sub[PATH_MAX + 16], err[256], what[160];
+    chk_rules r;
+    order_seen seen = {0};
+    chk_rules_default(&r);
+    snprintf(sub, sizeof sub, "%s/order", dir);
+    chk_tb_build_opts o = {.pieces = 4, .progress = order_progress, .progress_ud = &seen};
+    int rc = chk_tb_build(sub, &r, &o, err, sizeof err);
+    snprintf(what, sizeof what, "build order: pieces, then pawns (%d signatures, first out of order: %s)",
+             seen.units, seen.bad ? seen.first_bad : "none");
+    tap(rc == CHK_TB_STOPPED && !seen.bad && seen.units == 31, what);
+}
+
 static int resources(const char *dir)
 {
     char real[PATH_MAX];
@@ -319,6 +362,7 @@ static int resources(const char *dir)
     check_names(real);
     check_unmapped(real);
     check_memory(real);
+    check_build_order(real);
     return resource_failures != 0;
 }
 
