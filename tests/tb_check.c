@@ -373,8 +373,12 @@ int main(int argc, char **argv)
     if (argc == 3 && !strcmp(argv[2], "resources")) {
         /* blocks freed into the thread cache count as in use in mallinfo2:
          * run again with no such cache */
-        if (!getenv("GLIBC_TUNABLES")) {
-            setenv("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0", 1);
+        const char *t = getenv("GLIBC_TUNABLES");
+        if (!t || !strstr(t, "glibc.malloc.tcache_count=0")) {
+            char tunables[512];
+            snprintf(tunables, sizeof tunables, "%s%sglibc.malloc.tcache_count=0", t ? t : "",
+                     t && *t ? ":" : "");
+            setenv("GLIBC_TUNABLES", tunables, 1);
             execv("/proc/self/exe", argv);
         }
         return resources(argv[1]);
