@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cheskers_tb.h"
+#include "tb_internal.h"   /* sizeof(tb_layout), for a failed allocation */
 
 typedef struct walk {
     chk_tb *tb;
@@ -160,9 +161,16 @@ static void signatures(walk *w, uint8_t *pieces, int n, int max, int from)
 
 /* This program's pthread_create and realloc stand in for the C library's
  * (the core is linked in statically, so its calls come here): they count
- * the threads started, and make the first history allocation of a
- * position (chk_make's, 64 entries: core/board.c) fail on demand. */
-static int threads_started, fail_history;
+ * the threads started, and make a first allocation (a realloc from NULL)
+ * of one size fail on demand. The sizes told apart (core/board.c,
+ * core/tb_build.c): a position's history (64 entries of chk_undo), a
+ * worker's list of positions found at a level (1024 indexes of 8 bytes),
+ * the list of signatures to build (one tb_layout for 2 pieces). */
+static int threads_started;
+static size_t fail_size;
+#define HISTORY_SIZE (64 * sizeof(chk_undo))
+#define FOUND_SIZE   (1024 * sizeof(uint64_t))
+#define LAYOUTS_SIZE sizeof(tb_layout)
 
 int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
 {
@@ -178,7 +186,7 @@ void *realloc(void *ptr, size_t size)
     static void *(*real)(void *, size_t);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "realloc");
-    if (fail_history && !ptr && size == 64 * sizeof(chk_undo))
+    if (fail_size && !ptr && size == fail_size)
         return NULL;
     return real(ptr, size);
 }
@@ -230,15 +238,28 @@ static void check_threads(const char *dir)
     tap(rc0 == 0 && rc1 == 0 && (cores > 1 ? t0 > 0 : t0 == 0) && t1 == 0, what);
 }
 
-/* A chk_make that cannot grow its history fails the build, with the reason. */
+/* An allocation that fails fails the build, with the reason, and leaves
+ * nothing held: a chk_make that cannot grow its history, a level that
+ * cannot list what it found, the list of signatures. */
 static void check_no_memory(const char *dir)
 {
-    char sub[PATH_MAX + 16], err[256] = "";
-    snprintf(sub, sizeof sub, "%s/nomem", dir);
-    fail_history = 1;
-    int rc = build_default(sub, 2, 1, err, sizeof err);
-    fail_history = 0;
-    tap(rc == CHK_TB_ERROR && !strcmp(err, "out of memory"), "a failed allocation fails the build: out of memory");
+    static const struct { size_t size; const char *what; } cases[] = {
+        {HISTORY_SIZE, "a failed allocation (a history) fails the build"},
+        {FOUND_SIZE, "a failed allocation (a level's finds) fails the build"},
+        {LAYOUTS_SIZE, "a failed allocation (the signatures) fails the build"},
+    };
+    for (int i = 0; i < 3; i++) {
+        char sub[PATH_MAX + 16], err[256] = "", what[160];
+        snprintf(sub, sizeof sub, "%s/nomem%d", dir, i);
+        size_t before = mallinfo2().uordblks;
+        fail_size = cases[i].size;
+        int rc = build_default(sub, 2, 1, err, sizeof err);
+        fail_size = 0;
+        size_t after = mallinfo2().uordblks;
+        snprintf(what, sizeof what, "%s: %s; nothing held (%zu bytes in use, then %zu)",
+                 cases[i].what, err, before, after);
+        tap(rc == CHK_TB_ERROR && !strcmp(err, "out of memory") && after == before, what);
+    }
 }
 
 /* Names with up to CHK_TB_MAX_PIECES (6) pieces are tables, 7 are not. */
