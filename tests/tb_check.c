@@ -159,18 +159,20 @@ static void signatures(walk *w, uint8_t *pieces, int n, int max, int from)
 
 /* ---- resources --------------------------------------------------------- */
 
-/* This program's pthread_create and realloc stand in for the C library's
- * (the core is linked in statically, so its calls come here): they count
- * the threads started, and make a first allocation (a realloc from NULL)
- * of one size fail on demand. The sizes told apart (core/board.c,
- * core/tb_build.c): a position's history (64 entries of chk_undo), a
- * worker's list of positions found at a level (1024 indexes of 8 bytes),
- * the list of signatures to build (one tb_layout for 2 pieces). */
+/* This program's pthread_create, malloc and realloc stand in for the C
+ * library's (the core is linked in statically, so its calls come here):
+ * they count the threads started, and make an allocation of one size (a
+ * malloc, or a realloc from NULL) fail on demand. The sizes told apart
+ * (core/board.c, core/tb_build.c): a position's history (64 entries of
+ * chk_undo), a worker's list of positions found at a level (1024 indexes
+ * of 8 bytes), the list of signatures to build (one tb_layout for 2
+ * pieces), a worker's move list (CHK_MAX_MOVES moves). */
 static int threads_started;
 static size_t fail_size;
 #define HISTORY_SIZE (64 * sizeof(chk_undo))
 #define FOUND_SIZE   (1024 * sizeof(uint64_t))
 #define LAYOUTS_SIZE sizeof(tb_layout)
+#define MOVES_SIZE   (CHK_MAX_MOVES * sizeof(chk_move))
 
 int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
 {
@@ -179,6 +181,16 @@ int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), v
         *(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
     __atomic_add_fetch(&threads_started, 1, __ATOMIC_SEQ_CST);
     return real(t, a, fn, arg);
+}
+
+void *malloc(size_t size)
+{
+    static void *(*real)(size_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "malloc");
+    if (fail_size && size == fail_size)
+        return NULL;
+    return real(size);
 }
 
 void *realloc(void *ptr, size_t size)
@@ -240,17 +252,18 @@ static void check_threads(const char *dir)
 
 /* An allocation that fails fails the build, with the reason, and leaves
  * nothing held: a chk_make that cannot grow its history, a level that
- * cannot list what it found, the list of signatures. */
+ * cannot list what it found, the list of signatures, a worker's moves. */
 static void check_no_memory(const char *dir)
 {
     static const struct { size_t size; const char *what; } cases[] = {
         {HISTORY_SIZE, "a failed allocation (a history) fails the build"},
         {FOUND_SIZE, "a failed allocation (a level's finds) fails the build"},
         {LAYOUTS_SIZE, "a failed allocation (the signatures) fails the build"},
+        {MOVES_SIZE, "a failed allocation (a worker's move list) fails the build"},
     };
-    for (int i = 0; i < 3; i++) {
-        char sub[PATH_MAX + 16], err[256] = "", what[160];
-        snprintf(sub, sizeof sub, "%s/nomem%d", dir, i);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char sub[PATH_MAX + 16], err[256] = "", what[192];
+        snprintf(sub, sizeof sub, "%s/nomem%zu", dir, i);
         size_t before = mallinfo2().uordblks;
         fail_size = cases[i].size;
         int rc = build_default(sub, 2, 1, err, sizeof err);
