@@ -202,6 +202,21 @@ describe("the solver", function()
     assert.are.equal(1, #b:moves())
   end)
 
+  it("answers for a side to move that is stalemated: no win, and already lost", function()
+    -- White's Ka1 has no move: b2 is taken and c3 behind it too. A side
+    -- without a move loses, so it wins nothing, and as the defender the
+    -- game is already won against it (length 0, no move).
+    local b = cheskers.new("8/8/8/8/8/2k5/1p6/K7 w")
+    assert.are.equal(0, #b:moves())
+    local all = b:solve(2)
+    assert.is_false(all.win)
+    assert.are.equal(0, #all.moves)
+    assert.is_false(b:solve({ moves = 2, all = false }).win)
+    local m, len = b:defend(2)
+    assert.is_nil(m)
+    assert.are.equal(0, len)
+  end)
+
   it("spends its whole node budget: a search of N nodes fits in N, not in N - 1", function()
     -- the solver's table starts afresh whenever the rules change, so a solve
     -- under other rules first makes each run below the same search
