@@ -45,7 +45,9 @@ local CORE_TESTS = {
 -- Suites run first (before CORE_TESTS) for a mutant of these files only:
 -- they are slow, and only these files' mutants can fail them alone.
 local FILE_TESTS = {
-  ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
+  ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
+                    "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
+  ["core/solve.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
   ["core/status.c"] = { "sh tests/status_test.sh" },
   ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
   -- the C API's edges that the binding never reaches (a second, quick)

@@ -188,6 +188,54 @@ describe("the solver", function()
     assert.are.equal(fen, b:fen())
     assert.are.equal(0, #b:history())
   end)
+
+  it("finds that a defence which stalemates the attacker holds", function()
+    -- Black must jump (e5xd4 to c3 is its only jump; the pawn b2 has none, and
+    -- a jump is compulsory). Then White's Ka1 has no move (b2 is taken and c3
+    -- behind it too): White, the attacker, is stalemated and has lost.
+    local b = cheskers.new("8/8/8/4k3/3P4/8/1p6/K7 b")
+    for _, n in ipairs { 1, 3 } do
+      local m, len = b:defend(n)
+      assert.are.equal("e5xc3", tostring(m))
+      assert.is_nil(len)
+    end
+    assert.are.equal(1, #b:moves())
+  end)
+
+  it("answers for a side to move that is stalemated: no win, and already lost", function()
+    -- White's Ka1 has no move: b2 is taken and c3 behind it too. A side
+    -- without a move loses, so it wins nothing, and as the defender the
+    -- game is already won against it (length 0, no move).
+    local b = cheskers.new("8/8/8/8/8/2k5/1p6/K7 w")
+    assert.are.equal(0, #b:moves())
+    local all = b:solve(2)
+    assert.is_false(all.win)
+    assert.are.equal(0, #all.moves)
+    assert.is_false(b:solve({ moves = 2, all = false }).win)
+    local m, len = b:defend(2)
+    assert.is_nil(m)
+    assert.are.equal(0, len)
+  end)
+
+  it("spends its whole node budget: a search of N nodes fits in N, not in N - 1", function()
+    -- the solver's table starts afresh whenever the rules change, so a solve
+    -- under other rules first makes each run below the same search
+    local fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b"
+    local other = cheskers.new(fen, { capture = "optional" })
+    local function fresh(opts)
+      other:solve(1)
+      return cheskers.new(fen):solve(opts)
+    end
+    local full = fresh { moves = 2, all = false }
+    assert.are.equal(2, full.shortest)
+    assert.is_true(full.nodes >= 2)
+    local exact = fresh { moves = 2, all = false, nodes = full.nodes }
+    assert.are.equal(2, exact.shortest)
+    assert.are.equal(full.nodes, exact.nodes)
+    local ok, err = pcall(fresh, { moves = 2, all = false, nodes = full.nodes - 1 })
+    assert.is_false(ok)
+    assert.matches("node limit", err)
+  end)
 end)
 
 -- ---- the collection --------------------------------------------------------

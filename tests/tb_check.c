@@ -10,15 +10,28 @@
  *     in 0); a draw has no winning move and one that draws;
  *   - chk_tb_best_move picks a move of the position's value and distance;
  *   - every SOLVE_EVERY-th position agrees with the forced-win solver.
+ * With "resources" for PIECES: checks what the tables' code does with the
+ * process's resources instead (see resources() below): threads, memory,
+ * mappings, a failed allocation, the file names it takes for tables.
  * Prints TAP lines (no plan). Built and run by tests/tb_test.sh.
  *
  * usage: tb_check DIR PIECES "RULE OPTIONS" [SOLVE_EVERY]
+ *        tb_check DIR resources
  */
+#define _GNU_SOURCE     /* RTLD_NEXT, mallinfo2 */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cheskers_tb.h"
+#include "tb_internal.h"   /* sizeof(tb_layout), for a failed allocation */
 
 typedef struct walk {
     chk_tb *tb;
@@ -144,13 +157,270 @@ static void signatures(walk *w, uint8_t *pieces, int n, int max, int from)
     }
 }
 
+/* ---- resources --------------------------------------------------------- */
+
+/* This program's pthread_create, malloc and realloc stand in for the C
+ * library's (the core is linked in statically, so its calls come here):
+ * they count the threads started, and make an allocation of one size (a
+ * malloc, or a realloc from NULL) fail on demand. The sizes told apart
+ * (core/board.c, core/tb_build.c): a position's history (64 entries of
+ * chk_undo), a worker's list of positions found at a level (1024 indexes
+ * of 8 bytes), the list of signatures to build (one tb_layout for 2
+ * pieces), a worker's move list (CHK_MAX_MOVES moves). */
+static int threads_started;
+static size_t fail_size;
+#define HISTORY_SIZE (64 * sizeof(chk_undo))
+#define FOUND_SIZE   (1024 * sizeof(uint64_t))
+#define LAYOUTS_SIZE sizeof(tb_layout)
+#define MOVES_SIZE   (CHK_MAX_MOVES * sizeof(chk_move))
+
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+    __atomic_add_fetch(&threads_started, 1, __ATOMIC_SEQ_CST);
+    return real(t, a, fn, arg);
+}
+
+void *malloc(size_t size)
+{
+    static void *(*real)(size_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "malloc");
+    if (fail_size && size == fail_size)
+        return NULL;
+    return real(size);
+}
+
+void *realloc(void *ptr, size_t size)
+{
+    static void *(*real)(void *, size_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "realloc");
+    if (fail_size && !ptr && size == fail_size)
+        return NULL;
+    return real(ptr, size);
+}
+
+static int resource_failures;
+
+static void tap(bool ok, const char *what)
+{
+    printf("%s - %s\n", ok ? "ok" : "not ok", what);
+    resource_failures += !ok;
+}
+
+static int build_default(const char *dir, int pieces, int threads, char *err, size_t errlen)
+{
+    chk_rules r;
+    chk_rules_default(&r);
+    chk_tb_build_opts o = {.pieces = pieces, .threads = threads};
+    return chk_tb_build(dir, &r, &o, err, errlen);
+}
+
+/* The lines of /proc/self/maps that name a file under dir. */
+static int mapped_under(const char *dir)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[PATH_MAX + 128];
+    int n = 0;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, dir) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* threads 0 is one per online core (the calling thread being one of
+ * them), threads 1 none started. */
+static void check_threads(const char *dir)
+{
+    char sub[PATH_MAX + 16], err[256], what[160];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads_started = 0;
+    snprintf(sub, sizeof sub, "%s/threads0", dir);
+    int rc0 = build_default(sub, 2, 0, err, sizeof err), t0 = threads_started;
+    threads_started = 0;
+    snprintf(sub, sizeof sub, "%s/threads1", dir);
+    int rc1 = build_default(sub, 2, 1, err, sizeof err), t1 = threads_started;
+    snprintf(what, sizeof what, "threads 0 starts threads on %ld cores (%d), threads 1 none (%d)",
+             cores, t0, t1);
+    tap(rc0 == 0 && rc1 == 0 && (cores > 1 ? t0 > 0 : t0 == 0) && t1 == 0, what);
+}
+
+/* An allocation that fails fails the build, with the reason, and leaves
+ * nothing held: a chk_make that cannot grow its history, a level that
+ * cannot list what it found, the list of signatures, a worker's moves. */
+static void check_no_memory(const char *dir)
+{
+    static const struct { size_t size; const char *what; } cases[] = {
+        {HISTORY_SIZE, "a failed allocation (a history) fails the build"},
+        {FOUND_SIZE, "a failed allocation (a level's finds) fails the build"},
+        {LAYOUTS_SIZE, "a failed allocation (the signatures) fails the build"},
+        {MOVES_SIZE, "a failed allocation (a worker's move list) fails the build"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char sub[PATH_MAX + 16], err[256] = "", what[192];
+        snprintf(sub, sizeof sub, "%s/nomem%zu", dir, i);
+        size_t before = mallinfo2().uordblks;
+        fail_size = cases[i].size;
+        int rc = build_default(sub, 2, 1, err, sizeof err);
+        fail_size = 0;
+        size_t after = mallinfo2().uordblks;
+        snprintf(what, sizeof what, "%s: %s; nothing held (%zu bytes in use, then %zu)",
+                 cases[i].what, err, before, after);
+        tap(rc == CHK_TB_ERROR && !strcmp(err, "out of memory") && after == before, what);
+    }
+}
+
+/* Names with up to CHK_TB_MAX_PIECES (6) pieces are tables, 7 are not. */
+static void check_names(const char *dir)
+{
+    char sub[PATH_MAX + 16], path[PATH_MAX + 64], suffix[64] = "", err[256];
+    chk_rules r;
+    chk_rules_default(&r);
+    snprintf(sub, sizeof sub, "%s/names", dir);
+    int rc = build_default(sub, 2, 1, err, sizeof err);
+    DIR *d = opendir(sub);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (!strncmp(e->d_name, "KvK.", 4))
+            snprintf(suffix, sizeof suffix, "%s", e->d_name + 3);   /* ".xxxxxxxx.ctb" */
+    if (d)
+        closedir(d);
+    static const char *const names[] = {"KPPPvKP", "KPPPPvKP", "KBCvKBC"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s%s", sub, names[i], suffix);
+        FILE *f = fopen(path, "w");
+        if (f)
+            fclose(f);
+    }
+    chk_tb *tb = chk_tb_open(sub, &r, err, sizeof err);
+    int n = tb ? chk_tb_count(tb) : -1;
+    chk_tb_close(tb);
+    /* K v K, and the two 6-piece names; not the 7-piece one */
+    tap(rc == 0 && suffix[0] && n == 3, "file names of up to 6 pieces are tables, of 7 not");
+}
+
+/* A table is mapped while probed and unmapped by chk_tb_close. */
+static void check_unmapped(const char *dir)
+{
+    char sub[PATH_MAX + 16], err[256], what[128];
+    chk_rules r;
+    chk_pos p;
+    chk_rules_default(&r);
+    snprintf(sub, sizeof sub, "%s/threads1", dir);
+    chk_tb *tb = chk_tb_open(sub, &r, err, sizeof err);
+    chk_pos_init(&p, &r);
+    int value = -1, dist = -1;
+    /* Ka1 v kc3, White to move: a1-b2 is the only move, c3xa1 (by hand) */
+    int rc = chk_pos_set_fen(&p, "8/8/8/8/8/2k5/8/K7 w", NULL, 0) == 0 && tb
+                 ? chk_tb_probe(tb, &p, &value, &dist) : -1;
+    int open_maps = mapped_under(sub);
+    chk_tb_close(tb);
+    int closed_maps = mapped_under(sub);
+    chk_pos_free(&p);
+    snprintf(what, sizeof what, "a probed table is mapped (%d), and unmapped when closed (%d)",
+             open_maps, closed_maps);
+    tap(rc == 1 && value == CHK_TB_LOSS && dist == 2 && open_maps > 0 && closed_maps == 0, what);
+}
+
+/* A build holds no memory once it returns: one that writes its table,
+ * one that finds it on disk. */
+static void check_memory(const char *dir)
+{
+    char sub[PATH_MAX + 16], err[256], what[128];
+    snprintf(sub, sizeof sub, "%s/memory0", dir);
+    int rc = build_default(sub, 2, 1, err, sizeof err);        /* once: what stays for good */
+    snprintf(sub, sizeof sub, "%s/memory", dir);
+    size_t before = mallinfo2().uordblks;
+    rc |= build_default(sub, 2, 1, err, sizeof err);
+    rc |= build_default(sub, 2, 1, err, sizeof err);
+    size_t after = mallinfo2().uordblks;
+    snprintf(what, sizeof what, "builds hold no memory after they return (%zu bytes in use, then %zu)",
+             before, after);
+    tap(rc == 0 && after == before, what);
+}
+
+/* The progress reports of a build: pieces then pawns never go down (the
+ * order docs/tablebases.md gives: a capture leads to fewer pieces, a
+ * promotion to fewer pawns). The build stops at the first 4-piece
+ * signature with a pawn: every other signature of up to 4 pieces without
+ * one more pawn was reported before it. Counted by hand (a king each, the
+ * other pieces of the kinds K B C): K v K; 3 pieces: 3 kinds x 2 sides = 6;
+ * 4 pieces: 6 pairs for White alone, 6 for Black alone, 3 x 3 split = 21;
+ * then KP v K and K v KP: 30 before it, so it is the 31st. */
+typedef struct order_seen {
+    int last, units, bad;
+    char first_bad[24];
+} order_seen;
+
+static int order_progress(void *ud, const chk_tb_progress *pr)
+{
+    order_seen *o = ud;
+    int pieces = 0, pawns = 0;
+    for (const char *c = pr->name; *c; c++) {
+        pieces += *c != 'v' && *c != ' ';
+        pawns += *c == 'P';
+    }
+    int rank = pieces * 16 + pawns;
+    if (rank < o->last && !o->bad++)
+        snprintf(o->first_bad, sizeof o->first_bad, "%s", pr->name);
+    o->last = rank;
+    o->units++;
+    return pieces == 4 && pawns > 0;
+}
+
+static void check_build_order(const char *dir)
+{
+    char sub[PATH_MAX + 16], err[256], what[160];
+    chk_rules r;
+    order_seen seen = {0};
+    chk_rules_default(&r);
+    snprintf(sub, sizeof sub, "%s/order", dir);
+    chk_tb_build_opts o = {.pieces = 4, .progress = order_progress, .progress_ud = &seen};
+    int rc = chk_tb_build(sub, &r, &o, err, sizeof err);
+    snprintf(what, sizeof what, "build order: pieces, then pawns (%d signatures, first out of order: %s)",
+             seen.units, seen.bad ? seen.first_bad : "none");
+    tap(rc == CHK_TB_STOPPED && !seen.bad && seen.units == 31, what);
+}
+
+static int resources(const char *dir)
+{
+    char real[PATH_MAX];
+    if (mkdir(dir, 0777) < 0 || !realpath(dir, real))
+        return printf("not ok - resources: cannot make %s\n", dir), 1;
+    check_threads(real);
+    check_no_memory(real);
+    check_names(real);
+    check_unmapped(real);
+    check_memory(real);
+    check_build_order(real);
+    return resource_failures != 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[256];
     chk_rules r;
+    if (argc == 3 && !strcmp(argv[2], "resources")) {
+        /* blocks freed into the thread cache count as in use in mallinfo2:
+         * run again with no such cache */
+        const char *t = getenv("GLIBC_TUNABLES");
+        if (!t || !strstr(t, "glibc.malloc.tcache_count=0")) {
+            char tunables[512];
+            snprintf(tunables, sizeof tunables, "%s%sglibc.malloc.tcache_count=0", t ? t : "",
+                     t && *t ? ":" : "");
+            setenv("GLIBC_TUNABLES", tunables, 1);
+            execv("/proc/self/exe", argv);
+        }
+        return resources(argv[1]);
+    }
     walk *w = calloc(1, sizeof *w);
     if (argc < 4 || !w)
-        return fprintf(stderr, "usage: tb_check DIR PIECES \"RULE OPTIONS\" [SOLVE_EVERY]\n"), 2;
+        return fprintf(stderr, "usage: tb_check DIR PIECES \"RULE OPTIONS\" [SOLVE_EVERY]\n"
+                               "       tb_check DIR resources\n"), 2;
     int pieces = atoi(argv[2]);
     chk_rules_default(&r);
     if (argv[3][0] && (chk_rules_parse(&r, argv[3], err, sizeof err) < 0 ||

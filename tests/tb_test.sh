@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/tb_test.sh - every position of the tablebases with up to 3 pieces,
 # under several rule sets, checked by tests/tb_check.c (consistency of each
-# value with its moves, coverage, agreement with the solver on a sample);
-# then the command cheskers tb. Prints TAP. Needs make (build/libcheskers.a
+# value with its moves, coverage, agreement with the solver on a sample)
+# and what the tables' code does with the process's resources; then the
+# command cheskers tb. Prints TAP. Needs make (build/libcheskers.a
 # and ./cheskers). Run from the repository root.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -40,6 +41,17 @@ for rules in "" "majority=false" "flying_kings=true" "pawns_capture_backward=tru
     esac
   done <"$tmp/out"
 done
+
+# ---- resources: threads, memory, mappings, a failed allocation, file names --
+"$tmp/tb_check" "$tmp/res" resources >"$tmp/out" 2>&1
+while IFS= read -r line; do
+  case $line in
+    "ok - "*) ok "${line#ok - }" ;;
+    "not ok - "*) notok "${line#not ok - }" ;;
+    *) echo "# $line" ;;
+  esac
+done <"$tmp/out"
+grep -q "ok - builds hold no memory" "$tmp/out" || notok "tb_check resources ran to its end"
 
 # ---- a write that fails -----------------------------------------------------
 # With the file size limit at 0 (and SIGXFSZ ignored) every write of a table
