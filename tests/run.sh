@@ -4,6 +4,9 @@
 # tests/*_test.sh and luacheck (.luacheckrc) over the files of LINT below.
 # Each prints TAP; a suite that dies without saying "not ok" counts as one
 # failure. Run from the repository root (make test).
+# TESTS="tests/x_spec.lua tests/y_test.sh" runs only those suites (no
+# luacheck): to rerun part of the suite, also under make sanitize or make
+# valgrind, which run this script.
 # Every suite gets TMPDIR pointed at a scratch folder removed at the end, and
 # a last check fails if anything was left in it (the specs clean up after
 # themselves: tests/helpers.lua H.tmpname, H.tmpdir).
@@ -34,14 +37,29 @@ suite() { # name, command...
   pass=$((pass + p)); fail=$((fail + f))
 }
 
-suite busted lua5.4 /usr/bin/busted -o TAP
-for t in tests/*_test.sh; do
-  [ -e "$t" ] || continue
-  suite "$t" sh "$t"
-done
-# one "ok" per clean file, one "not ok" per warning
-# shellcheck disable=SC2086 # LINT is a list of paths
-suite luacheck luacheck --formatter TAP --codes $LINT
+if [ -n "${TESTS:-}" ]; then
+  specs=""; scripts=""
+  for t in $TESTS; do
+    case $t in
+      *_spec.lua) specs="$specs $t" ;;
+      *_test.sh) scripts="$scripts $t" ;;
+      *) echo "not ok - TESTS: $t is neither a tests/*_spec.lua nor a tests/*_test.sh"; exit 2 ;;
+    esac
+    [ -e "$t" ] || { echo "not ok - TESTS: no file $t"; exit 2; }
+  done
+  # shellcheck disable=SC2086 # lists of paths
+  [ -z "$specs" ] || suite busted lua5.4 /usr/bin/busted -o TAP $specs
+  for t in $scripts; do suite "$t" sh "$t"; done
+else
+  suite busted lua5.4 /usr/bin/busted -o TAP
+  for t in tests/*_test.sh; do
+    [ -e "$t" ] || continue
+    suite "$t" sh "$t"
+  done
+  # one "ok" per clean file, one "not ok" per warning
+  # shellcheck disable=SC2086 # LINT is a list of paths
+  suite luacheck luacheck --formatter TAP --codes $LINT
+fi
 
 left=$(ls -A "$TMPDIR")
 if [ -z "$left" ]; then
