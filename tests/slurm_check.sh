@@ -219,8 +219,9 @@ task_states() {
     sed -n 's/.*ArrayTaskId=\([0-9][0-9]*\) .*JobState=\([A-Z_]*\) .*/\1 \2/p' | sort -n
 }
 
-# lines FILE: its number of lines (0 when missing).
-lines() { if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi; }
+# games FILE: the games a results file holds, its lines but the header (0
+# when missing).
+games() { if [ -f "$1" ]; then grep -c -v '^{"header"' "$1"; else echo 0; fi; }
 
 # ---- 1. the recipe as README gives it, from the repository root ----------------------
 
@@ -251,7 +252,7 @@ shards=$(ls runs/majority/majority.seed1.shard*of4.jsonl 2>/dev/null | wc -l)
 if [ "$shards" -eq 4 ]; then ok "four shard files"
 else not_ok "four shard files" "found: $(ls runs/majority 2>&1 | tr '\n' ' ')"; fi
 report runs/majority >"$tmp/split.txt"
-if grep -q '^majority-off  *4 ' "$tmp/whole.txt" && cmp -s "$tmp/whole.txt" "$tmp/split.txt"; then
+if grep -q '^majority-off@1  *4 ' "$tmp/whole.txt" && cmp -s "$tmp/whole.txt" "$tmp/split.txt"; then
   ok "the merged report equals the report of the unsplit run"
 else
   not_ok "the merged report equals the report of the unsplit run" \
@@ -301,12 +302,12 @@ job=$(submit "$tmp/submit2.out" $SLOW 24 4 runs/slow --array=1-4%1)
 [ -n "$job" ] || bail "the slow experiment is submitted" "$(cat "$tmp/submit2.out")"
 shard2=runs/slow/slow.seed5.shard2of4.jsonl
 task2_midway() {
-  [ "$(squeue -h -j "${job}_2" -o %t 2>/dev/null)" = R ] && [ "$(lines "$shard2")" -ge 1 ]
+  [ "$(squeue -h -j "${job}_2" -o %t 2>/dev/null)" = R ] && [ "$(games "$shard2")" -ge 1 ]
 }
 if wait_until 120 task2_midway; then
   scancel "${job}_2"
   wait_until 120 job_done "$job"
-  got=$(lines "$shard2")
+  got=$(games "$shard2")
   states=$(task_states "$job" | tr '\n' ' ')
   if [ "$states" = "1 COMPLETED 2 CANCELLED 3 COMPLETED 4 COMPLETED " ] && [ "$got" -lt 6 ]; then
     ok "task 2 cancelled midway ($got of its 6 games recorded); tasks 1, 3, 4 completed"
@@ -335,9 +336,9 @@ else
     "task states: $(task_states "$job2" | tr '\n' ' ')" \
     "$(cat "runs/slow/slurm-${job2}_2.log" 2>/dev/null)"
 fi
-got=$(lines "$shard2")
+got=$(games "$shard2")
 if [ "$got" -eq 6 ]; then ok "it resumed: shard 2 has its 6 games, once each"
-else not_ok "it resumed: shard 2 has its 6 games, once each" "shard 2 has $got lines"; fi
+else not_ok "it resumed: shard 2 has its 6 games, once each" "shard 2 has $got games"; fi
 report runs/slow >"$tmp/slow-split.txt"
 if grep -q '^golomb  *24 ' "$tmp/slow-whole.txt" && cmp -s "$tmp/slow-whole.txt" "$tmp/slow-split.txt"; then
   ok "the merged report equals the report of the unsplit run"
