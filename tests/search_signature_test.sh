@@ -166,7 +166,9 @@ fi
 # let the too-large allocation fail instead of stopping there, and it warns
 # about each: to stderr here, not to the run's report folder, where any
 # file counts as a sanitizer report. An error would still fail the test.)
+# (clang's runtimes share one log path, so UBSAN_OPTIONS says it too.)
 got=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:log_path=stderr" \
+      UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=stderr" \
       timeout 60 "$tmp/sig" search-new 2>"$tmp/err")
 if [ "$got" = "50 of 50 failed, no memory kept" ]; then
   ok "chk_search_new: a table too large (2^62, 2^63, SIZE_MAX) fails cleanly, keeping no memory"
