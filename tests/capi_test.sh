@@ -8,18 +8,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-if [ ! -f build/libcheskers.a ]; then
-  echo "not ok 1 - build/libcheskers.a is missing (make)"
-  echo "1..1"
-  exit 1
-fi
-${CC:-cc} -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icore tests/capi_check.c \
-  build/libcheskers.a -o "$tmp/capi_check" 2>"$tmp/err" || {
-  echo "not ok 1 - tests/capi_check.c does not build"
-  sed 's/^/# /' "$tmp/err"
-  echo "1..1"
-  exit 1
-}
+. tests/cprog.sh
+cprog tests/capi_check.c "$tmp/capi_check"
 "$tmp/capi_check" >"$tmp/out"
 rc=$?
 cat "$tmp/out"

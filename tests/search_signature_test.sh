@@ -27,14 +27,8 @@ n=0; failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
-if [ ! -f build/libcheskers.a ]; then
-  echo "not ok 1 - build/libcheskers.a is missing (make)"; echo "1..1"; exit 1
-fi
-if ! ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signature.c \
-    build/libcheskers.a -lm -lpthread -o "$tmp/sig" 2>"$tmp/err"; then
-  echo "not ok 1 - tests/search_signature.c does not build"; sed 's/^/# /' "$tmp/err"
-  echo "1..1"; exit 1
-fi
+. tests/cprog.sh
+cprog tests/search_signature.c "$tmp/sig" -lm -lpthread
 
 if [ "${1:-}" = "--update" ]; then
   "$tmp/sig" signature >"$tmp/new" || { echo "search_signature failed" >&2; exit 1; }

@@ -6,11 +6,6 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-CC=${CC:-cc}
-if [ ! -f build/libcheskers.a ]; then
-  echo "Bail out! build/libcheskers.a is not built (run make)"
-  exit 1
-fi
-$CC -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_sweep.c build/libcheskers.a \
-    -o "$tmp/search_sweep" || { echo "Bail out! tests/search_sweep.c does not build"; exit 1; }
+. tests/cprog.sh
+cprog tests/search_sweep.c "$tmp/search_sweep"
 "$tmp/search_sweep"

@@ -19,13 +19,8 @@ if [ ! -f build/libcheskers.a ] || [ ! -x ./cheskers ]; then
   echo "1..1"
   exit 1
 fi
-${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/tb_check.c build/libcheskers.a \
-  -lpthread -o "$tmp/tb_check" 2>"$tmp/err" || {
-  echo "not ok 1 - tests/tb_check.c does not build"
-  sed 's/^/# /' "$tmp/err"
-  echo "1..1"
-  exit 1
-}
+. tests/cprog.sh
+cprog tests/tb_check.c "$tmp/tb_check" -lpthread
 
 # ---- every position, several rule sets --------------------------------------
 i=0
@@ -57,8 +52,7 @@ grep -q "ok - builds hold no memory" "$tmp/out" || notok "tb_check resources ran
 # With the file size limit at 0 (and SIGXFSZ ignored) every write of a table
 # fails (EFBIG): the build says so, closes what it opened, and leaves no
 # half-written file behind.
-if ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signature.c \
-    build/libcheskers.a -lm -lpthread -o "$tmp/sig" 2>"$tmp/err"; then
+if cprog_build tests/search_signature.c "$tmp/sig" -lm -lpthread; then
   got=$(sh -c 'trap "" XFSZ; ulimit -f 0; "$1" tb-fds "$2"' sh "$tmp/sig" "$tmp/full" 2>&1)
   case $got in
     "build -1 (cannot write "*".tmp: File too large), descriptors all closed") ok "a failed write: the message, no descriptor left open" ;;
@@ -74,7 +68,7 @@ if ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore tests/search_signatur
   else notok "tables read with standard input closed; info out of range refused"; echo "$got" | sed 's/^/# /'; fi
 else
   notok "tests/search_signature.c does not build"
-  sed 's/^/# /' "$tmp/err"
+  sed 's/^/# /' "$tmp/cprog.err"
 fi
 
 # ---- the command ------------------------------------------------------------
