@@ -244,6 +244,22 @@ Move *lb_push_move(lua_State *L, const chk_pos *p, const chk_move *m, uint64_t s
     return mv;
 }
 
+void lb_push_move_list(lua_State *L, int mt, const chk_pos *p, const chk_move *list,
+                       const int *order, const int *index, int n, uint64_t stamp)
+{
+    int i;
+    mt = lua_absindex(L, mt);
+    lua_createtable(L, n, 0);
+    for (i = 0; i < n; i++) {
+        Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
+        lua_pushvalue(L, mt);
+        lua_setmetatable(L, -2);
+        lb_set_move(mv, p, &list[order[i]], stamp);
+        mv->index = (uint16_t)(index ? index[order[i]] : i + 1);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
 /* Runs under lua_pcall from lb_filter_hook. [pos, move (light userdata), Rules]
  * -> keep (boolean). The hook gets a fresh board copy and a move object that
  * can be played on it. */

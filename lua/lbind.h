@@ -274,6 +274,12 @@ static inline void lb_set_move(Move *mv, const chk_pos *p, const chk_move *m, ui
 }
 /* [-0, +1] A new move object of m in p. */
 Move *lb_push_move(lua_State *L, const chk_pos *p, const chk_move *m, uint64_t stamp, bool up);
+/* [-0, +1] The array of the move objects of list[order[0..n-1]], moves of p
+ * listed as legal in the position of stamp; index[order[i]] is each one's
+ * place in b:moves() order (index NULL: i + 1). mt: the stack index of the
+ * move metatable (the callers have it at hand: b:moves() is a hot path). */
+void lb_push_move_list(lua_State *L, int mt, const chk_pos *p, const chk_move *list,
+                       const int *order, const int *index, int n, uint64_t stamp);
 /* The text of a move object into buf (MOVE_TEXT_SIZE bytes). */
 const char *lb_move_text(const Move *mv, char *buf);
 

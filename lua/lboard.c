@@ -230,7 +230,7 @@ static int board_moves(lua_State *L)
     chk_move list[CHK_MAX_MOVES];
     int order[CHK_MAX_MOVES];
     CoreCall cc;
-    int i, n, mt, failed;
+    int n, failed;
     uint64_t stamp;
     if (b->pos.rules->filter == NULL && b->pos.rules->result == NULL)
         n = chk_gen_moves(&b->pos, list);   /* no hooks: nothing to bracket */
@@ -245,18 +245,8 @@ static int board_moves(lua_State *L)
         n = CHK_MAX_MOVES;
     lb_sort_moves(L, b->pos.rules, list, n, order);
     stamp = lb_board_stamp(b, st);
-    /* the move objects (lb_push_move, without its calls to find the metatable) */
     lua_pushvalue(L, UV_MOVE_MT);
-    mt = lua_gettop(L);
-    lua_createtable(L, n, 0);
-    for (i = 0; i < n; i++) {
-        Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
-        lua_pushvalue(L, mt);
-        lua_setmetatable(L, -2);
-        lb_set_move(mv, &b->pos, &list[order[i]], stamp);
-        mv->index = (uint16_t)(i + 1);
-        lua_rawseti(L, -2, i + 1);
-    }
+    lb_push_move_list(L, -1, &b->pos, list, order, NULL, n, stamp);
     return 1;
 }
 

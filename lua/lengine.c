@@ -221,7 +221,7 @@ static int board_ordered_moves(lua_State *L)
     chk_move list[CHK_MAX_MOVES];
     int order[CHK_MAX_MOVES], sc[CHK_MAX_MOVES], place[CHK_MAX_MOVES];
     CoreCall cc;
-    int i, j, n, failed, mt;
+    int i, j, n, failed;
     uint64_t stamp;
     lua_settop(L, 1);
     lb_core_begin(L, 1, b, &cc);
@@ -240,17 +240,8 @@ static int board_ordered_moves(lua_State *L)
         order[j] = x;
     }
     stamp = lb_board_stamp(b, lb_state(L));
-    luaL_getmetatable(L, MOVE_MT);      /* once: as b:moves() makes them */
-    mt = lua_gettop(L);
-    lua_createtable(L, n, 0);
-    for (i = 0; i < n; i++) {
-        Move *mv = lua_newuserdatauv(L, sizeof(Move), 0);
-        lua_pushvalue(L, mt);
-        lua_setmetatable(L, -2);
-        lb_set_move(mv, &b->pos, &list[order[i]], stamp);
-        mv->index = (uint16_t)place[order[i]];
-        lua_rawseti(L, -2, i + 1);
-    }
+    luaL_getmetatable(L, MOVE_MT);
+    lb_push_move_list(L, -1, &b->pos, list, order, place, n, stamp);
     return 1;
 }
 
