@@ -17,14 +17,14 @@ vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
     --errors-for-leak-kinds=definite --track-fds=no --vgdb=no --log-file=$logdir/vg.%p
     --suppressions=$mirror/tests/valgrind.supp ${VALGRIND_OPTS:-}"
 vg=$(echo $vg)
-# ./cheskers becomes a script that runs the real program under valgrind.
-# The real one is still called cheskers (messages name the program by its
-# argv[0]) and still finds its Lua modules beside it: .vg/ holds links to
-# it and to lua/ (--vgdb=no: killed processes leave no pipes in TMPDIR)
+# ./cheskers becomes a script that runs the real program under valgrind,
+# through a link still called cheskers (messages name the program by its
+# argv[0]); the program finds its Lua modules beside the file the link
+# points to (/proc/self/exe). --vgdb=no: killed processes leave no pipes in
+# TMPDIR.
 mv "$mirror/cheskers" "$mirror/cheskers.real"
 mkdir "$mirror/.vg"
 ln -s ../cheskers.real "$mirror/.vg/cheskers"
-ln -s ../lua "$mirror/.vg/lua"
 cat >"$mirror/cheskers" <<WRAP
 #!/bin/sh
 exec $vg "$mirror/.vg/cheskers" "\$@"
