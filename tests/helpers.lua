@@ -227,7 +227,10 @@ function H.rules_text(rules)
   for k in pairs(rules) do keys[#keys + 1] = k end
   table.sort(keys)
   local out = {}
-  for _, k in ipairs(keys) do out[#out + 1] = k .. "=" .. tostring(rules[k]) end
+  for _, k in ipairs(keys) do
+    local v = rules[k]
+    out[#out + 1] = k .. "=" .. (type(v) == "table" and H.rules_text(v) or tostring(v))
+  end
   return "{" .. table.concat(out, ", ") .. "}"
 end
 

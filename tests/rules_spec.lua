@@ -290,6 +290,13 @@ local TEXTS = {
     { "c3xa5", "c3xf6xh4xe1xa5", "c3xf6xh4xf2", "c3xg7", "c3xh8" } },
 }
 
+-- A custom kind J (docs/rules.md, rule experiments) that jumps like a king
+-- but orthogonally, over the piece two squares away, landing four away.
+-- W: Ja1 Kh2; B: kg7 kc5 ka3 ke3 kc1. J jumps the square a1 e1 e5 a5 back to
+-- a1, either way round: one move. (Not in P: its letter J is not standard.)
+local JUMPER_J = { pieces = { J = { leaps = { { 2, 0 } }, capture = "jump", compulsory = true } } }
+local CUSTOM_RING = "8/6k1/8/2k5/8/k3k3/7K/J1k5 w 0 1"
+
 -- Inputs b:parse must accept (expected move as a key) or refuse (false, and
 -- strings the message must contain: the candidates).
 local PARSE = {
@@ -317,6 +324,9 @@ local PARSE = {
   { P.ring, nil, "d4xf6xh4xf2xd4", "d4-d4:e3,e5,g3,g5" },
   { P.ring, nil, "d4xf2xh4xf6xd4", "d4-d4:e3,e5,g3,g5" },
   { P.ring, nil, "d4xd4", "d4-d4:e3,e5,g3,g5" },
+  { CUSTOM_RING, JUMPER_J, "a1xe1xe5xa5xa1", "a1-a1:a3,c1,c5,e3" },
+  { CUSTOM_RING, JUMPER_J, "a1xa5xe5xe1xa1", "a1-a1:a3,c1,c5,e3" },
+  { CUSTOM_RING, JUMPER_J, "a1xa1", "a1-a1:a3,c1,c5,e3" },
   { P.long_diagonal, { flying_kings = true }, "a1-h8", "a1-h8" },
   { P.long_diagonal, { flying_kings = true }, "Ka1-e5", "a1-e5" },
   { P.flying_block, { flying_kings = true, majority = false }, "a1xf2", "a1-f2:c3,g3,g5" },
@@ -334,6 +344,8 @@ local PARSE = {
   { P.two_routes, nil, "c3-c7", false, { "c3xa5xc7", "c3xe5xc7" } },
   { P.promotion, nil, "a7-b8", false, { "a7-b8=K", "a7-b8=B", "a7-b8=C" } },
   { P.flying_block, { flying_kings = true, majority = false }, "a1xe5", false },
+  -- landings no J jump joins (a1 to c3 is a king's jump, not J's)
+  { CUSTOM_RING, JUMPER_J, "a1xc3xe5xa5xa1", false, { "a1x" } },
   { P.majority, nil, "a3xc5", false },      -- legal only without the majority rule
   { P.majority, nil, "c3-b4", false },      -- a quiet move where a capture is due
   { P.majority, nil, "g1-f2", false },
