@@ -13,9 +13,7 @@ CHESKERS=${CHESKERS:-./cheskers}
 KILLS=${CHAOS_KILLS:-3}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. tests/tap.sh
 
 echo "1..9"
 if [ ! -x "$CHESKERS" ]; then

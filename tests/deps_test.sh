@@ -11,9 +11,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. tests/tap.sh
 expect() { # description, wanted, got
   if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "wanted: $2" "got:    $3"; fi
 }

@@ -15,9 +15,7 @@ if [ "${CHESKERS_SKIP_INSTALL_TEST:-0}" = 1 ]; then
 fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. tests/tap.sh
 check() { # description, command...: ok when the command succeeds
   d=$1; shift
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi

@@ -37,18 +37,9 @@ mkdir -p "$HOME"
 START='1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1'   # docs/rules.md
 ESC=$(printf '\033')
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-  n=$((n + 1)); echo "not ok $n - $1"; shift
-  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/#   /'; done
-}
+. tests/tap.sh
 # check NAME EXPECTED ACTUAL: equal
-check() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "expected: $2" "got: $3"; fi; }
-# has NAME NEEDLE TEXT: TEXT contains NEEDLE
-has() { case $3 in *"$2"*) ok "$1" ;; *) notok "$1" "expected to contain: $2" "got: $3" ;; esac; }
-# hasnot NAME NEEDLE TEXT
-hasnot() { case $3 in *"$2"*) notok "$1" "expected not to contain: $2" "got: $3" ;; *) ok "$1" ;; esac; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "got: $3"; fi; }
 
 # run INPUT ARGS...: the program with INPUT on stdin; sets OUT, ERR, RC
 run() {
@@ -448,7 +439,7 @@ hasnot "and does not repeat the goal" "to play and win" "$OUT"
 # ---- the interactive REPL, through tmux ---------------------------------------
 
 if ! command -v tmux >/dev/null 2>&1; then
-  notok "tmux is installed (make deps)"
+  not_ok "tmux is installed (make deps)"
   echo "1..$n"
   exit 1
 fi
@@ -524,7 +515,7 @@ wait_line() {
 # A newcomer's first session: start, look at the board, play a few moves,
 # take one back, count perft, quit.
 start "" ""
-if wait_prompts 1; then ok "first session: the prompt comes up"; else notok "first session: the prompt comes up" "$(screen)"; fi
+if wait_prompts 1; then ok "first session: the prompt comes up"; else not_ok "first session: the prompt comes up" "$(screen)"; fi
 has "first session: the board is shown at the start, Black to move" "Black to move, move 1" "$(screen)"
 has "first session: Unicode pieces on a terminal (black king)" "♚" "$(screen)"
 has "first session: colours on a terminal" "${ESC}[" "$(screen -e)"
@@ -541,7 +532,7 @@ check "first session: undo again, back at the start" 2 "$(screen | grep -c '^Bla
 cmd "perft 3"
 has "first session: perft 3 from the start (docs/rules.md)" "perft 3: 652 nodes in" "$(screen)"
 has "first session: with nodes per second" "nodes/s)" "$(screen)"
-if leave; then ok "first session: quit leaves with status 0"; else notok "first session: quit leaves with status 0" "$(screen)"; fi
+if leave; then ok "first session: quit leaves with status 0"; else not_ok "first session: quit leaves with status 0" "$(screen)"; fi
 
 # The last move is highlighted (a background of its own on its squares).
 start "" ""
@@ -549,7 +540,7 @@ wait_prompts 1
 before=$(screen -e | grep -o "${ESC}\[48;5;[0-9]*m" | sort -u | wc -l)
 cmd "d6-e5"
 after=$(screen -e | grep -o "${ESC}\[48;5;[0-9]*m" | sort -u | wc -l)
-if [ "$after" -gt "$before" ]; then ok "the last move is highlighted"; else notok "the last move is highlighted" "backgrounds before $before, after $after"; fi
+if [ "$after" -gt "$before" ]; then ok "the last move is highlighted"; else not_ok "the last move is highlighted" "backgrounds before $before, after $after"; fi
 
 # ASCII: NO_COLOR, --ascii
 start "NO_COLOR=1" ""
@@ -568,44 +559,44 @@ has "--ascii: the last move is marked" "6 |   p  [.]  p   p | 6" "$(screen)"
 start "" ""
 wait_prompts 1
 typed "div"; tm send-keys Tab
-if wait_line "cheskers> divide"; then ok "Tab completes a command"; else notok "Tab completes a command" "$(lastline)"; fi
+if wait_line "cheskers> divide"; then ok "Tab completes a command"; else not_ok "Tab completes a command" "$(lastline)"; fi
 tm send-keys C-u
 typed "d6-"; tm send-keys Tab Tab
-if wait_for "d6-c5  d6-e5"; then ok "Tab lists the legal moves that fit"; else notok "Tab lists the legal moves that fit" "$(recent 3)"; fi
+if wait_for "d6-c5  d6-e5"; then ok "Tab lists the legal moves that fit"; else not_ok "Tab lists the legal moves that fit" "$(recent 3)"; fi
 tm send-keys C-u
 typed "h6"; tm send-keys Tab
-if wait_line "cheskers> h6-g5"; then ok "Tab completes a move"; else notok "Tab completes a move" "$(lastline)"; fi
+if wait_line "cheskers> h6-g5"; then ok "Tab completes a move"; else not_ok "Tab completes a move" "$(lastline)"; fi
 tm send-keys C-u
 typed "moves "; tm send-keys Tab Tab
 # the squares with a legal move at the start: b6 b8 d6 f6 h6
-if wait_for "b6  b8  d6  f6  h6"; then ok "Tab lists the squares that have a move"; else notok "Tab lists the squares that have a move" "$(recent 3)"; fi
+if wait_for "b6  b8  d6  f6  h6"; then ok "Tab lists the squares that have a move"; else not_ok "Tab lists the squares that have a move" "$(recent 3)"; fi
 tm send-keys C-u
 cmd 'fen 7k/8/5p2/8/3p4/2P5/8/K7 w 0 1'
 # White must jump: c3 over d4 to e5, then over f6 to g7 (the only move)
 typed "c3"; tm send-keys Tab
-if wait_line "cheskers> c3xe5xg7"; then ok "Tab completes a jump chain"; else notok "Tab completes a jump chain" "$(lastline)"; fi
+if wait_line "cheskers> c3xe5xg7"; then ok "Tab completes a jump chain"; else not_ok "Tab completes a jump chain" "$(lastline)"; fi
 tm send-keys C-u
 cmd 'fen 8/k5P1/8/8/8/8/8/K7 w 0 1'
 typed "g7-h"; tm send-keys Tab
-if wait_line "cheskers> g7-h8="; then ok "Tab completes up to the promotion choice"; else notok "Tab completes up to the promotion choice" "$(lastline)"; fi
+if wait_line "cheskers> g7-h8="; then ok "Tab completes up to the promotion choice"; else not_ok "Tab completes up to the promotion choice" "$(lastline)"; fi
 tm send-keys Tab Tab
-if wait_for "B  C  K"; then ok "Tab lists the promotions"; else notok "Tab lists the promotions" "$(recent 3)"; fi
+if wait_for "B  C  K"; then ok "Tab lists the promotions"; else not_ok "Tab lists the promotions" "$(recent 3)"; fi
 tm send-keys C-u
 typed "chesk"; tm send-keys Tab
 typed ".ne"; tm send-keys Tab
-if wait_line "cheskers> cheskers.new"; then ok "Tab completes Lua globals and fields after a dot"; else notok "Tab completes Lua globals and fields after a dot" "$(lastline)"; fi
+if wait_line "cheskers> cheskers.new"; then ok "Tab completes Lua globals and fields after a dot"; else not_ok "Tab completes Lua globals and fields after a dot" "$(lastline)"; fi
 tm send-keys C-u
 typed "board:pe"; tm send-keys Tab
-if wait_line "cheskers> board:perft"; then ok "Tab completes methods after a colon"; else notok "Tab completes methods after a colon" "$(lastline)"; fi
+if wait_line "cheskers> board:perft"; then ok "Tab completes methods after a colon"; else not_ok "Tab completes methods after a colon" "$(lastline)"; fi
 tm send-keys C-u
 : >"$TMP/work/games/first-game.pgn"
 typed "load gam"; tm send-keys Tab
 typed "fi"; tm send-keys Tab
-if wait_line "cheskers> load games/first-game.pgn"; then ok "Tab completes file names for load"; else notok "Tab completes file names for load" "$(lastline)"; fi
+if wait_line "cheskers> load games/first-game.pgn"; then ok "Tab completes file names for load"; else not_ok "Tab completes file names for load" "$(lastline)"; fi
 tm send-keys C-u
 typed "rules maj"; tm send-keys Tab
 typed "f"; tm send-keys Tab
-if wait_line "cheskers> rules majority=false"; then ok "Tab completes rule options and values"; else notok "Tab completes rule options and values" "$(lastline)"; fi
+if wait_line "cheskers> rules majority=false"; then ok "Tab completes rule options and values"; else not_ok "Tab completes rule options and values" "$(lastline)"; fi
 tm send-keys C-u
 
 # Ctrl-C: at the prompt it clears the line; in Lua and in perft it returns
@@ -620,9 +611,9 @@ check "Ctrl-C at the prompt drops the line; the next line runs alone" 1 "$(scree
 cmd "d6-e5"
 p=$(prompts)
 tm send-keys -l "perft 20"; tm send-keys Enter
-if wait_for "perft 20: root move"; then ok "a long perft shows a progress line"; else notok "a long perft shows a progress line" "$(recent 3)"; fi
+if wait_for "perft 20: root move"; then ok "a long perft shows a progress line"; else not_ok "a long perft shows a progress line" "$(recent 3)"; fi
 tm send-keys C-c
-if wait_prompts $((p + 1)); then ok "Ctrl-C stops perft and returns to the prompt"; else notok "Ctrl-C stops perft and returns to the prompt" "$(recent 3)"; fi
+if wait_prompts $((p + 1)); then ok "Ctrl-C stops perft and returns to the prompt"; else not_ok "Ctrl-C stops perft and returns to the prompt" "$(recent 3)"; fi
 has "it says so" "interrupted" "$(recent 4)"
 has "and keeps the counts done so far" "perft 20 stopped after" "$(recent 4)"
 has "by root move" "root moves done" "$(recent 4)"
@@ -631,7 +622,7 @@ tm send-keys -l "go depth 60"; tm send-keys Enter
 wait_for "depth  5/"
 sleep 0.5
 tm send-keys C-c
-if wait_prompts $((p + 1)); then ok "Ctrl-C stops go"; else notok "Ctrl-C stops go" "$(recent 3)"; fi
+if wait_prompts $((p + 1)); then ok "Ctrl-C stops go"; else not_ok "Ctrl-C stops go" "$(recent 3)"; fi
 has "go keeps the best move, score and line found so far" "stopped: best so far " "$(recent 5)"
 cmd "fen"
 has "the board is unchanged" "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$(recent 3)"
@@ -639,7 +630,7 @@ p=$(prompts)
 tm send-keys -l "while true do end"; tm send-keys Enter
 sleep 0.3
 tm send-keys C-c
-if wait_prompts $((p + 1)); then ok "Ctrl-C stops a Lua loop"; else notok "Ctrl-C stops a Lua loop" "$(recent 3)"; fi
+if wait_prompts $((p + 1)); then ok "Ctrl-C stops a Lua loop"; else not_ok "Ctrl-C stops a Lua loop" "$(recent 3)"; fi
 cmd "print(board:turn())"
 has "the session goes on" "white" "$(recent 3)"
 cmd "error('oops')"
@@ -652,7 +643,7 @@ has "an unfinished statement continues on the next line" "3" "$(recent 2)"
 cmd "zz"
 has "an unknown word is reported as an unknown command" "unknown command 'zz'" "$(screen)"
 tm send-keys C-d
-if wait_for "[exit 0]"; then ok "Ctrl-D leaves"; else notok "Ctrl-D leaves" "$(recent 3)"; fi
+if wait_for "[exit 0]"; then ok "Ctrl-D leaves"; else not_ok "Ctrl-D leaves" "$(recent 3)"; fi
 
 # History across sessions, in $CHESKERS_HISTORY
 rm -f "$CHESKERS_HISTORY"
@@ -666,7 +657,7 @@ wait_prompts 1
 tm send-keys Up
 wait_line "cheskers> quit"
 tm send-keys Up
-if wait_line "cheskers> x = 40 + 2"; then ok "history is read back by the next session"; else notok "history is read back by the next session" "$(lastline)"; fi
+if wait_line "cheskers> x = 40 + 2"; then ok "history is read back by the next session"; else not_ok "history is read back by the next session" "$(lastline)"; fi
 p=$(prompts); tm send-keys Enter; wait_prompts $((p + 1))
 cmd "x"
 has "a line from the history runs again" "42" "$(recent 2)"
@@ -703,7 +694,7 @@ show
 unset CHESKERS_TB
 has "the tables of CHESKERS_TB are used" "tablebase: Black wins in 2 plies" "$OUT"
 has "go answers from the tables" "best move a1-b2 (score loss in 2" "$OUT"
-case $OUT in *"tablebases off"*"tablebase: "*) notok "tb off: no verdict any more" "$OUT" ;; *) ok "tb off: no verdict any more" ;; esac
+case $OUT in *"tablebases off"*"tablebase: "*) not_ok "tb off: no verdict any more" "$OUT" ;; *) ok "tb off: no verdict any more" ;; esac
 run "tb
 "
 has "tb without tables says how to get them" "no tablebases: set CHESKERS_TB or type \`tb DIR\` (build them with: cheskers tb build --pieces 4)" "$ERR"
@@ -723,7 +714,7 @@ while [ $i -lt 40 ]; do
   case $(screen) in *"...  best so far "*) live=yes; break ;; esac
   sleep 0.1; i=$((i + 1))
 done
-if [ $live = yes ]; then ok "go shows a live line inside a depth"; else notok "go shows a live line inside a depth" "$(recent 5)"; fi
+if [ $live = yes ]; then ok "go shows a live line inside a depth"; else not_ok "go shows a live line inside a depth" "$(recent 5)"; fi
 wait_prompts $((p + 1))
 has "go ends with its best move" "best move " "$(recent 3)"
 leave

@@ -12,9 +12,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0; failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/#   /'; }
+. tests/tap.sh
 
 # The rule sets, as Lua table constructors (one a line).
 cat >"$tmp/cases" <<'EOF'

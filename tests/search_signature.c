@@ -191,16 +191,22 @@ static int kinds(void)
     return 0;
 }
 
+/* Default rules and a build of the tables up to 2 pieces on one thread. */
+static void small_build(chk_rules *r, chk_tb_build_opts *o)
+{
+    chk_rules_default(r);
+    memset(o, 0, sizeof *o);
+    o->pieces = 2;
+    o->threads = 1;
+}
+
 /* A build of one signature (2 pieces at most, one thread) in dir. */
 static int tb_only(const char *dir, const char *sig)
 {
     chk_rules r;
     chk_tb_build_opts o;
     char err[256] = "";
-    chk_rules_default(&r);
-    memset(&o, 0, sizeof o);
-    o.pieces = 2;
-    o.threads = 1;
+    small_build(&r, &o);
     o.only = sig;
     int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
     printf("%s: %s: %s\n", sig, rc == CHK_TB_ERROR ? "error" : rc == 0 ? "built" : "other", err);
@@ -225,10 +231,7 @@ static int tb_fds(const char *dir)
     chk_rules r;
     chk_tb_build_opts o;
     char err[256] = "";
-    chk_rules_default(&r);
-    memset(&o, 0, sizeof o);
-    o.pieces = 2;
-    o.threads = 1;
+    small_build(&r, &o);
     int before = open_fds();
     int rc = chk_tb_build(dir, &r, &o, err, sizeof err);
     int after = open_fds();

@@ -23,9 +23,7 @@ cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pinned=tests/data/search_signature.txt
-n=0; failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+. tests/tap.sh
 
 . tests/cprog.sh
 cprog tests/search_signature.c "$tmp/sig" -lm -lpthread

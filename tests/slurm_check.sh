@@ -18,14 +18,7 @@ cd "$(dirname "$0")/.." || exit 2
 SRC=$(pwd)
 LIMIT=${SLURM_CHECK_LIMIT:-300}
 tmp=$(mktemp -d /tmp/cheskers-slurm.XXXXXX) || exit 2
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-# not_ok DESCRIPTION [NOTE ...]: each line of each note as a "# " line
-not_ok() {
-  n=$((n + 1)); failed=$((failed + 1))
-  echo "not ok $n - $1"; shift
-  for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
-}
+. tests/tap.sh
 
 # ---- setting up and tearing down -------------------------------------------------
 

@@ -9,16 +9,26 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+. tests/tap.sh
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 
 if [ ! -f build/libcheskers.a ] || [ ! -x ./cheskers ]; then
   echo "not ok 1 - build/libcheskers.a or ./cheskers is missing (make)"
   echo "1..1"
   exit 1
 fi
+# Numbers tb_check's "ok - " and "not ok - " lines in $tmp/out into this
+# TAP stream; other lines are echoed after the prefix $1.
+relay() {
+  while IFS= read -r line; do
+    case $line in
+      "ok - "*) ok "${line#ok - }" ;;
+      "not ok - "*) not_ok "${line#not ok - }" ;;
+      *) echo "$1$line" ;;
+    esac
+  done <"$tmp/out"
+}
+
 . tests/cprog.sh
 cprog tests/tb_check.c "$tmp/tb_check" -lpthread
 
@@ -28,25 +38,13 @@ for rules in "" "majority=false" "flying_kings=true" "pawns_capture_backward=tru
              "capture=optional promote=K" "capture=jumps promote=BC"; do
   i=$((i + 1))
   "$tmp/tb_check" "$tmp/tb$i" 3 "$rules" 100 >"$tmp/out" 2>&1
-  while IFS= read -r line; do
-    case $line in
-      "ok - "*) ok "${line#ok - }" ;;
-      "not ok - "*) notok "${line#not ok - }" ;;
-      *) echo "$line" ;;
-    esac
-  done <"$tmp/out"
+  relay ""
 done
 
 # ---- resources: threads, memory, mappings, a failed allocation, file names --
 "$tmp/tb_check" "$tmp/res" resources >"$tmp/out" 2>&1
-while IFS= read -r line; do
-  case $line in
-    "ok - "*) ok "${line#ok - }" ;;
-    "not ok - "*) notok "${line#not ok - }" ;;
-    *) echo "# $line" ;;
-  esac
-done <"$tmp/out"
-grep -q "ok - builds hold no memory" "$tmp/out" || notok "tb_check resources ran to its end"
+relay "# "
+grep -q "ok - builds hold no memory" "$tmp/out" || not_ok "tb_check resources ran to its end"
 
 # ---- a write that fails -----------------------------------------------------
 # With the file size limit at 0 (and SIGXFSZ ignored) every write of a table
@@ -56,7 +54,7 @@ if cprog_build tests/search_signature.c "$tmp/sig" -lm -lpthread; then
   got=$(sh -c 'trap "" XFSZ; ulimit -f 0; "$1" tb-fds "$2"' sh "$tmp/sig" "$tmp/full" 2>&1)
   case $got in
     "build -1 (cannot write "*".tmp: File too large), descriptors all closed") ok "a failed write: the message, no descriptor left open" ;;
-    *) notok "a failed write: the message, no descriptor left open"; echo "# $got" ;;
+    *) not_ok "a failed write: the message, no descriptor left open"; echo "# $got" ;;
   esac
   check "a failed write: no file left in the directory" '[ -z "$(ls -A "$tmp/full")" ]'
   # K v K (the one 2-piece table) read as descriptor 0; Ka1 v kc3 is lost
@@ -65,9 +63,9 @@ if cprog_build tests/search_signature.c "$tmp/sig" -lm -lpthread; then
   got=$("$tmp/sig" tb-stdin "$tmp/two" 2>&1)
   want=$(printf 'probe 1: loss 2\ninfo -1: -1 no table number -1\ninfo 1 of 1: -1 no table number 1')
   if [ "$got" = "$want" ]; then ok "tables read with standard input closed; info out of range refused"
-  else notok "tables read with standard input closed; info out of range refused"; echo "$got" | sed 's/^/# /'; fi
+  else not_ok "tables read with standard input closed; info out of range refused"; echo "$got" | sed 's/^/# /'; fi
 else
-  notok "tests/search_signature.c does not build"
+  not_ok "tests/search_signature.c does not build"
   sed 's/^/# /' "$tmp/cprog.err"
 fi
 

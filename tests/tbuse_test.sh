@@ -9,15 +9,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-  n=$((n + 1)); echo "not ok $n - $1"; shift
-  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/#   /'; done
-}
-has() { case $3 in *"$2"*) ok "$1" ;; *) notok "$1" "expected to contain: $2" "got: $3" ;; esac; }
-hasnot() { case $3 in *"$2"*) notok "$1" "expected not to contain: $2" "got: $3" ;; *) ok "$1" ;; esac; }
-rc_is() { if [ "$2" -eq "$3" ]; then ok "$1"; else notok "$1" "expected status $2, got $3"; fi; }
+. tests/tap.sh
+rc_is() { if [ "$2" -eq "$3" ]; then ok "$1"; else not_ok "$1" "expected status $2, got $3"; fi; }
 
 if [ ! -x ./cheskers ]; then echo "not ok 1 - ./cheskers is missing (make)"; echo "1..1"; exit 1; fi
 unset CHESKERS_TB
@@ -47,7 +40,7 @@ hasnot "check uses \$CHESKERS_TB" "needs tablebases" "$out"
 ./cheskers mine --tb "$tmp/tb" --games 20000 --moves 2-17 --seed 3 --out "$tmp/studies" --quiet >"$tmp/mine.out" 2>&1
 rc_is "mine --tb runs" 0 $?
 count=$(ls "$tmp/studies" | wc -l)
-if [ "$count" -ge 3 ]; then ok "mine --tb finds studies ($count)"; else notok "mine --tb finds studies" "$(cat "$tmp/mine.out")"; fi
+if [ "$count" -ge 3 ]; then ok "mine --tb finds studies ($count)"; else not_ok "mine --tb finds studies" "$(cat "$tmp/mine.out")"; fi
 out=$(./cheskers check --quiet --tb "$tmp/tb" "$tmp/studies"/*); rc=$?
 rc_is "every study passes check --tb" 0 $rc
 out=$(./cheskers check --quiet "$tmp/studies"/*); rc=$?
@@ -62,7 +55,7 @@ bad=$(awk '!/^#/ && NF { b = $1; n = gsub(/[KBCPkbcp]/, "", b); c = $1;
         if (n < 5 || n > 6 || index(c, "K") == 0 || index(c, "k") == 0) print }' scripts/openings/endgames.txt)
 lines=$(grep -vc '^#' scripts/openings/endgames.txt)
 if [ -z "$bad" ] && [ "$lines" -ge 100 ]; then ok "endgames.txt: $lines openings of 5-6 pieces with both kings"
-else notok "endgames.txt: openings of 5-6 pieces with both kings" "$bad"; fi
+else not_ok "endgames.txt: openings of 5-6 pieces with both kings" "$bad"; fi
 
 # The engine bot with tables in a match (two games of one opening).
 head -n 3 scripts/openings/endgames.txt >"$tmp/open.txt"

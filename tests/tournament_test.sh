@@ -10,9 +10,7 @@ cd "$(dirname "$0")/.." || exit 2
 CHESKERS=${CHESKERS:-./cheskers}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. tests/tap.sh
 check() { # description, then a command whose success is the test
   d=$1; shift
   if "$@"; then ok "$d"; else not_ok "$d"; fi

@@ -1,0 +1,17 @@
+# tests/tap.sh - sourced by the shell test scripts (after they cd to the
+# repository root): one place for the TAP lines they print. n counts the
+# tests so far, failed the failures.
+#   ok DESCRIPTION
+#   not_ok DESCRIPTION [NOTE...]    each line of each note as a "# " line
+#   has DESCRIPTION NEEDLE TEXT     ok when TEXT contains NEEDLE
+#   hasnot DESCRIPTION NEEDLE TEXT  ok when it does not
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+  n=$((n + 1)); failed=$((failed + 1))
+  echo "not ok $n - $1"; shift
+  for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+}
+has() { case $3 in *"$2"*) ok "$1" ;; *) not_ok "$1" "expected to contain: $2" "got: $3" ;; esac; }
+hasnot() { case $3 in *"$2"*) not_ok "$1" "expected not to contain: $2" "got: $3" ;; *) ok "$1" ;; esac; }
