@@ -12,18 +12,7 @@
 #include <string.h>
 
 #include "cheskers.h"
-
-static int test_no;
-static int failures;
-
-static void check(int ok, const char *what)
-{
-    test_no++;
-    if (!ok)
-        failures++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", test_no, what);
-    fflush(stdout);     /* the lines so far survive a crash in a later check */
-}
+#include "tap.h"
 
 /* chk_move_text cuts a text that does not fit and always terminates it,
  * as snprintf does, and returns the whole length. b6-a5 is Black's pawn
@@ -142,6 +131,5 @@ int main(void)
     check_rules_text();
     check_parse_without_err(&p);
     chk_pos_free(&p);
-    printf("1..%d\n", test_no);
-    return failures ? 1 : 0;
+    return tap_done();
 }

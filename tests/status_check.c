@@ -13,17 +13,7 @@
 #include <string.h>
 
 #include "cheskers.h"
-
-static int test_no;
-static int failures;
-
-static void check(int ok, const char *what)
-{
-    test_no++;
-    if (!ok)
-        failures++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", test_no, what);
-}
+#include "tap.h"
 
 /* What must not change: the position text, hash and history length. */
 typedef struct Snapshot {
@@ -217,6 +207,5 @@ int main(void)
     chk_solver_free(sv);
     chk_search_free(se);
     chk_pos_free(&p);
-    printf("1..%d\n", test_no);
-    return failures != 0;
+    return tap_done();
 }
