@@ -212,6 +212,53 @@ describe("cheskers match command", function()
   end)
 end)
 
+describe("the game options of match and tournament (match.game_options)", function()
+  -- Run a command, its printing and its error messages caught: status, stderr.
+  local function run_cmd(name, args)
+    local cmd = require("cheskers.cmd." .. name)
+    local real_print, stderr, errfile = print, io.stderr, io.tmpfile()
+    _G.print = function() end
+    io.stderr = errfile
+    local ok, status = pcall(cmd.run, args)
+    _G.print, io.stderr = real_print, stderr
+    errfile:seek("set")
+    local msgs = errfile:read("a")
+    errfile:close()
+    assert(ok, status)
+    return status, msgs
+  end
+
+  local BAD = {
+    { { "--max-plies", "0" }, "--max-plies must be a positive integer" },
+    { { "--nodes", "0" }, "--nodes must be a positive integer" },
+    { { "--opening-plies=-1" }, "--opening-plies must be an integer >= 0" },
+    { { "--repetition=-2" }, "--repetition must be an integer >= 0" },
+    { { "--time", "0" }, "--time must be a positive number" },
+    { { "--move-timeout=-1" }, "--move-timeout must be a positive number" },
+    { { "--rules", "capture=sometimes" }, "capture" },
+  }
+  for _, row in ipairs(BAD) do
+    it("both refuse " .. table.concat(row[1], " "), function()
+      for _, name in ipairs({ "match", "tournament" }) do
+        local args = { "random", "greedy", "--games", "1", "--quiet" }
+        for _, a in ipairs(row[1]) do args[#args + 1] = a end
+        local status, msgs = run_cmd(name, args)
+        assert.are.equal(1, status, name)
+        assert.matches(row[2], msgs, 1, true)
+      end
+    end)
+  end
+
+  it("both take the same options into the configuration", function()
+    local cfg = assert(match.game_options({ games = 3, seed = 5, nodes = 100, time = 0.5, move_timeout = 2,
+      opening_plies = 0, max_plies = 50, repetition = 0, sandbox = true, rules = "majority=false" }, {}))
+    assert.are.same({ 3, 5, 100, 0.5, 2, 0, 50, 0, true, "majority=false" },
+      { cfg.games, cfg.seed, cfg.nodes, cfg.time, cfg.move_timeout, cfg.opening_plies, cfg.max_plies,
+        cfg.repetition, cfg.sandbox, cfg.rules_text })
+    assert.is_false(cfg.rules.majority)
+  end)
+end)
+
 describe("match --sandbox (cfg.sandbox)", function()
   local function bot_file(body)
     local path = tmpname() .. ".lua"

@@ -11,6 +11,8 @@
 --   match.fingerprint(cfg, bots) -> data     what --resume compares
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
+--   match.add_game_options(parser)          the command-line options of how
+--   match.game_options(o, cfg) -> cfg | nil, message   games are played
 --
 -- cfg: a, b (bot specs or bot tables), games (default 2), rules (what
 -- cheskers.new accepts), rules_text (the --rules text), seed (default 1),
@@ -337,6 +339,60 @@ function match.table(sum)
       or sum.sprt.decision == "H0" and "H0 accepted" or "no decision")
   end
   return table.concat(lines, "\n")
+end
+
+-- The command-line options of how games are played, shared by `cheskers
+-- match` and `cheskers tournament` (lua/cheskers/cmd/): added to their
+-- argparse parser, then checked and copied into a cfg (the fields above,
+-- with games, which each command defines with its own default).
+function match.add_game_options(p)
+  p:option("--rules", "rules: a preset, name=value options or a {...} table")
+  p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
+  p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
+  p:option("--time", "seconds per move (limits.time), not deterministic; a move taking more than "
+           .. "3T + 1 CPU seconds (or --move-timeout) loses the game"):convert(tonumber)
+  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
+  p:option("--openings", "openings file: a position text, or moves from the start position, per line")
+  p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
+  p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
+  p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
+  p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
+         .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
+         .. "loses the game (reason error, detail \"sandbox: ...\")")
+end
+
+function match.game_options(o, cfg)
+  local function whole(v, name, least)
+    if v ~= nil and (not v or v < least) then
+      return nil, name .. (least > 0 and " must be a positive integer" or " must be an integer >= 0")
+    end
+    return true
+  end
+  for _, opt in ipairs({ { o.games or false, "--games", 1 }, { o.nodes, "--nodes", 1 },
+                         { o.max_plies, "--max-plies", 1 }, { o.opening_plies, "--opening-plies", 0 },
+                         { o.repetition, "--repetition", 0 } }) do
+    local ok, err = whole(opt[1], opt[2], opt[3])
+    if not ok then return nil, err end
+  end
+  if not o.seed then return nil, "--seed must be an integer" end
+  for _, opt in ipairs({ { o.time, "--time" }, { o.move_timeout, "--move-timeout" } }) do
+    if opt[1] ~= nil and (not opt[1] or opt[1] <= 0) then return nil, opt[2] .. " must be a positive number" end
+  end
+  cfg.games, cfg.seed, cfg.nodes, cfg.time, cfg.move_timeout = o.games, o.seed, o.nodes, o.time, o.move_timeout
+  cfg.opening_plies, cfg.max_plies, cfg.repetition, cfg.sandbox = o.opening_plies, o.max_plies, o.repetition, o.sandbox
+  if o.rules then
+    local rules, err = require("cheskers.rulespec").parse(o.rules)
+    if not rules then return nil, err end
+    local okr, rerr = pcall(cheskers.rules, rules)
+    if not okr then return nil, tostring(rerr) end
+    cfg.rules, cfg.rules_text = rules, o.rules
+  end
+  if o.openings then
+    local list, err = match.read_openings(o.openings)
+    if not list then return nil, err end
+    cfg.openings, cfg.openings_file = list, o.openings
+  end
+  return cfg
 end
 
 return match

@@ -28,26 +28,14 @@ local function parser()
   p:argument("BOT_A", "first bot"):target("a")
   p:argument("BOT_B", "second bot"):target("b")
   p:option("--games -n", "games to play", "10"):convert(math.tointeger)
-  p:option("--rules", "rules: a preset, name=value options or a {...} table")
-  p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
-  p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
-  p:option("--time", "seconds per move (limits.time); a move taking more than 3T + 1 CPU seconds "
-           .. "(or --move-timeout) loses the game"):convert(tonumber)
-  p:option("--openings", "openings file")
-  p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
-  p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
-  p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
+  require("cheskers.match").add_game_options(p)
   p:option("--out", "results file (JSON lines: a header, then one line per game as it ends; "
            .. "its folder is created)")
   p:option("--records", "game records file (the REPL's format), kept in step with --out")
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
-  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
   p:flag("--resume", "continue the match recorded in --out (refused if bots, seed, rules... differ)")
   p:flag("--steal-lock", "take over the lock of --out even when its owner looks alive (a run on "
          .. "another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
-  p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
-         .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
-         .. "loses the game (reason error, detail \"sandbox: ...\")")
   p:flag("--quiet -q", "no progress line")
   p:flag("-h --help", "this help")
   return p
@@ -60,28 +48,10 @@ end
 
 -- The options as a match configuration, or nil, message.
 local function config(o, match)
-  local cfg = {
-    a = o.a, b = o.b, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
-    opening_plies = o.opening_plies, max_plies = o.max_plies, repetition = o.repetition,
-    out = o.out, records = o.records, resume = o.resume, move_timeout = o.move_timeout,
-    sandbox = o.sandbox, steal_lock = o.steal_lock,
-  }
-  if not cfg.games or cfg.games < 1 then return nil, "--games must be a positive integer" end
-  if o.nodes ~= nil and (not cfg.nodes or cfg.nodes < 1) then return nil, "--nodes must be a positive integer" end
-  if o.time ~= nil and (not cfg.time or cfg.time <= 0) then return nil, "--time must be a positive number" end
+  local cfg = { a = o.a, b = o.b, out = o.out, records = o.records, resume = o.resume, steal_lock = o.steal_lock }
   if o.resume and not o.out then return nil, "--resume needs --out FILE" end
-  if o.rules then
-    local rules, err = require("cheskers.rulespec").parse(o.rules)
-    if not rules then return nil, err end
-    local okr, rerr = pcall(require("cheskers").rules, rules)
-    if not okr then return nil, tostring(rerr) end
-    cfg.rules, cfg.rules_text = rules, o.rules
-  end
-  if o.openings then
-    local list, err = match.read_openings(o.openings)
-    if not list then return nil, err end
-    cfg.openings, cfg.openings_file = list, o.openings
-  end
+  local ok, err = match.game_options(o, cfg)
+  if not ok then return nil, err end
   if o.sprt then
     local e0, e1 = o.sprt:match("^%s*(%-?[%d.]+)%s*,%s*(%-?[%d.]+)%s*$")
     if not e0 then return nil, "--sprt takes ELO0,ELO1 (e.g. 0,50)" end

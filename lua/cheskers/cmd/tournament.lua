@@ -33,15 +33,7 @@ local function parser()
   p:argument("BOT", "the bots"):args("*"):target("bots")
   p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
   p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
-  p:option("--rules", "rules: a preset, name=value options or a {...} table")
-  p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
-  p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
-  p:option("--time", "seconds per move (limits.time): not deterministic"):convert(tonumber)
-  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
-  p:option("--openings", "openings file (as match --openings)")
-  p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
-  p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
-  p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
+  require("cheskers.match").add_game_options(p)
   p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
   p:flag("--restart", "start over: remove the tournament files of --out first")
@@ -51,7 +43,6 @@ local function parser()
   p:option("--html", "write the standings and crosstable as an HTML page"):argname("FILE")
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
            .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
-  p:flag("--sandbox", "run the bot files in a sandbox (as match --sandbox)")
   p:flag("--quiet -q", "no progress line")
   p:flag("-h --help", "this help")
   return p
@@ -62,42 +53,17 @@ local function fail(msg)
   return 1
 end
 
-local function positive(v, name)
-  if v ~= nil and (not v or v < 1) then return nil, name .. " must be a positive integer" end
-  return true
-end
-
 -- The options as a tournament configuration, or nil, message.
 local function config(o)
-  local cfg = {
-    bots = o.bots, gauntlet = o.gauntlet, games = o.games, seed = o.seed, nodes = o.nodes, time = o.time,
-    move_timeout = o.move_timeout, opening_plies = o.opening_plies, max_plies = o.max_plies,
-    repetition = o.repetition, out = o.out, restart = o.restart, records = o.records, sandbox = o.sandbox,
-  }
-  for _, opt in ipairs({ { o.games or false, "--games" }, { o.nodes, "--nodes" }, { o.max_plies, "--max-plies" } }) do
-    local ok, err = positive(opt[1], opt[2])
-    if not ok then return nil, err end
-  end
-  if not o.seed then return nil, "--seed must be an integer" end
-  if o.time ~= nil and (not o.time or o.time <= 0) then return nil, "--time must be a positive number" end
+  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records }
+  local okg, err = require("cheskers.match").game_options(o, cfg)
+  if not okg then return nil, err end
   local ok, shard, shards = pcall(require("cheskers.experiment").parse_shard, o.shard)
   if not ok then return nil, shard end
   cfg.shard, cfg.shards = shard, shards
   if shards > 1 and cfg.records then
     cfg.records = cfg.records:gsub("(%.[^./]*)$", "") .. string.format(".shard%dof%d", shard, shards)
       .. (o.records:match("(%.[^./]*)$") or "")
-  end
-  if o.rules then
-    local rules, err = require("cheskers.rulespec").parse(o.rules)
-    if not rules then return nil, err end
-    local okr, rerr = pcall(require("cheskers").rules, rules)
-    if not okr then return nil, tostring(rerr) end
-    cfg.rules = rules
-  end
-  if o.openings then
-    local list, err = require("cheskers.match").read_openings(o.openings)
-    if not list then return nil, err end
-    cfg.openings = list
   end
   return cfg
 end
