@@ -557,6 +557,37 @@ static const char *closest_name(const char *word, size_t len, const char *const 
     return best && bestd <= (len + 2) / 3 ? best : NULL;
 }
 
+/* [-0, +1] Pushes " (did you mean 'name'?)" for the closest of names to
+ * word (len bytes) when it is a likely typo, else "". The one place the
+ * product words a suggestion: the option checks below, and every Lua
+ * message through cheskers.did_you_mean. */
+static void push_did_you_mean(lua_State *L, const char *word, size_t len,
+                              const char *const names[], int n)
+{
+    const char *best = closest_name(word, len, names, n);
+    if (best)
+        lua_pushfstring(L, " (did you mean '%s'?)", best);
+    else
+        lua_pushliteral(L, "");
+}
+
+/* The strings of the list at index t (at most max; kept alive by the
+ * table) into names; returns how many. */
+static int check_name_list(lua_State *L, int t, const char *names[], int max)
+{
+    int n = 0, i;
+    luaL_checktype(L, t, LUA_TTABLE);
+    for (i = 1; n < max; i++) {
+        if (lua_rawgeti(L, t, i) == LUA_TNIL) {
+            lua_pop(L, 1);
+            break;
+        }
+        names[n++] = luaL_checkstring(L, -1);   /* kept alive by the table */
+        lua_pop(L, 1);
+    }
+    return n;
+}
+
 /* cheskers.closest(word, names) -> the name of the list names closest to
  * word when it is a likely typo, else nil. */
 int lb_closest(lua_State *L)
@@ -564,16 +595,7 @@ int lb_closest(lua_State *L)
     size_t len;
     const char *word = luaL_checklstring(L, 1, &len);
     const char *names[256];
-    int n = 0, i;
-    luaL_checktype(L, 2, LUA_TTABLE);
-    for (i = 1; n < 256; i++) {
-        if (lua_rawgeti(L, 2, i) == LUA_TNIL) {
-            lua_pop(L, 1);
-            break;
-        }
-        names[n++] = luaL_checkstring(L, -1);   /* kept alive by the table */
-        lua_pop(L, 1);
-    }
+    int n = check_name_list(L, 2, names, 256);
     const char *best = closest_name(word, len, names, n);
     if (best)
         lua_pushstring(L, best);
@@ -582,33 +604,42 @@ int lb_closest(lua_State *L)
     return 1;
 }
 
+/* cheskers.did_you_mean(word, names) -> " (did you mean 'x'?)" when word is
+ * a likely typo of a name of the list, else "". */
+int lb_did_you_mean(lua_State *L)
+{
+    size_t len;
+    const char *word = luaL_checklstring(L, 1, &len);
+    const char *names[256];
+    int n = check_name_list(L, 2, names, 256);
+    push_did_you_mean(L, word, len, names, n);
+    return 1;
+}
+
 /* Raises the "bad_option" error for key (len bytes), naming the closest of
  * names when it is close, else all. */
 static int unknown_option(lua_State *L, const char *prefix, const char *what,
                           const char *key, size_t len, const char *const names[])
 {
-    const char *best;
     int i, n = 0;
-    luaL_Buffer B;
     while (names[n])
         n++;
-    best = closest_name(key, len, names, n);
     lb_push_clipped(L, key, len);
-    luaL_buffinit(L, &B);
-    if (best) {
-        luaL_addstring(&B, "did you mean '");
-        luaL_addstring(&B, best);
-        luaL_addstring(&B, "'?");
-    } else {
-        luaL_addstring(&B, "known: ");
+    push_did_you_mean(L, key, len, names, n);
+    if (*lua_tostring(L, -1) == 0) {
+        luaL_Buffer B;
+        lua_pop(L, 1);
+        luaL_buffinit(L, &B);
+        luaL_addstring(&B, " (known: ");
         for (i = 0; names[i]; i++) {
             if (i)
                 luaL_addstring(&B, ", ");
             luaL_addstring(&B, names[i]);
         }
+        luaL_addstring(&B, ")");
+        luaL_pushresult(&B);
     }
-    luaL_pushresult(&B);
-    return lcheskers_error(L, "bad_option", "%sunknown %s %s (%s)", prefix, what,
+    return lcheskers_error(L, "bad_option", "%sunknown %s %s%s", prefix, what,
                            lua_tostring(L, -2), lua_tostring(L, -1));
 }
 

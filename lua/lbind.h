@@ -217,6 +217,9 @@ void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
 /* cheskers.closest(word, names) -> the closest name when word is a likely
  * typo of it, else nil (the suggestion rule of lb_check_options). */
 int lb_closest(lua_State *L);
+/* cheskers.did_you_mean(word, names) -> " (did you mean 'x'?)" or "": the
+ * one wording of a suggestion, for every Lua message. */
+int lb_did_you_mean(lua_State *L);
 
 /* The stop condition of a long core call starting now: the interrupt flag
  * (cleared) and the deadline of cheskers.deadline. */

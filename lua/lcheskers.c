@@ -40,6 +40,7 @@ static const luaL_Reg module_funcs[] = {
     {"deadline", lcheskers_deadline},
     {"error_code", lcheskers_error_code},
     {"closest", lb_closest},
+    {"did_you_mean", lb_did_you_mean},
     {NULL, NULL}
 };
 

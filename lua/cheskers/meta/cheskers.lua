@@ -50,6 +50,13 @@ function cheskers.error_code(e) end
 ---@return string|nil
 function cheskers.closest(word, names) end
 
+---" (did you mean 'x'?)" when `word` is a likely typo of a name of `names`, else "":
+---the one wording of a suggestion in every message.
+---@param word string
+---@param names string[]
+---@return string
+function cheskers.did_you_mean(word, names) end
+
 ---Seconds on a monotonic clock (for measuring time spent; not the time of day).
 ---@return number
 function cheskers.clock() end
