@@ -27,6 +27,15 @@
 --   M.same_value(a, b)  -> whether two option values are the same (deeply)
 --   M.value_text(v)     -> an option value as the text writes it
 --   M.option_names()    -> the sorted option names
+--   M.compose(base, spec) -> the rule table of spec laid over base | nil, message
+--
+-- Composition, the one rule for every place that layers rules (experiment
+-- variants over base, --rules over a file's rules): start from base (a rule
+-- table or nil), lay over it what the preset sets (a preset is what it
+-- changes from the defaults: golomb changes nothing), then the spec's own
+-- settings. So with base = {draw_repetition = 3}, "golomb" gives
+-- draw_repetition = 3, and {majority = false} gives majority = false and
+-- draw_repetition = 3. spec: nil, a preset name, rules text or a table.
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
 
@@ -279,6 +288,46 @@ function M.parse(text)
     return v
   end
   return M.parse_text(s)
+end
+
+-- A copy of v, tables copied deeply (functions, the hooks, shared).
+local function deep_copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = deep_copy(x) end
+  return t
+end
+
+-- What preset name changes from the defaults: a table (maybe empty), or
+-- nil, message.
+local function preset_settings(name)
+  local ok, full = pcall(cheskers.rules, name)
+  if not ok then return nil, (tostring(full):gsub("^[^:]*:%d+: ", "")) end
+  local defaults, t = cheskers.rules(), {}
+  for k, v in pairs(full) do
+    if not deep_equal(v, defaults[k]) then t[k] = v end
+  end
+  return t
+end
+
+function M.compose(base, spec)
+  if base ~= nil and type(base) ~= "table" then return nil, "base must be a rule table" end
+  local layer = spec
+  if type(spec) == "string" then
+    local v, err = M.parse_text(spec)
+    if v == nil then return nil, err end
+    if type(v) == "string" then
+      layer, err = preset_settings(v)
+      if layer == nil then return nil, err end
+    else
+      layer = v
+    end
+  elseif spec ~= nil and type(spec) ~= "table" then
+    return nil, "rules must be a preset name, rules text or a table, not a " .. type(spec)
+  end
+  local r = deep_copy(base or {})
+  for k, v in pairs(layer or {}) do r[k] = deep_copy(v) end
+  return r
 end
 
 -- {C = {leaps = {{1,3}}}} -> "{C={leaps={{1,3}}}}" (as format writes pieces=)
