@@ -417,7 +417,9 @@ describe("puzzle fields", function()
       "p.lua: puzzle 1: solution must be a list (keys 1, 2, ...), not a table with the key 'x'" },
     { 'fen = FEN, moves = 2, tags = { "a", true }', "p.lua: puzzle 1: tags: item 2 must be a text, not true" },
     { 'fen = FEN, moves = 2, rules = 3',
-      "p.lua: puzzle 1: rules must be a text or a table of names to rule values, not 3" },
+      "p.lua: puzzle 1: rules must be a preset name or a table of rule options, not 3" },
+    { 'fen = FEN, moves = 2, rules = { filter = 1 }',
+      "p.lua: puzzle 1: rules: hooks ('filter') cannot come from a puzzle file" },
     { 'fen = FEN, moves = 2, rules = { [1] = true }', "p.lua: puzzle 1: rules: names must be texts, not 1" },
     { 'fen = FEN, moves = 2, autor = "me"', "p.lua: puzzle 1: unknown field 'autor' (did you mean 'author'?)" },
     { 'fen = FEN, moves = 2, file = "x"', "p.lua: puzzle 1: unknown field 'file' (did you mean 'title'?)" },
@@ -446,8 +448,8 @@ describe("puzzle fields", function()
 
   it("refuses hooks in a puzzle's rules when the table comes from code", function()
     local r = puzzle.check { fen = FEN, moves = 2, solution = { "c5-d4" }, rules = { filter = print } }
-    assert.are.same({ { kind = "bad puzzle", message = "rules: filter must be a text, number, boolean or table, "
-                        .. "not a function (a puzzle's rules are data: no hooks)" } }, r.faults)
+    assert.are.same({ { kind = "bad puzzle", message = "rules: filter must be a text or a number or true or false "
+                        .. "or a table, not a function" } }, r.faults)
   end)
 
   it("are the fields docs/puzzles.md lists, required ones marked", function()

@@ -182,6 +182,20 @@ describe("cheskers.schema: lists and maps", function()
     assert.are.equal("l needs at least 2 items", refusal({ 1 }, L, "l"))
   end)
 
+  it("words what its items may be in the plural", function()
+    local ROWS = {
+      { S.list("boolean"), "a list of true or false values" },
+      { S.list(S.int { min = 1 }), "a list of whole numbers >= 1" },
+      { S.map(S.either("string", "number")), "a table of names to texts or numbers" },
+      { S.list(S.one_of { "a", "b" }), "a list of values 'a' or 'b'" },
+      { S.list(S.record { fields = {} }), "a list of tables" },
+      { S.list(S.list("string")), "a list of lists" },
+    }
+    for _, row in ipairs(ROWS) do
+      assert.are.equal("x must be " .. row[2] .. ", not 3", refusal(3, row[1], "x"))
+    end
+  end)
+
   it("has its own words when given", function()
     assert.are.equal("h must be a list of squares, not 3", refusal(3, S.list("any", { what = "a list of squares" }), "h"))
     assert.are.equal("h must be a list of values, not 3", refusal(3, S.list("any"), "h"))

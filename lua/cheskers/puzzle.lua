@@ -64,13 +64,20 @@ end
 
 -- ---- the puzzle schema -----------------------------------------------------
 
--- A value of a puzzle's rule option: data (cheskers.rules checks it when
--- the puzzle is checked); a hook (filter, result) is code, not data.
-local function rule_value(v, where)
-  local t = type(v)
-  if t == "string" or t == "number" or t == "boolean" or t == "table" then return v end
-  return nil, ("%s must be a text, number, boolean or table, not %s (a puzzle's rules are data: no hooks)")
-    :format(where, S.show(v))
+-- A puzzle's rules: a preset name or a table of rule options whose values
+-- are data (cheskers.rules checks them when the puzzle is checked); the
+-- hooks (filter, result) are code, never taken from a puzzle.
+local RULES = S.either("string", S.map(S.either("string", "number", "boolean", "table")))
+local function read_rules(v, where)
+  if type(v) ~= "string" and type(v) ~= "table" then
+    return nil, ("%s must be a preset name or a table of rule options, not %s"):format(where, S.show(v))
+  end
+  local t, err = S.read(v, RULES, where)
+  if t == nil then return nil, err end
+  for _, hook in ipairs(type(t) == "table" and { "filter", "result" } or {}) do
+    if t[hook] ~= nil then return nil, ("%s: hooks ('%s') cannot come from a puzzle file"):format(where, hook) end
+  end
+  return t
 end
 
 -- The fields of a puzzle (docs/puzzles.md lists them; a test checks that
@@ -81,7 +88,7 @@ local function fields(extra)
     goal = S.one_of { "win" },
     moves = S.int { min = 1, max = puzzle.MAX_MOVES_TB },
     solution = S.list("string", { item = function(i) return "solution move " .. i end }),
-    rules = S.either("string", S.map(S.custom(rule_value, "a rule value"))),
+    rules = S.custom(read_rules, "a preset name or a table of rule options"),
     title = "string", author = "string", source = "string", comment = "string", id = "string",
     tags = S.list("string"),
   }

@@ -104,7 +104,31 @@ local function range_words(noun, s)
   return noun
 end
 
-local function allowed(spec)
+-- The same for the items of a list or map: "texts", "whole numbers >= 1".
+local PLURAL_WORDS = {
+  string = "texts", integer = "whole numbers", number = "numbers", boolean = "true or false values",
+  ["function"] = "functions", table = "tables", any = "values",
+}
+
+local allowed
+
+local function plural(spec)
+  if type(spec) == "string" then return PLURAL_WORDS[spec] or spec end
+  local k = spec.kind
+  if k == "int" then return range_words("whole numbers", spec) end
+  if k == "num" then return range_words("numbers", spec) end
+  if k == "either" then
+    local t = {}
+    for i, s in ipairs(spec.specs) do t[i] = plural(s) end
+    return table.concat(t, " or ")
+  end
+  if k == "one_of" then return "values " .. allowed(spec):gsub("^one of ", "") end
+  if k == "list" then return "lists" end
+  if k == "map" or k == "record" then return "tables" end
+  return (spec.what or "a valid value"):gsub("^an? ", "") .. "s"
+end
+
+function allowed(spec)
   if type(spec) == "string" then return TYPE_WORDS[spec] or spec end
   local k = spec.kind
   if k == "int" then return range_words("a whole number", spec) end
@@ -116,8 +140,8 @@ local function allowed(spec)
     if #t == 2 then return t[1] .. " or " .. t[2] end
     return "one of " .. table.concat(t, ", ")
   end
-  if k == "list" then return spec.what or "a list of " .. allowed(spec.of):gsub("^an? ", "") .. "s" end
-  if k == "map" then return "a table of names to " .. allowed(spec.of):gsub("^an? ", "") .. "s" end
+  if k == "list" then return spec.what or "a list of " .. plural(spec.of) end
+  if k == "map" then return "a table of names to " .. plural(spec.of) end
   if k == "record" then return spec.what or "a table" end
   if k == "either" then
     local t = {}
