@@ -396,18 +396,51 @@ static int build_progress(void *ud, const chk_tb_progress *pr)
     return stop;
 }
 
-/* The integer field name of table 1, or def; raises when not an integer. */
+/* [-0, +1] The value at idx as a message echoes it (the wording of
+ * cheskers.schema): a text quoted and clipped, a number or boolean as
+ * written, else "a TYPE". */
+static const char *push_shown(lua_State *L, int idx)
+{
+    size_t len;
+    const char *s;
+    switch (lua_type(L, idx)) {
+    case LUA_TSTRING:
+        s = lua_tolstring(L, idx, &len);
+        return lb_push_clipped(L, s, len);
+    case LUA_TNUMBER:
+    case LUA_TBOOLEAN:
+        return luaL_tolstring(L, idx, NULL);
+    default:
+        return lua_pushfstring(L, "a %s", luaL_typename(L, idx));
+    }
+}
+
+/* Raises the "bad_argument" error of tb.build for field name, whose value
+ * (at idx) is not what (the words of what is allowed). */
+static int bad_build_field(lua_State *L, const char *name, const char *what, int idx)
+{
+    return lcheskers_error(L, "bad_argument", "tb.build: %s must be %s, not %s", name, what,
+                           push_shown(L, idx));
+}
+
+/* The integer field name of table 1, or def; raises when not an integer
+ * from lo to hi. */
 static int opt_int_field(lua_State *L, const char *name, int def, int lo, int hi)
 {
-    int isnum, t = lua_getfield(L, 1, name);
-    lua_Integer v = lua_tointegerx(L, -1, &isnum);
-    lua_pop(L, 1);
-    if (t == LUA_TNIL)
+    int t = lua_getfield(L, 1, name);
+    lua_Integer v = lua_tointeger(L, -1);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
         return def;
-    if (!isnum || v < lo || v > hi)
-        luaL_error(L, "tb.build: '%s' must be an integer from %d to %d", name, lo, hi);
+    }
+    if (!lua_isinteger(L, -1) || v < lo || v > hi)
+        bad_build_field(L, name, lua_pushfstring(L, "a whole number from %d to %d", lo, hi), -2);
+    lua_pop(L, 1);
     return (int)v;
 }
+
+/* The fields of tb.build's table. */
+static const char *const build_fields[] = {"pieces", "rules", "dir", "threads", "progress", "only", NULL};
 
 static int tb_build(lua_State *L)
 {
@@ -415,24 +448,27 @@ static int tb_build(lua_State *L)
     chk_tb_build_opts o;
     Progress g = {L, 0, false};
     luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lb_check_options(L, 1, "tb.build: ", "option", build_fields);
     memset(&o, 0, sizeof o);
     o.pieces = opt_int_field(L, "pieces", 3, 2, CHK_TB_MAX_PIECES);
     o.threads = opt_int_field(L, "threads", 0, 0, 64);
     lua_getfield(L, 1, "dir");                          /* 2 */
+    if (!lua_isnil(L, 2) && lua_type(L, 2) != LUA_TSTRING)
+        return bad_build_field(L, "dir", "a text (a directory)", 2);
     const char *dir = lua_isnil(L, 2) ? default_dir() : lua_tostring(L, 2);
-    if (!dir)
-        return luaL_error(L, "tb.build: 'dir' must be a string");
-    lua_getfield(L, 1, "rules");                        /* 3 */
-    const chk_rules *r = rules_at(L, 3);                /* 4: the board */
-    if (lua_getfield(L, 1, "progress") != LUA_TNIL) {   /* 5 */
-        luaL_checktype(L, 5, LUA_TFUNCTION);
-        g.fn = 5;
+    if (lua_getfield(L, 1, "progress") != LUA_TNIL) {   /* 3 */
+        if (lua_type(L, 3) != LUA_TFUNCTION)
+            return bad_build_field(L, "progress", "a function", 3);
+        g.fn = 3;
     }
-    if (lua_getfield(L, 1, "only") != LUA_TNIL) {      /* 6: kept while building */
-        if (lua_type(L, 6) != LUA_TSTRING)
-            return luaL_error(L, "tb.build: 'only' must be a signature such as \"KCvKK\"");
-        o.only = lua_tostring(L, 6);
+    if (lua_getfield(L, 1, "only") != LUA_TNIL) {      /* 4: kept while building */
+        if (lua_type(L, 4) != LUA_TSTRING)
+            return bad_build_field(L, "only", "a signature such as 'KCvKK'", 4);
+        o.only = lua_tostring(L, 4);
     }
+    lua_getfield(L, 1, "rules");                        /* 5 */
+    const chk_rules *r = rules_at(L, 5);                /* 6: the board */
     o.progress = build_progress;
     o.progress_ud = &g;
     o.stop = lcheskers_interrupt_flag();    /* Ctrl-C stops within a level */

@@ -299,11 +299,8 @@ function Session:print_values(res)
 end
 
 function Session:unknown_command_message(word)
-  local cli = require "cheskers.cli"
-  local hint = cli.closest(word, registry.command_names())
-  if hint then
-    return string.format("unknown command '%s'; did you mean '%s'? (help lists the commands)", word, hint)
-  end
+  local hint = cheskers.did_you_mean(word, registry.command_names())
+  if hint ~= "" then return string.format("unknown command '%s'%s", word, hint) end
   return string.format("unknown command '%s' (help lists the commands; other lines are Lua)", word)
 end
 

@@ -55,6 +55,24 @@ describe("the bot loader", function()
     assert.matches("^bot nosuchbot: no such bot %(bots: .*greedy.*builtin%-random%)$", err)
   end)
 
+  it("suggests the nearest known bot name for a typo", function()
+    assert.has_error(function() bots.load("randon") end, "bot randon: no such bot (did you mean 'random'?)")
+    assert.has_error(function() bots.load("engnie:level=2") end, "bot engnie:level=2: no such bot (did you mean 'engine'?)")
+    assert.has_error(function() bots.load("builtin-randm") end,
+                     "bot builtin-randm: no such bot (did you mean 'builtin-random'?)")
+  end)
+
+  it("refuses unknown loader options and bad limits", function()
+    assert.has_error(function() bots.load("random", { sandbx = true }) end,
+                     "bots.load: unknown option 'sandbx' (did you mean 'sandbox'?)")
+    assert.has_error(function() bots.load("random", { sandbox = { time = 0 } }) end,
+                     "bots.load: sandbox: time must be a number > 0, not 0")
+    assert.has_error(function() bots.load("random", { sandbox = { tiem = 1 } }) end,
+                     "bots.load: sandbox: unknown limit 'tiem' (did you mean 'time'?)")
+    assert.has_error(function() bots.load("random", { dirs = "x" }) end,
+                     "bots.load: dirs must be a list of texts, not 'x'")
+  end)
+
   it("refuses options for a bot without configure, and bad options", function()
     assert.has_error(function() bots.load("random:depth=2") end, "bot random:depth=2: takes no options")
     assert.has_error(function() bots.load("builtin-greedy:x=1") end, "bot builtin-greedy:x=1: takes no options")
@@ -79,6 +97,88 @@ describe("the bot loader", function()
     a.choose(cheskers.new())
     assert.are_not.equal(a.choose, b.choose)
     assert.are_not.equal(bots.load("builtin-greedy"), bots.load("builtin-greedy"))
+  end)
+
+  -- the shipped bots declare their options (docs/bots.md): the wording is
+  -- cheskers.schema's, the ranges those the bots' headers give
+  local SHIPPED = {
+    { "engine:levle=3", "bot engine:levle=3: unknown option 'levle' (did you mean 'level'?)" },
+    { "engine:level=x", "bot engine:level=x: level must be a whole number from 1 to 10, not 'x'" },
+    { "engine:level=0", "bot engine:level=0: level must be a whole number from 1 to 10, not 0" },
+    { "engine:level=2.5", "bot engine:level=2.5: level must be a whole number from 1 to 10, not 2.5" },
+    { "engine:time=0", "bot engine:time=0: time must be a number > 0, not 0" },
+    { "engine:mobilty=3", "bot engine:mobilty=3: unknown option 'mobilty' (did you mean 'mobility'?)" },
+    { "engine:mobility=y", "bot engine:mobility=y: mobility must be a whole number, not 'y'" },
+    { "alphabeta:depht=2", "bot alphabeta:depht=2: unknown option 'depht' (did you mean 'depth'?)" },
+    { "alphabeta:nodes=-1", "bot alphabeta:nodes=-1: nodes must be a whole number >= 1, not -1" },
+    { "mcts:c=-1", "bot mcts:c=-1: c must be a number >= 0, not -1" },
+    { "mcts:iteration=5", "bot mcts:iteration=5: unknown option 'iteration' (did you mean 'iterations'?)" },
+    { "greedy:depth=1", "bot greedy:depth=1: takes no options" },
+  }
+  for _, row in ipairs(SHIPPED) do
+    it("checks the options of a shipped bot: " .. row[1], function()
+      assert.has_error(function() bots.load(row[1]) end, row[2])
+      assert.has_error(function() bots.load(row[1], { sandbox = true }) end, row[2])
+    end)
+  end
+
+  it("gives configure the options of a shipped bot once they fit", function()
+    assert.equal("engine-3", bots.load("engine:level=3,mobility=0").name)
+    -- every weight of the engine is an option
+    for _, w in ipairs(cheskers.engine.names) do bots.load("engine:" .. w .. "=1") end
+  end)
+
+  it("checks a bot file's options against what it declares, then calls configure", function()
+    local path = tmpfile("local got\nreturn { choose = function() return got end,"
+      .. " configure = function(o) got = o end,"
+      .. " options = { n = { type = 'integer', min = 1, max = 9 }, mode = { type = 'string', values = { 'fast', 'slow' } },"
+      .. " flag = 'boolean', x = 'number' } }")
+    assert.same({ n = 3, mode = "fast", flag = true }, bots.load(path .. ":n=3,mode=fast,flag=true").choose())
+    assert.has_error(function() bots.load(path .. ":mdoe=fast") end,
+                     "bot " .. path .. ":mdoe=fast: unknown option 'mdoe' (did you mean 'mode'?)")
+    assert.has_error(function() bots.load(path .. ":mode=fats") end,
+                     "bot " .. path .. ":mode=fats: mode must be 'fast' or 'slow', not 'fats' (did you mean 'fast'?)")
+    assert.has_error(function() bots.load(path .. ":x=1e999") end,
+                     "bot " .. path .. ":x=1e999: x must be a number, not inf")
+    os.remove(path)
+  end)
+
+  it("refuses a bad declaration of options, and options declared without configure", function()
+    local ROWS = {
+      { "options = { n = 5 }, configure = print",
+        "options: n must be one of 'integer', 'number', 'boolean', 'string' or a table {type =, min =, max =, "
+        .. "above =, values =}, not 5" },
+      { "options = { n = 'int' }, configure = print",
+        "options: n must be one of 'integer', 'number', 'boolean', 'string' or a table {type =, min =, max =, "
+        .. "above =, values =}, not 'int'" },
+      { "options = { n = { type = 'integer', mn = 1 } }, configure = print",
+        "options: n: unknown field 'mn' (did you mean 'min'?)" },
+      { "options = { n = { type = 'int' } }, configure = print",
+        "options: n: type must be one of 'integer', 'number', 'boolean', 'string', not 'int' (did you mean 'integer'?)" },
+      { "options = 'n'", "it declares options but has no configure function" },
+    }
+    for _, row in ipairs(ROWS) do
+      local path = tmpfile("return { choose = function(b) return b:moves()[1] end, " .. row[1] .. " }")
+      assert.has_error(function() bots.load(path) end, "bot " .. path .. ": " .. row[2])
+      os.remove(path)
+    end
+  end)
+
+  it("says a bot that declares no options takes none", function()
+    local path = tmpfile("return { choose = function(b) return b:moves()[1] end, configure = print, options = {} }")
+    assert.has_error(function() bots.load(path .. ":a=1") end, "bot " .. path .. ":a=1: takes no options")
+    os.remove(path)
+  end)
+
+  it("reads a sandboxed bot's declaration raw: its metamethods do not run in the loader", function()
+    local path = tmpfile("local mt = { __index = function() while true do end end,"
+      .. " __pairs = function() while true do end end, __len = function() while true do end end }\n"
+      .. "return { choose = function(b) return b:moves()[1] end, configure = function() end,"
+      .. " options = setmetatable({ n = setmetatable({ type = 'integer', max = 3 }, mt) }, mt) }")
+    assert.has_error(function() bots.load(path .. ":n=4", { sandbox = true }) end,
+                     "bot " .. path .. ":n=4: n must be a whole number <= 3, not 4")
+    assert.is_table(bots.load(path .. ":n=2", { sandbox = true }))
+    os.remove(path)
   end)
 
   it("passes the typed options to configure", function()

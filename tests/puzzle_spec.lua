@@ -333,7 +333,7 @@ describe("faulty puzzles", function()
   it("puzzle.load still rejects a file with a bad puzzle unless asked for each", function()
     local list, err = puzzle.load("tests/puzzles/faulty/mixed.lua")
     assert.is_nil(list)
-    assert.are.equal("tests/puzzles/faulty/mixed.lua: puzzle 2: unknown field 'solutoin' "
+    assert.are.equal("tests/puzzles/faulty/mixed.lua: puzzle 2 ('Misspelt'): unknown field 'solutoin' "
                      .. "(did you mean 'solution'?)", err)
     list = assert(puzzle.load("tests/puzzles/faulty/mixed.lua", { each = true }))
     assert.are.equal(3, #list)
@@ -391,6 +391,102 @@ describe("faulty puzzles", function()
     assert.are.equal("too hard", r.faults[1].kind)
     assert.matches("gave up after", r.faults[1].message)
   end)
+end)
+
+-- ---- the puzzle schema ------------------------------------------------------
+
+describe("puzzle fields", function()
+  local FEN = "8/b7/1k5p/2p5/7P/4K3/8/8 b"
+  -- the text of a file (one puzzle table) -> the message that rejects it,
+  -- in the wording of cheskers.schema and docs/puzzles.md
+  local ROWS = {
+    { 'title = "Two kings", fen = FEN, moves = 0',
+      "p.lua: puzzle 1 ('Two kings'): moves must be a whole number from 1 to 64, not 0" },
+    { 'fen = FEN, moves = 65', "p.lua: puzzle 1: moves must be a whole number from 1 to 64, not 65" },
+    { 'fen = FEN, moves = 2.5', "p.lua: puzzle 1: moves must be a whole number from 1 to 64, not 2.5" },
+    { 'fen = FEN, moves = "2"', "p.lua: puzzle 1: moves must be a whole number from 1 to 64, not '2'" },
+    { 'fen = FEN', "p.lua: puzzle 1: field 'moves' is missing" },
+    { 'moves = 2, title = "t"', "p.lua: puzzle 1 ('t'): field 'fen' is missing" },
+    { 'fen = 5, moves = 2', "p.lua: puzzle 1: fen must be a text, not 5" },
+    { 'fen = FEN, moves = 2, goal = "mate"', "p.lua: puzzle 1: goal must be 'win', not 'mate'" },
+    { 'fen = FEN, moves = 2, solution = { "c5-d4", 5 }',
+      "p.lua: puzzle 1: solution move 2 must be a text, not 5" },
+    { 'fen = FEN, moves = 2, solution = "c5-d4"',
+      "p.lua: puzzle 1: solution must be a list of texts, not 'c5-d4'" },
+    { 'fen = FEN, moves = 2, solution = { x = "c5-d4" }',
+      "p.lua: puzzle 1: solution must be a list (keys 1, 2, ...), not a table with the key 'x'" },
+    { 'fen = FEN, moves = 2, tags = { "a", true }', "p.lua: puzzle 1: tags: item 2 must be a text, not true" },
+    { 'fen = FEN, moves = 2, rules = 3',
+      "p.lua: puzzle 1: rules must be a preset name or a table of rule options, not 3" },
+    { 'fen = FEN, moves = 2, rules = { filter = 1 }',
+      "p.lua: puzzle 1: rules: hooks ('filter') cannot come from a puzzle file" },
+    { 'fen = FEN, moves = 2, rules = { [1] = true }', "p.lua: puzzle 1: rules: names must be texts, not 1" },
+    { 'fen = FEN, moves = 2, autor = "me"', "p.lua: puzzle 1: unknown field 'autor' (did you mean 'author'?)" },
+    { 'fen = FEN, moves = 2, file = "x"', "p.lua: puzzle 1: unknown field 'file' (did you mean 'title'?)" },
+    { 'fen = FEN, moves = 2, ["\\27[31mred"] = "x"',
+      "p.lua: puzzle 1: unknown field '\\27[31mred' (known: author, comment, fen, goal, id, moves, rules, " ..
+      "solution, source, tags, title)" },
+    { 'fen = FEN, moves = 2, [3] = 1', "p.lua: puzzle 1: field names must be texts, not 3" },
+  }
+  for _, row in ipairs(ROWS) do
+    it("refuses { " .. row[1] .. " }", function()
+      local text = "local FEN = '" .. FEN .. "'\nreturn { " .. row[1] .. " }"
+      local list, err = puzzle.load_string(text, "p.lua")
+      assert.is_nil(list)
+      assert.are.equal(row[2], err)
+    end)
+  end
+
+  it("names a bad puzzle of a list by its place and title, and keeps it with each", function()
+    local text = "return { { fen = 'x', moves = 1 }, { fen = 'x', moves = 1, title = 'Two kings', movse = 2 } }"
+    local _, err = puzzle.load_string(text, "p.lua")
+    assert.are.equal("p.lua: puzzle 2 ('Two kings'): unknown field 'movse' (did you mean 'moves'?)", err)
+    local list = assert(puzzle.load_string(text, "p.lua", { each = true }))
+    assert.is_nil(list[1].invalid)
+    assert.are.equal("unknown field 'movse' (did you mean 'moves'?)", list[2].invalid)
+  end)
+
+  it("refuses hooks in a puzzle's rules when the table comes from code", function()
+    local r = puzzle.check { fen = FEN, moves = 2, solution = { "c5-d4" }, rules = { filter = print } }
+    assert.are.same({ { kind = "bad puzzle", message = "rules: filter must be a text or a number or true or false "
+                        .. "or a table, not a function" } }, r.faults)
+  end)
+
+  it("are the fields docs/puzzles.md lists, required ones marked", function()
+    local f = assert(io.open(H.ROOT .. "/docs/puzzles.md"))
+    local text = f:read("a")
+    f:close()
+    local documented, required = {}, {}
+    for name, req in text:gmatch("\n| `([%w_]+)` | (%a+) |") do
+      documented[#documented + 1] = name
+      if req == "yes" then required[#required + 1] = name end
+    end
+    table.sort(documented)
+    table.sort(required)
+    assert.are.same(require("cheskers.schema").fields(puzzle.SCHEMA), documented)
+    local want = {}
+    for _, k in ipairs(puzzle.SCHEMA.required) do want[#want + 1] = k end
+    table.sort(want)
+    assert.are.same(want, required)
+  end)
+end)
+
+describe("the options of puzzle.load and puzzle.check", function()
+  local P = { fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b", moves = 2, solution = { "c5-d4", "e3xc5", "b6xd4" } }
+  local ROWS = {
+    { function() puzzle.check(P, { max_node = 5 }) end, "puzzle.check: unknown option 'max_node' (did you mean 'max_nodes'?)" },
+    { function() puzzle.check(P, { max_nodes = 0 }) end, "puzzle.check: max_nodes must be a whole number >= 1, not 0" },
+    { function() puzzle.check(P, { max_seconds = 0 / 0 }) end, "puzzle.check: max_seconds must be a number >= 0, not nan" },
+    { function() puzzle.check(P, { defences = "no" }) end, "puzzle.check: defences must be true or false, not 'no'" },
+    { function() puzzle.load_string("return {}", "x", { eahc = true }) end,
+      "puzzle.load: unknown option 'eahc' (did you mean 'each'?)" },
+    { function() puzzle.load("nofile", 3) end, "puzzle.load must be a table of options, not 3" },
+  }
+  for _, row in ipairs(ROWS) do
+    it("refuses: " .. row[2], function()
+      assert.has_error(row[1], row[2])
+    end)
+  end
 end)
 
 -- ---- hostile puzzle files --------------------------------------------------

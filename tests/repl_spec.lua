@@ -182,6 +182,22 @@ describe("a session", function()
     assert.equal(1, select(2, err.text:gsub("\n", "")))
   end)
 
+  -- one wording for every suggestion (cheskers.did_you_mean): "... 'x'
+  -- (did you mean 'y'?)"; without one, what to do instead
+  local UNKNOWN = {
+    { "perf 3", "unknown command 'perf' (did you mean 'perft'?)" },
+    { "help perf", "unknown command 'perf' (did you mean 'perft'?)" },
+    { "help zzqqxx", "unknown command 'zzqqxx' (help lists the commands; other lines are Lua)" },
+  }
+  for _, row in ipairs(UNKNOWN) do
+    it("says of '" .. row[1] .. "': " .. row[2], function()
+      local S, _, err = session()
+      assert.is_false(feed(S, row[1]))
+      assert.truthy(err.text:find(row[2], 1, true), err.text)
+      assert.is_nil(err.text:find("; did you mean", 1, true), err.text)
+    end)
+  end
+
   it("takes moves back and replays them", function()
     local S, out = session()
     feed(S, "d6-e5", "c3-d4", "undo 2")
@@ -461,5 +477,22 @@ describe("cheskers.cli under stock lua5.4", function()
     package.preload["cheskers.readline"], package.loaded["cheskers.readline"] = saved_preload, saved_loaded
     package.loaded["cheskers.cli"] = saved_cli
     assert(ok, err)
+  end)
+
+  it("says an unknown subcommand in the one wording, with the nearest name", function()
+    local cli = require "cheskers.cli"
+    local known = { "match", "tb", "tournament" }
+    assert.equal("no subcommand 'tuornament' (did you mean 'tournament'?). Subcommands: match, tb, tournament.",
+                 cli.no_subcommand("tuornament", nil, known))
+    assert.equal("no file or subcommand 'zzzzz'. Subcommands: match, tb, tournament.",
+                 cli.no_subcommand("zzzzz", "file or subcommand", known))
+    assert.equal("no subcommand 'x'. Subcommands: none.", cli.no_subcommand("x", nil, {}))
+  end)
+
+  it("cheskers help WORD says an unknown subcommand with the nearest name", function()
+    local help = require "cheskers.cmd.help"
+    local ok, err = pcall(help.run, { "matc" }, require "cheskers.cli")
+    assert.is_false(ok)
+    assert.truthy(err:find("^no subcommand 'matc' %(did you mean 'match'%?%)%. Subcommands: .*match"), err)
   end)
 end)

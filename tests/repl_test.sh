@@ -86,6 +86,10 @@ run '' nosuchcommand
 check "an unknown subcommand fails" 1 "$RC"
 has "and lists the known subcommands" "help" "$ERR"
 
+run '' matc
+check "a mistyped subcommand fails" 1 "$RC"
+has "and gets the nearest name" "cheskers: no file or subcommand 'matc' (did you mean 'match'?). Subcommands: " "$ERR"
+
 run '' help
 check "the help subcommand exits 0" 0 "$RC"
 has "the help subcommand prints the usage" "usage: cheskers" "$OUT"

@@ -81,3 +81,30 @@ describe("SVG diagrams as a reader sees them", function()
     assert.is_true(h - (top + cy + 7) >= 12)
   end)
 end)
+
+describe("SVG options", function()
+  -- the option table is checked (svg.OPTIONS, cheskers.schema's wording)
+  local ROWS = {
+    { { flp = true }, "svg: unknown option 'flp' (did you mean 'flip'?)" },
+    { { tittle = "x" }, "svg: unknown option 'tittle' (did you mean 'title'?)" },
+    { { size = 0 }, "svg: size must be a whole number from 1 to 100000, not 0" },
+    { { size = 0 / 0 }, "svg: size must be a whole number from 1 to 100000, not nan" },
+    { { flip = "yes" }, "svg: flip must be true or false, not 'yes'" },
+    { { highlight = true }, "svg: highlight must be false or a list of squares or moves, not true" },
+    { { arrows = "c3-d4" }, "svg: arrows must be a list of moves, not 'c3-d4'" },
+    { { title = {} }, "svg: title must be a text or a number, not a table" },
+    { 5, "svg must be a table of options, not 5" },
+  }
+  for _, row in ipairs(ROWS) do
+    it("refuses: " .. row[2], function()
+      assert.has_error(function() svg.render(cheskers.new(), row[1]) end, row[2])
+      assert.has_error(function() cheskers.new():svg(row[1]) end, row[2])
+    end)
+  end
+
+  it("takes every documented option", function()
+    local text = cheskers.new():svg { flip = true, highlight = { "c3" }, arrows = { "c3-d4", { "a1", "b2" } },
+                                      size = 300, coords = false, turn = false, title = "t", id = "x" }
+    assert.truthy(text:find('width="300"', 1, true))
+  end)
+end)

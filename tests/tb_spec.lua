@@ -455,4 +455,31 @@ describe("tablebases", function()
     assert.has_error(function() cheskers.tb.build{ pieces = "x" } end)
     assert.has_error(function() cheskers.new():probe(42) end)
   end)
+
+  -- tb.build's table, checked before anything is built: an unknown key
+  -- with the nearest known one (code bad_option), a bad value echoed with
+  -- what is allowed (code bad_argument), in the wording of cheskers.schema
+  local BUILD_ERRORS = {
+    { { pices = 2 }, "bad_option", "tb.build: unknown option 'pices' (did you mean 'pieces'?)" },
+    { { pieces = 2, treads = 1 }, "bad_option", "tb.build: unknown option 'treads' (did you mean 'threads'?)" },
+    { { pieces = 2, zzzzzz = 1 }, "bad_option",
+      "tb.build: unknown option 'zzzzzz' (known: pieces, rules, dir, threads, progress, only)" },
+    { { 2 }, "bad_option", "tb.build: option names must be strings (got number)" },
+    { { pieces = 9 }, "bad_argument", "tb.build: pieces must be a whole number from 2 to 6, not 9" },
+    { { pieces = "x" }, "bad_argument", "tb.build: pieces must be a whole number from 2 to 6, not 'x'" },
+    { { pieces = 2.5 }, "bad_argument", "tb.build: pieces must be a whole number from 2 to 6, not 2.5" },
+    { { pieces = 2, threads = -1 }, "bad_argument", "tb.build: threads must be a whole number from 0 to 64, not -1" },
+    { { pieces = 2, threads = true }, "bad_argument", "tb.build: threads must be a whole number from 0 to 64, not true" },
+    { { pieces = 2, dir = {} }, "bad_argument", "tb.build: dir must be a text (a directory), not a table" },
+    { { pieces = 2, progress = 1 }, "bad_argument", "tb.build: progress must be a function, not 1" },
+    { { pieces = 2, only = 5 }, "bad_argument", "tb.build: only must be a signature such as 'KCvKK', not 5" },
+  }
+  for _, row in ipairs(BUILD_ERRORS) do
+    it("tb.build refuses: " .. row[3], function()
+      local ok, err = pcall(cheskers.tb.build, row[1])
+      assert.is_false(ok)
+      assert.are.equal(row[2], cheskers.error_code(err))
+      assert.are.equal(row[3], tostring(err))
+    end)
+  end
 end)

@@ -10,6 +10,7 @@
 --       opts.sandbox: run the bot file in an untrusted box (--sandbox); a
 --       table sets the box's limits: {instructions =, memory =, time =}
 --       opts.dirs: folders searched first (an experiment's ../bots)
+--       An unknown name gets the nearest known one ("did you mean").
 --       A table spec is taken as a bot (tests, bots made in code).
 --       Every load is a fresh instance (the file runs again).
 --   bots.dirs(extra) -> { folder, ... }   where names are looked up
@@ -22,12 +23,22 @@
 -- A bot is a Lua file returning
 --   { name = "...", choose = function(board, limits) return move end,
 --     new_game = function(rules) end,      -- optional
---     configure = function(options) end }  -- optional: the spec's options
+--     configure = function(options) end,   -- optional: the spec's options
+--     options = { level = { type = "integer", min = 1, max = 10 },
+--                 tb = "string", ... } }   -- optional: what configure takes
+-- options declares the options as plain data (a sandboxed bot cannot
+-- require cheskers.schema): each a type name ("integer", "number",
+-- "boolean", "string") or a table {type =, min =, max =, above =, values =}.
+-- The loader checks the spec's options against it before calling
+-- configure (unknown option with "did you mean", a wrong value echoed with
+-- what is allowed); a bot that declares none gets its options unchecked.
 -- A loaded bot is { name, spec, path, choose, new_game, box, builtin }.
 -- Built-in bots have choose(board, limits, moves) and no box: the game
 -- loop calls them directly with the legal moves (no copy, no hook), which
 -- keeps self-play experiments fast.
+local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
+local S = require "cheskers.schema"
 
 local M = {}
 
@@ -136,7 +147,10 @@ local function find_file(spec, name, extra)
   for _, dir in ipairs(M.dirs(extra)) do
     if readable(dir .. name .. ".lua") then return dir .. name .. ".lua" end
   end
-  fail(spec, "no such bot (bots: %s)", table.concat(M.names(extra), ", "))
+  local names = M.names(extra)
+  local hint = cheskers.did_you_mean(name, names)
+  if hint ~= "" then fail(spec, "no such bot%s", hint) end
+  fail(spec, "no such bot (bots: %s)", table.concat(names, ", "))
 end
 
 -- ---- built-in bots -------------------------------------------------------------
@@ -198,6 +212,53 @@ local function check_table(spec, t)
     local v = rawget(t, k)
     if v ~= nil and type(v) ~= "function" then fail(spec, "%s must be a function", k) end
   end
+  if rawget(t, "options") ~= nil and rawget(t, "configure") == nil then
+    fail(spec, "it declares options but has no configure function")
+  end
+end
+
+-- ---- the options a bot declares -----------------------------------------------
+
+local OPTION_TYPE = S.one_of { "integer", "number", "boolean", "string" }
+
+-- What a bot file's options field may hold (see the header).
+M.DECLARATION = S.map(S.either(OPTION_TYPE, S.record {
+  what = "a table {type =, min =, max =, above =, values =}",
+  fields = { type = OPTION_TYPE, min = "number", max = "number", above = "number",
+             values = S.list(S.either("string", "number", "boolean"), { min = 1 }) },
+  required = { "type" },
+}))
+
+-- The schema of one declared option.
+local function option_spec(d)
+  if type(d) == "string" then return d == "integer" and S.int() or d == "number" and S.num() or d end
+  if d.values then return S.one_of(d.values) end
+  local range = { min = d.min, max = d.max, above = d.above }
+  if d.type == "integer" then return S.int(range) end
+  if d.type == "number" then return S.num(range) end
+  return d.type
+end
+
+-- The record schema of the options a bot file declares (decl: its options
+-- field, read raw: no metamethod of a sandboxed bot runs here); raises
+-- "bot SPEC: options: ..." for a bad declaration.
+local function declared_options(spec, decl)
+  local d, err = S.read(decl, M.DECLARATION, "options")
+  if not d then fail(spec, "%s", err) end
+  local fields = {}
+  for name, x in pairs(d) do fields[name] = option_spec(x) end
+  return S.record { noun = "option", fields = fields }
+end
+
+-- The spec's options as configure gets them: checked against the schema
+-- of what the bot declares, when it declares something.
+local function checked_options(spec, opts, t, schema)
+  if not rawget(t, "configure") then fail(spec, "takes no options") end
+  if not schema then return opts end
+  if #S.fields(schema) == 0 then fail(spec, "takes no options") end
+  local checked, err = S.read(opts, schema)
+  if not checked then fail(spec, "%s", err) end
+  return checked
 end
 
 local function load_file(spec, name, opts, lopts)
@@ -219,8 +280,9 @@ local function load_file(spec, name, opts, lopts)
   local ok, t, detail = box:call(30, chunk)
   if not ok then call_failed(spec, "loading the file", t, detail) end
   check_table(spec, t)
+  local schema = rawget(t, "options") ~= nil and declared_options(spec, rawget(t, "options"))
   if next(opts) then
-    if not rawget(t, "configure") then fail(spec, "takes no options") end
+    opts = checked_options(spec, opts, t, schema)
     local okc, reason, d = box:call(30, rawget(t, "configure"), opts)
     if not okc then call_failed(spec, "configure", reason, d) end
   end
@@ -231,9 +293,17 @@ local function load_file(spec, name, opts, lopts)
            new_game = rawget(t, "new_game"), box = box }
 end
 
+-- The options of bots.load.
+local LOAD_OPTIONS = S.record { noun = "option", what = "a table of options", fields = {
+  sandbox = S.either("boolean", S.record { noun = "limit", what = "a table of limits", fields = {
+    instructions = S.int { min = 1 }, memory = S.int { min = 1 }, time = S.num { above = 0 } } }),
+  dirs = S.list("string"),
+} }
+
 -- Loads a fresh instance of a bot (see the header).
 function M.load(spec, lopts)
   lopts = lopts or {}
+  S.check(lopts, LOAD_OPTIONS, "bots.load")
   if type(spec) == "table" then
     if type(spec.choose) ~= "function" then fail(spec.name or "?", "has no choose function") end
     if not spec.builtin and not spec.box then spec.box = sandbox.new { name = spec.name, trusted = true } end

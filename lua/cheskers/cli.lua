@@ -17,7 +17,7 @@
 -- with its traceback.
 
 -- The program's terminal module (repl/term.c), loaded when something runs:
--- the helpers above cli.main (closest, wants_help, ...) work under stock lua5.4.
+-- the helpers above cli.main (wants_help, ...) work under stock lua5.4.
 local function term() return require "cheskers.readline" end
 
 local cli = {}
@@ -57,12 +57,6 @@ function cli.version()
   local ok, cheskers = pcall(require, "cheskers")
   local v = ok and type(cheskers) == "table" and cheskers.VERSION or "?"
   return string.format("cheskers %s (%s)", v, _VERSION)
-end
-
--- The closest of names to word, when close enough to be a likely typo
--- (cheskers.closest: the one "did you mean" of the program).
-function cli.closest(word, names)
-  return require("cheskers").closest(word, names)
 end
 
 -- The names in folder dir (none when it cannot be read).
@@ -158,16 +152,21 @@ local function run_chunk(chunk, ...)
   return cli.report_error(res[2], res[3])
 end
 
+-- The one message for an unknown subcommand word: "no subcommand 'x' (did
+-- you mean 'y'?). Subcommands: a, b." (noun: what the word could have
+-- been; known: the subcommands, default cli.subcommands()).
+function cli.no_subcommand(word, noun, known)
+  known = known or cli.subcommands()
+  return string.format("no %s '%s'%s. Subcommands: %s.", noun or "subcommand", word,
+    require("cheskers").did_you_mean(word, known), #known > 0 and table.concat(known, ", ") or "none")
+end
+
 -- Dispatches to cheskers.cmd.<name>.
 local function run_subcommand(name, args)
-  local known = cli.subcommands()
   local mod, err = cli.subcommand(name)
   if not mod then
     if not package.searchpath("cheskers.cmd." .. name, package.path) then
-      local hint = cli.closest(name, known)
-      cli.report(string.format("no file or subcommand '%s'%s. Subcommands: %s. See %s --help.",
-        name, hint and (" (did you mean '" .. hint .. "'?)") or "",
-        #known > 0 and table.concat(known, ", ") or "none", cli.progname))
+      cli.report(cli.no_subcommand(name, "file or subcommand") .. " See " .. cli.progname .. " --help.")
       return 1
     end
     cli.report(err)

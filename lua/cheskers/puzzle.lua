@@ -31,7 +31,7 @@
 
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
-local rulespec = require "cheskers.rulespec"
+local S = require "cheskers.schema"
 
 local puzzle = {}
 
@@ -62,13 +62,49 @@ local function within(n, all, tb)
   return { moves = n, nodes = nodes_left(), all = all, tb = tb or tables }
 end
 
-local FIELDS = { fen = "string", goal = "string", moves = "number", solution = "table",
-                 rules = "any", title = "string", author = "string", tags = "table",
-                 source = "string", comment = "string", id = "string",
-                 file = "string", index = "number" }   -- file, index: set by load
-local FIELD_NAMES = {}
-for k in pairs(FIELDS) do if k ~= "file" and k ~= "index" then FIELD_NAMES[#FIELD_NAMES + 1] = k end end
-table.sort(FIELD_NAMES)
+-- ---- the puzzle schema -----------------------------------------------------
+
+-- A puzzle's rules: a preset name or a table of rule options whose values
+-- are data (cheskers.rules checks them when the puzzle is checked); the
+-- hooks (filter, result) are code, never taken from a puzzle.
+local RULES = S.either("string", S.map(S.either("string", "number", "boolean", "table")))
+local function read_rules(v, where)
+  if type(v) ~= "string" and type(v) ~= "table" then
+    return nil, ("%s must be a preset name or a table of rule options, not %s"):format(where, S.show(v))
+  end
+  local t, err = S.read(v, RULES, where)
+  if t == nil then return nil, err end
+  for _, hook in ipairs(type(t) == "table" and { "filter", "result" } or {}) do
+    if t[hook] ~= nil then return nil, ("%s: hooks ('%s') cannot come from a puzzle file"):format(where, hook) end
+  end
+  return t
+end
+
+-- The fields of a puzzle (docs/puzzles.md lists them; a test checks that
+-- the two agree). fen and moves are required.
+local function fields(extra)
+  local f = {
+    fen = "string",
+    goal = S.one_of { "win" },
+    moves = S.int { min = 1, max = puzzle.MAX_MOVES_TB },
+    solution = S.list("string", { item = function(i) return "solution move " .. i end }),
+    rules = S.custom(read_rules, "a preset name or a table of rule options"),
+    title = "string", author = "string", source = "string", comment = "string", id = "string",
+    tags = S.list("string"),
+  }
+  for k, v in pairs(extra or {}) do f[k] = v end
+  return f
+end
+puzzle.SCHEMA = S.record { fields = fields(), required = { "fen", "moves" } }
+-- a puzzle as load returns it: with the file's name and its place there
+local LOADED = S.record { fields = fields { file = "string", index = "integer" }, required = { "fen", "moves" } }
+
+-- The options of load and check.
+local LOAD_OPTIONS = S.record { noun = "option", what = "a table of options", fields = { each = "boolean" } }
+local CHECK_OPTIONS = S.record { noun = "option", what = "a table of options", fields = {
+  max_nodes = S.int { min = 1 }, max_seconds = S.num { min = 0 }, defences = "boolean",
+  tb = S.custom(function(v) return v end, "tables (cheskers.tb.open)"),   -- checked by the solver
+} }
 
 -- ---- the sandbox -----------------------------------------------------------
 
@@ -85,50 +121,24 @@ end
 
 -- ---- puzzles as data -------------------------------------------------------
 
--- Checks one puzzle table's fields: the puzzle (normalised) or nil, message.
-local function validate(t)
-  if type(t) ~= "table" then return nil, "a puzzle must be a table" end
-  for k, v in pairs(t) do
-    local want = FIELDS[k]
-    if not want then
-      return nil, "unknown field '" .. sandbox.truncate(k, 40) .. "'" .. rulespec.suggest(tostring(k), FIELD_NAMES)
-    end
-    if want ~= "any" and type(v) ~= want then
-      return nil, string.format("field '%s' must be a %s, not a %s", k, want, type(v))
-    end
-  end
-  if not t.fen then return nil, "field 'fen' is missing" end
-  if not t.moves then return nil, "field 'moves' is missing" end
-  if math.type(t.moves) ~= "integer" or t.moves < 1 or t.moves > puzzle.MAX_MOVES_TB then
-    return nil, string.format("field 'moves' must be an integer from 1 to %d (above %d with tablebases)",
-      puzzle.MAX_MOVES_TB, puzzle.MAX_MOVES)
-  end
+-- Checks one puzzle table against the schema (spec: puzzle.SCHEMA for
+-- what a file gives, LOADED for what load returns) and fills in the
+-- defaults: t, or nil and the message (without the puzzle's name: the
+-- caller says which puzzle).
+local function validate(t, spec)
+  if type(t) ~= "table" then return nil, "a puzzle must be a table, not " .. S.show(t) end
+  local ok, err = S.read(t, spec or LOADED)
+  if not ok then return nil, err end
   t.goal = t.goal or "win"
   t.solution = t.solution or {}
-  for i, mv in ipairs(t.solution) do
-    if type(mv) ~= "string" then return nil, "solution move " .. i .. " is not a text" end
-  end
-  for k in pairs(t.solution) do
-    if math.type(k) ~= "integer" or k < 1 or k > #t.solution then
-      return nil, "field 'solution' must be a list of move texts"
-    end
-  end
-  if t.rules ~= nil and type(t.rules) ~= "string" and type(t.rules) ~= "table" then
-    return nil, "field 'rules' must be a preset name or a table of options"
-  end
-  if type(t.rules) == "table" then
-    for k, v in pairs(t.rules) do
-      if type(k) ~= "string" then return nil, "rules: option names must be texts" end
-      if k == "filter" or k == "result" then
-        return nil, "rules: hooks ('" .. k .. "') cannot come from a puzzle file"
-      end
-      local tv = type(v)
-      if tv ~= "string" and tv ~= "number" and tv ~= "boolean" and k ~= "pieces" then
-        return nil, "rules: option '" .. k .. "' must be a text, number or boolean"
-      end
-    end
-  end
   return t
+end
+
+-- "puzzle 3 ('Two kings')": which puzzle of a file a message is about.
+local function puzzle_where(i, p)
+  local title = type(p) == "table" and rawget(p, "title")
+  if type(title) == "string" then return ("puzzle %d (%s)"):format(i, S.show(title)) end
+  return "puzzle " .. i
 end
 
 -- Turns what a file returned into a list of puzzles: list or nil, message.
@@ -149,12 +159,10 @@ local function to_list(data, name)
   if #list == 0 then return nil, name .. ": no puzzles in the file" end
   if #list > puzzle.MAX_PUZZLES then return nil, name .. ": too many puzzles" end
   for i, p in ipairs(list) do
-    if type(p) ~= "table" then
-      p = { invalid = "a puzzle must be a table, not a " .. type(p) }
-      list[i] = p
-    else
-      local ok, err = validate(p)
-      if not ok then p.invalid = err end
+    local ok, err = validate(p, puzzle.SCHEMA)
+    if not ok then
+      if type(p) ~= "table" then p = {} list[i] = p end
+      p.invalid = err
     end
     p.file, p.index = name, i
   end
@@ -164,7 +172,7 @@ end
 -- The first invalid puzzle of list as the message that rejects a file, or nil.
 local function first_invalid(list, name)
   for i, p in ipairs(list) do
-    if p.invalid then return string.format("%s: puzzle %d: %s", name, i, p.invalid) end
+    if p.invalid then return string.format("%s: %s: %s", name, puzzle_where(i, p), p.invalid) end
   end
 end
 
@@ -172,6 +180,7 @@ end
 -- with p.invalid (the message), and check reports it as a fault.
 function puzzle.load_string(text, name, opts)
   name = name or "(puzzle text)"
+  S.check(opts or {}, LOAD_OPTIONS, "puzzle.load")
   local data, err = puzzle.run_sandboxed(text, name)
   if data == nil then return nil, err end
   local list, lerr = to_list(data, name)
@@ -184,6 +193,7 @@ function puzzle.load_string(text, name, opts)
 end
 
 function puzzle.load(path, opts)
+  S.check(opts or {}, LOAD_OPTIONS, "puzzle.load")
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
   local text = f:read(puzzle.MAX_SOURCE + 1)
@@ -294,9 +304,6 @@ local function check_setup(p, r)
   if p.invalid then fault(r, "bad puzzle", p.invalid) return nil end
   local vp, verr = validate(p)
   if not vp then fault(r, "bad puzzle", verr) return nil end
-  if p.goal ~= "win" then
-    fault(r, "bad puzzle", "unknown goal '" .. sandbox.truncate(p.goal, 40) .. "' (only \"win\")")
-  end
   if p.rules ~= nil then
     local rok, rerr = pcall(cheskers.rules, p.rules)
     if not rok then
@@ -316,7 +323,6 @@ local function check_setup(p, r)
     fault(r, "bad position", "the game is already over (" .. over .. " won by " .. tostring(why) .. ")")
     return nil
   end
-  if p.goal ~= "win" then return nil end
   return b
 end
 
@@ -510,6 +516,7 @@ end
 
 function puzzle.check(p, opts)
   opts = opts or {}
+  S.check(opts, CHECK_OPTIONS, "puzzle.check")
   local clock = os.clock()
   local r = { ok = false, faults = {}, notes = {}, winning = {} }
   local saved, saved_deadline, saved_tables = budget, deadline, tables

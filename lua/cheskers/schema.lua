@@ -9,16 +9,23 @@
 -- Specs (what a value may be):
 --   "string", "integer", "number", "boolean", "function", "table", "any"
 --   S.int{min = 1, max = 10}       a whole number in a range (either bound optional)
---   S.num{min = 0, max = 1}        a number in a range, finite
+--   S.num{min = 0, max = 1}        a number in a range, finite; above = 0: > 0
+--                                  (an open bound, for both kinds)
 --   S.one_of{"a", "b", ...}        one of these values
 --   S.list(spec, {min = 1, item = fn})  a list (keys 1..n) of values of spec;
 --                                  item(i, value) names an item in messages
 --                                  in place of the list's name ("variant 2
---                                  ('backward')"; default "<list>: item 2")
+--                                  ('backward')"; default "<list>: item 2");
+--                                  what = its words ("a list of squares")
 --   S.map(spec)                    a table of string keys to values of spec
 --   S.record{fields = {name = spec, ...}, required = {"name", ...}}
---                                  a table with these fields and no others
---   S.either(spec, spec, ...)      the first spec the value fits
+--                                  a table with these fields and no others;
+--                                  noun = "option": "unknown option 'x'"
+--                                  (default "field"); what = its words in
+--                                  "must be WHAT, not ..." (default "a table")
+--   S.either(spec, spec, ...)      the first spec the value fits; a table that
+--                                  fits none gets the message of the first
+--                                  table spec (list, map, record) of them
 --   S.custom(fn, "what it allows") fn(value, where) -> value | nil, message
 --
 --   S.check(value, spec, where) -> value (the normalised value) | raises the
@@ -26,6 +33,9 @@
 --   S.read(value, spec, where)  -> value | nil, message
 --   S.show(value)               -> a value as messages echo it ('maybe', 12, a table)
 --   S.fields(record)            -> the sorted field names of a record spec
+--
+-- Tables are read raw (next, rawlen, rawget): no metamethod of the value
+-- runs, so a table from a sandboxed box can be checked outside the box.
 local cheskers = require "cheskers"
 
 local S = {}
@@ -41,7 +51,10 @@ function S.show(v)
     if #s > 40 then s = s:sub(1, 40) .. "..." end
     s = s:gsub("[%c\128-\255\\']", function(c) return ("\\%d"):format(c:byte()) end)
     return "'" .. s .. "'"
-  elseif t == "number" or t == "boolean" or t == "nil" then
+  elseif t == "number" then
+    if v ~= v then return "nan" end
+    return tostring(v)
+  elseif t == "boolean" or t == "nil" then
     return tostring(v)
   end
   return "a " .. t
@@ -56,10 +69,10 @@ end
 
 -- ---- constructors -------------------------------------------------------------
 
-function S.int(o) o = o or {} return { kind = "int", min = o.min, max = o.max } end
-function S.num(o) o = o or {} return { kind = "num", min = o.min, max = o.max } end
+function S.int(o) o = o or {} return { kind = "int", min = o.min, max = o.max, above = o.above } end
+function S.num(o) o = o or {} return { kind = "num", min = o.min, max = o.max, above = o.above } end
 function S.one_of(values) return { kind = "one_of", values = values } end
-function S.list(spec, o) o = o or {} return { kind = "list", of = spec, min = o.min, item = o.item } end
+function S.list(spec, o) o = o or {} return { kind = "list", of = spec, min = o.min, item = o.item, what = o.what } end
 function S.map(spec) return { kind = "map", of = spec } end
 function S.either(...) return { kind = "either", specs = { ... } } end
 function S.custom(fn, what) return { kind = "custom", fn = fn, what = what } end
@@ -70,7 +83,7 @@ function S.record(o)
   local req = {}
   for _, k in ipairs(o.required or {}) do req[k] = true end
   return { kind = "record", fields = o.fields, names = names, required = o.required or {},
-           is_required = req, what = o.what }
+           is_required = req, what = o.what, noun = o.noun or "field" }
 end
 
 function S.fields(record) return record.names end
@@ -79,17 +92,43 @@ function S.fields(record) return record.names end
 
 local TYPE_WORDS = {
   string = "a text", integer = "a whole number", number = "a number",
-  boolean = "true or false", ["function"] = "a function", table = "a table",
+  boolean = "true or false", ["function"] = "a function", table = "a table", any = "a value",
 }
 
 local function range_words(noun, s)
+  if s.above and s.max then return ("%s > %s and <= %s"):format(noun, s.above, s.max) end
+  if s.above then return ("%s > %s"):format(noun, s.above) end
   if s.min and s.max then return ("%s from %s to %s"):format(noun, s.min, s.max) end
   if s.min then return ("%s >= %s"):format(noun, s.min) end
   if s.max then return ("%s <= %s"):format(noun, s.max) end
   return noun
 end
 
-local function allowed(spec)
+-- The same for the items of a list or map: "texts", "whole numbers >= 1".
+local PLURAL_WORDS = {
+  string = "texts", integer = "whole numbers", number = "numbers", boolean = "true or false values",
+  ["function"] = "functions", table = "tables", any = "values",
+}
+
+local allowed
+
+local function plural(spec)
+  if type(spec) == "string" then return PLURAL_WORDS[spec] or spec end
+  local k = spec.kind
+  if k == "int" then return range_words("whole numbers", spec) end
+  if k == "num" then return range_words("numbers", spec) end
+  if k == "either" then
+    local t = {}
+    for i, s in ipairs(spec.specs) do t[i] = plural(s) end
+    return table.concat(t, " or ")
+  end
+  if k == "one_of" then return "values " .. allowed(spec):gsub("^one of ", "") end
+  if k == "list" then return "lists" end
+  if k == "map" or k == "record" then return "tables" end
+  return (spec.what or "a valid value"):gsub("^an? ", "") .. "s"
+end
+
+function allowed(spec)
   if type(spec) == "string" then return TYPE_WORDS[spec] or spec end
   local k = spec.kind
   if k == "int" then return range_words("a whole number", spec) end
@@ -97,11 +136,12 @@ local function allowed(spec)
   if k == "one_of" then
     local t = {}
     for i, v in ipairs(spec.values) do t[i] = type(v) == "string" and ("'" .. v .. "'") or tostring(v) end
+    if #t == 1 then return t[1] end
     if #t == 2 then return t[1] .. " or " .. t[2] end
     return "one of " .. table.concat(t, ", ")
   end
-  if k == "list" then return "a list of " .. allowed(spec.of):gsub("^an? ", "") .. "s" end
-  if k == "map" then return "a table of names to " .. allowed(spec.of):gsub("^an? ", "") .. "s" end
+  if k == "list" then return spec.what or "a list of " .. plural(spec.of) end
+  if k == "map" then return "a table of names to " .. plural(spec.of) end
   if k == "record" then return spec.what or "a table" end
   if k == "either" then
     local t = {}
@@ -120,41 +160,51 @@ end
 
 local read
 
--- "name must be X, not Y" with where split into its prefix and last name.
-local function wrong(where, spec, v)
+-- The kinds of spec a table can fit, whose own message says more than
+-- "must be A or B, not a table" (an unknown field inside, a bad item).
+local TABLE_KINDS = { list = true, map = true, record = true }
+
+-- "name TEXT" with where split into its prefix and last name ("a: b:
+-- moves" -> "a: b: moves must be ..."), or TEXT alone.
+local function said_of(where, text)
   local prefix, name = (where or ""):match("^(.*): ([^:]+)$")
   if not prefix then prefix, name = nil, where end
-  if name and name ~= "" then
-    return fail(prefix, "%s must be %s, not %s", name, allowed(spec), S.show(v))
-  end
-  return fail(nil, "must be %s, not %s", allowed(spec), S.show(v))
+  if name and name ~= "" then return fail(prefix, "%s %s", name, text) end
+  return nil, text
+end
+
+-- "name must be X, not Y".
+local function wrong(where, spec, v)
+  return said_of(where, ("must be %s, not %s"):format(allowed(spec), S.show(v)))
 end
 
 local function in_range(s, v)
-  return (not s.min or v >= s.min) and (not s.max or v <= s.max)
+  return (not s.min or v >= s.min) and (not s.max or v <= s.max) and (not s.above or v > s.above)
 end
 
 local function read_record(v, spec, where)
   if type(v) ~= "table" then return wrong(where, spec, v) end
   local unknown
-  for k in pairs(v) do
+  for k in next, v do
     if type(k) ~= "string" then
-      return fail(where, "field names must be texts, not %s", S.show(k))
+      return fail(where, "%s names must be texts, not %s", spec.noun, S.show(k))
     end
     if spec.fields[k] == nil and (unknown == nil or k < unknown) then unknown = k end
   end
   if unknown then
     local hint = cheskers.did_you_mean(unknown, spec.names)
     if hint == "" then hint = " (known: " .. table.concat(spec.names, ", ") .. ")" end
-    return fail(where, "unknown field %s%s", S.show(unknown), hint)
+    return fail(where, "unknown %s %s%s", spec.noun, S.show(unknown), hint)
   end
   for _, k in ipairs(spec.required) do
-    if v[k] == nil then return fail(where, "field '%s' is missing", k) end
+    if rawget(v, k) == nil then return fail(where, "%s '%s' is missing", spec.noun, k) end
   end
   local out = {}
   for _, k in ipairs(spec.names) do
-    if v[k] ~= nil then
-      local x, err = read(v[k], spec.fields[k], field_where(where, k))
+    local x = rawget(v, k)
+    if x ~= nil then
+      local err
+      x, err = read(x, spec.fields[k], field_where(where, k))
       if x == nil and err then return nil, err end
       out[k] = x
     end
@@ -164,24 +214,26 @@ end
 
 local function read_list(v, spec, where)
   if type(v) ~= "table" then return wrong(where, spec, v) end
-  local n = #v
-  for k in pairs(v) do
+  local n = rawlen(v)
+  for k in next, v do
     if math.type(k) ~= "integer" or k < 1 or k > n then
-      return fail(where, "must be a list (keys 1, 2, ...), not a table with the key %s", S.show(k))
+      return said_of(where, ("must be a list (keys 1, 2, ...), not a table with the key %s"):format(S.show(k)))
     end
   end
   if spec.min and n < spec.min then
-    return fail(where, "needs at least %d item%s", spec.min, spec.min == 1 and "" or "s")
+    return said_of(where, ("needs at least %d item%s"):format(spec.min, spec.min == 1 and "" or "s"))
   end
   local out = {}
   for i = 1, n do
     local iw
+    local x = rawget(v, i)
     if spec.item then   -- "variant 2 ('a')" stands for the list's own name
-      iw = field_where((where or ""):match("^(.*): [^:]+$"), spec.item(i, v[i]))
+      iw = field_where((where or ""):match("^(.*): [^:]+$"), spec.item(i, x))
     else
       iw = field_where(where, "item " .. i)
     end
-    local x, err = read(v[i], spec.of, iw)
+    local err
+    x, err = read(x, spec.of, iw)
     if x == nil and err then return nil, err end
     out[i] = x
   end
@@ -191,7 +243,7 @@ end
 local function read_map(v, spec, where)
   if type(v) ~= "table" then return wrong(where, spec, v) end
   local out = {}
-  for k, x in pairs(v) do
+  for k, x in next, v do
     if type(k) ~= "string" then return fail(where, "names must be texts, not %s", S.show(k)) end
     local y, err = read(x, spec.of, field_where(where, k))
     if y == nil and err then return nil, err end
@@ -230,10 +282,15 @@ function read(v, spec, where)
   elseif k == "map" then return read_map(v, spec, where)
   elseif k == "record" then return read_record(v, spec, where)
   elseif k == "either" then
+    local table_err
     for _, s in ipairs(spec.specs) do
-      local x = read(v, s, where)
+      local x, err = read(v, s, where)
       if x ~= nil then return x end
+      if table_err == nil and type(v) == "table" and TABLE_KINDS[type(s) == "table" and s.kind] then
+        table_err = err
+      end
     end
+    if table_err then return nil, table_err end
     return wrong(where, spec, v)
   elseif k == "custom" then
     local x, err = spec.fn(v, where)

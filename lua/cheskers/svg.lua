@@ -15,12 +15,27 @@
 --   title      a caption above the board (also the <title> element, for
 --              tooltips and accessibility)
 --   id         a prefix for the ids in the SVG (several diagrams in one page)
+-- Any other key, or a value of the wrong kind, raises one line naming it
+-- ("svg: unknown option 'flp' (did you mean 'flip'?)"; svg.OPTIONS).
 --
 -- The drawing has a margin of PAD units on every side; the board and its
 -- coordinates are drawn in a group placed below the caption, so that their
 -- coordinates do not depend on the caption.
 
+local S = require "cheskers.schema"
+
 local svg = {}
+
+-- The options of render (see above); the items of highlight and arrows
+-- are read as they are drawn (an item that names no square is skipped).
+svg.OPTIONS = S.record { noun = "option", what = "a table of options", fields = {
+  flip = "boolean", coords = "boolean", turn = "boolean",
+  highlight = S.either(S.one_of { false }, S.list("any", { what = "a list of squares or moves" })),
+  arrows = S.list("any", { what = "a list of moves" }),
+  size = S.int { min = 1, max = 100000 },
+  title = S.either("string", "number"),
+  id = S.either("string", "number"),
+} }
 
 local FILES = "abcdefgh"
 local SQ = 50                    -- square size in SVG units
@@ -276,6 +291,7 @@ end
 
 function svg.render(b, opts)
   opts = opts or {}
+  S.check(opts, svg.OPTIONS, "svg")
   if type(b) == "string" then
     b = require("cheskers").new(b)
   end

@@ -118,10 +118,13 @@ end
 
 local bot = { name = "alphabeta", max_depth = 64 }
 
--- Options from the command line: depth=N (fixed depth), nodes=N.
+-- Options from the command line: depth=N (fixed depth), nodes=N. The
+-- loader checks them against this declaration before configure runs.
+bot.options = { depth = { type = "integer", min = 1 }, nodes = { type = "integer", min = 1 } }
+
 function bot.configure(opts)
-  bot.max_depth = tonumber(opts.depth) or bot.max_depth
-  bot.nodes = tonumber(opts.nodes) or bot.nodes
+  bot.max_depth = opts.depth or bot.max_depth
+  bot.nodes = opts.nodes or bot.nodes
   if opts.depth and not opts.nodes then bot.fixed_depth = true end
 end
 

@@ -6,37 +6,38 @@
 --   engine:nodes=N      N nodes a move        engine:depth=N   N plies
 --   engine:time=S       S seconds a move
 --   engine:tb=DIR       probe the endgame tablebases in DIR inside the search
--- Any other option is taken as an evaluation weight (engine:mobility=0),
--- see cheskers.engine.names.
+-- and every evaluation weight by its name (engine:mobility=0), see
+-- cheskers.engine.names. The options are declared below (bot.options): the
+-- loader refuses an unknown one or a wrong value before configure runs.
 
 local cheskers = require "cheskers"
 
 local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
 
--- Raises msg as it is (no position: it is a message for the user).
-local function check(ok, msg)
-  if not ok then error(msg, 0) end
-end
+bot.options = {
+  level = { type = "integer", min = 1, max = 10 },
+  nodes = { type = "integer", min = 1 },
+  depth = { type = "integer", min = 1 },
+  time = { type = "number", above = 0 },
+  tb = "string",
+}
+for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
 
+-- opts: checked against bot.options by the loader.
 function bot.configure(opts)
   for k, v in pairs(opts) do
-    local n = tonumber(v)
     if k == "tb" then
-      check(type(v) == "string" and v ~= "", "engine: tb must be a directory")
+      if v == "" then error("engine: tb must be a directory", 0) end
       tables = cheskers.tb.open(v)
     elseif k == "level" then
-      check(n and n >= 1 and n <= 10, "engine: level must be 1..10")
-      fixed = { nodes = 250 << (math.floor(n) - 1) }
-      bot.name = "engine-" .. math.floor(n)
+      fixed = { nodes = 250 << (v - 1) }
+      bot.name = "engine-" .. v
     elseif k == "nodes" or k == "depth" or k == "time" then
-      check(n and n > 0, "engine: " .. k .. " must be a positive number")
-      fixed = { [k] = k == "time" and n or math.floor(n) }
+      fixed = { [k] = v }
     else
-      check(pcall(cheskers.engine.get, k), "engine: unknown option or weight '" .. k .. "'")
-      check(n, "engine: weight " .. k .. " must be a number")
       weights = weights or {}
-      weights[k] = math.floor(n)
+      weights[k] = v
     end
   end
 end

@@ -13,10 +13,17 @@ local VALUE = { P = 1, K = 3, B = 3, C = 2.5 }
 
 local bot = { name = "mcts", playout = 24, c = 1.4 }
 
+-- The options, checked by the loader before configure runs.
+bot.options = {
+  iterations = { type = "integer", min = 1 },
+  playout = { type = "integer", min = 0 },
+  c = { type = "number", min = 0 },
+}
+
 function bot.configure(opts)
-  bot.iterations = tonumber(opts.iterations) or bot.iterations
-  bot.playout = tonumber(opts.playout) or bot.playout
-  bot.c = tonumber(opts.c) or bot.c
+  bot.iterations = opts.iterations or bot.iterations
+  bot.playout = opts.playout or bot.playout
+  bot.c = opts.c or bot.c
 end
 
 -- 1 for a win of `side`, 0 for a loss, 0.5 for a draw; material decides

@@ -23,11 +23,8 @@ local function run(args, cli)
   end
   local mod, err = cli.subcommand(name)
   if not mod then
-    local known = cli.subcommands()
     if package.searchpath("cheskers.cmd." .. name, package.path) then error(err, 0) end
-    local hint = cli.closest(name, known)
-    error(string.format("no subcommand '%s'%s. Subcommands: %s.", name,
-      hint and (" (did you mean '" .. hint .. "'?)") or "", table.concat(known, ", ")), 0)
+    error(cli.no_subcommand(name), 0)
   end
   io.stdout:write(mod.usage or mod.summary or ("cheskers " .. name), "\n")
   return 0
