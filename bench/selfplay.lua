@@ -1,11 +1,12 @@
 -- bench/selfplay.lua - self-play throughput of rule experiments (issue 15):
 -- games per CPU second of engine:level=3 self-play through
--- cheskers.experiment.play_game (no file output), and the cost of recording
+-- cheskers.selfplay.play_game (no file output), and the cost of recording
 -- the evaluation trace. Modes run interleaved, so that a busy machine
 -- slows them alike.
 -- usage: cheskers bench/selfplay.lua GAMES [MODE...]   MODE: none, eval, depth2
 -- prints one line per mode: "MODE: G games in S s cpu: R games/s"
 local experiment = require "cheskers.experiment"
+local selfplay = require "cheskers.selfplay"
 
 local games = math.tointeger(tonumber(arg[1] or "40")) or 40
 local modes = { table.unpack(arg, 2) }
@@ -17,7 +18,7 @@ for _, mode in ipairs(modes) do
   if TRACE[mode] == nil then error("unknown mode " .. mode .. " (none, eval, depth2)", 0) end
   local e = experiment.normalize({ name = "selfplay", games = games, bots = "engine:level=3",
     random_plies = 4, trace = TRACE[mode], variants = { { name = "golomb" } } }, "selfplay")
-  exps[mode] = experiment.prepare(e)
+  exps[mode] = selfplay.prepare(e)
 end
 
 local spent, plies = {}, {}
@@ -26,7 +27,7 @@ for g = 1, games do
   for _, mode in ipairs(modes) do
     local e = exps[mode]
     local c0 = os.clock()
-    local rec = experiment.play_game(e, e.variants[1], g, 1)
+    local rec = selfplay.play_game(e, e.variants[1], g, 1)
     spent[mode] = spent[mode] + os.clock() - c0
     plies[mode] = plies[mode] + rec.plies
   end

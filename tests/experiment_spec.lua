@@ -4,6 +4,9 @@
 -- from docs/rules.md, docs/lua_api.md and issue 6, never copied from output.
 local cheskers = require "cheskers"
 local experiment = require "cheskers.experiment"
+local selfplay = require "cheskers.selfplay"
+local report = require "cheskers.report"
+local store = require "cheskers.store"
 local statistics = require "cheskers.stats"   -- Wilson intervals in the chart test
 local rulespec = require "cheskers.rulespec"
 local H = require "helpers"
@@ -40,9 +43,9 @@ local function small_experiment(games)
 end
 
 local function report_of(dir)
-  local recs = experiment.read_dir(dir)
-  local stats = experiment.summarize(recs)
-  return experiment.format_report(stats), require("cheskers.chart").svg(stats, "t"), #recs
+  local recs = report.read_dir(dir)
+  local stats = report.summarize(recs)
+  return report.format_report(stats), require("cheskers.chart").svg(stats, "t"), #recs
 end
 
 describe("summaries", function()
@@ -55,7 +58,7 @@ describe("summaries", function()
         reason = "max_plies", plies = 30, branching_n = 30, branching_sum = 300,
         captures = { P = 1, B = 1 }, captured = { C = 2 }, promotions = { K = 1 } },
     }
-    local g = experiment.summarize(recs)[1]
+    local g = report.summarize(recs)[1]
     assert.equal(2, g.games)
     assert.same({ 1, 0, 1 }, { g.white, g.black, g.draw })
     assert.equal(20, g.plies.mean)
@@ -113,6 +116,123 @@ describe("experiment files", function()
     assert.same({ draw_repetition = 3, majority = true }, e.variants[1].rules)
   end)
 
+  it("composes base, then what a preset changes, then the variant's own: a preset keeps the base", function()
+    -- docs/experiments.md: with base = { draw_repetition = 3 }, rules = "golomb" (a preset that
+    -- changes nothing) plays with draw_repetition 3, as a table variant does
+    local e = experiment.normalize({ base = { draw_repetition = 3 },
+      variants = { { name = "preset", rules = "golomb" }, { name = "table", rules = { majority = false } },
+                   { name = "text", rules = "majority=false" }, { name = "none" } } }, "x.lua")
+    local got = {}
+    for _, v in ipairs(e.variants) do
+      got[v.name] = cheskers.new(nil, v.rules):rules()
+    end
+    assert.equal(3, got.preset.draw_repetition)
+    assert.is_true(got.preset.majority)
+    assert.equal(3, got.table.draw_repetition)
+    assert.is_false(got.table.majority)
+    assert.equal(3, got.text.draw_repetition)
+    assert.is_false(got.text.majority)
+    assert.equal(3, got.none.draw_repetition)
+    local ok, err = pcall(experiment.normalize, { variants = { { name = "a", rules = "majority=" } } }, "x.lua")
+    assert.is_false(ok)
+    assert.equal("x.lua: variant 1 ('a'): rules: rule option 'majority' has no value after =", err)
+  end)
+
+  -- One row per mistake: the table, then the whole message. The messages
+  -- are the schema's (cheskers.schema): where, what was read, what is allowed,
+  -- and the nearest known name.
+  local MISTAKES = {
+    { { variants = { { name = "forward" }, { name = "backward", rule = { pawns_capture_backward = true } } } },
+      "x.lua: variant 2 ('backward'): unknown field 'rule' (did you mean 'rules'?)" },
+    { { swap_colours = true, variants = { { name = "a" } } },
+      "x.lua: unknown field 'swap_colours' (did you mean 'swap_colors'?)" },
+    { { measure = { "result" }, variants = { { name = "a" } } },
+      "x.lua: unknown field 'measure' (did you mean 'measures'?)" },
+    { { swap_colors = "yes", variants = { { name = "a" } } },
+      "x.lua: swap_colors must be true or false, not 'yes'" },
+    { { games = -1, variants = { { name = "a" } } },
+      "x.lua: games must be a whole number >= 0, not -1" },
+    { { max_plies = 0, variants = { { name = "a" } } },
+      "x.lua: max_plies must be a whole number >= 1, not 0" },
+    { { seed = 1.5, variants = { { name = "a" } } },
+      "x.lua: seed must be a whole number, not 1.5" },
+    { { name = "a b", variants = { { name = "a" } } },
+      "x.lua: name must be letters, digits, '_', '-' or '.', not 'a b'" },
+    { { variants = { { name = "a", games = "ten" } } },
+      "x.lua: variant 1 ('a'): games must be a whole number >= 0, not 'ten'" },
+    { { variants = { { rules = {} } } },
+      "x.lua: variant 1: field 'name' is missing" },
+    { { variants = { { name = "" } } },
+      "x.lua: variant 1 (''): name must be a text that is not empty, not ''" },
+    { { variants = { { name = "a", rules = 3 } } },
+      "x.lua: variant 1 ('a'): rules must be a text or a table, not 3" },
+    { { limits = { nodez = 100 }, variants = { { name = "a" } } },
+      "x.lua: limits: unknown field 'nodez' (did you mean 'nodes'?)" },
+    { { variants = { { name = "a", limits = { nodes = 0 } } } },
+      "x.lua: variant 1 ('a'): limits: nodes must be a whole number >= 1, not 0" },
+    { { bots = { white = "builtin-random", blak = "builtin-random" }, variants = { { name = "a" } } },
+      "x.lua: bots: unknown field 'blak' (did you mean 'black'?)" },
+    { { bots = 3, variants = { { name = "a" } } },
+      "x.lua: bots must be a text or {white = NAME, black = NAME}, not 3" },
+    { { thresholds = { dramma = 1 }, variants = { { name = "a" } } },
+      "x.lua: thresholds: unknown field 'dramma' (did you mean 'drama'?)" },
+    { { thresholds = { drama = -1 }, variants = { { name = "a" } } },
+      "x.lua: thresholds: drama must be a number >= 0, not -1" },
+    { { trace = "deep", variants = { { name = "a" } } },
+      "x.lua: trace must be 'eval' or false or {depth = 1..6}, not 'deep'" },
+    { { trace = { depth = 9 }, variants = { { name = "a" } } },
+      "x.lua: trace: depth must be a whole number from 1 to 6, not 9" },
+    { { trace = { dpeth = 2 }, variants = { { name = "a" } } },
+      "x.lua: trace: unknown field 'dpeth' (did you mean 'depth'?)" },
+    { { strengths = { 1, 0 }, variants = { { name = "a" } } },
+      "x.lua: strengths: item 2 must be a whole number >= 1, not 0" },
+    { { strengths = { 1 }, strength_bot = "engine", variants = { { name = "a" } } },
+      "x.lua: strength_bot must be a bot spec with %d for the strength, not 'engine'" },
+    { { sweep = { promte = { "K" } } },
+      "x.lua: sweep: unknown field 'promte' (did you mean 'promote'?)" },
+    { { sweep = { camel = { { 1 } } } },
+      "x.lua: sweep: camel: item 1 must be a leap vector {a, b}, not a table" },
+    { { sweep = { majority = {} } },
+      "x.lua: sweep: majority needs at least 1 item" },
+    { { variants = { { name = "a", restrict = { whte = "no-king-moves" } } } },
+      "x.lua: variant 1 ('a'): restrict: unknown field 'whte' (did you mean 'white'?)" },
+    { { measures = { "result", "plys" }, variants = { { name = "a" } } },
+      "x.lua: measures: unknown measure 'plys' (did you mean 'plies'?) (recorded for every game: result, "
+      .. "plies, reason, branching, captures, captured, promotions; add your own as name = function)" },
+    { { variants = { { name = "a" } }, 7 },
+      "x.lua: field names must be texts, not 1" },
+  }
+
+  it("refuses what it does not know or cannot use, saying where, what and what is allowed", function()
+    for i, row in ipairs(MISTAKES) do
+      local ok, err = pcall(experiment.normalize, row[1], "x.lua")
+      assert.is_false(ok, "row " .. i)
+      assert.equal(row[2], err, "row " .. i)
+    end
+  end)
+
+  it("docs/experiments.md's tables of fields name the schema's fields, no more, no fewer", function()
+    local f = assert(io.open("docs/experiments.md"))
+    local doc = f:read("a")
+    f:close()
+    -- the rows "| `name` | ..." of the table after each heading
+    local function table_after(heading)
+      local at = assert(doc:find(heading, 1, true), "no " .. heading .. " in docs/experiments.md")
+      local names, started = {}, false
+      for line in doc:sub(at):gmatch("([^\n]*)\n") do
+        local name = line:match("^| `([%w_]+)` |")
+        if name then started = true; names[#names + 1] = name
+        elseif started and not line:match("^|") then break end
+      end
+      table.sort(names)
+      return names
+    end
+    local S = require "cheskers.schema"
+    local file = experiment.schema()
+    assert.same(S.fields(file), table_after("## Experiment files"))
+    assert.same(S.fields(file.fields.variants.of), table_after("### Variants"))
+  end)
+
   it("reports a variant whose rules are invalid by name", function()
     local e = experiment.normalize({ variants = { { name = "bad", rules = { majority = "perhaps" } } } }, "x.lua")
     assert.has_error(function() experiment.check_rules(e) end)
@@ -124,19 +244,19 @@ end)
 
 describe("schedule and shards", function()
   it("parses I/N and refuses shards outside 1..N", function()
-    assert.same({ 2, 3 }, { experiment.parse_shard("2/3") })
+    assert.same({ 2, 3 }, { store.parse_shard("2/3") })
     for _, bad in ipairs({ "0/2", "3/2", "1/0", "x", "1-2" }) do
-      assert.has_error(function() experiment.parse_shard(bad) end)
+      assert.has_error(function() store.parse_shard(bad) end)
     end
   end)
 
   it("splits the games into disjoint shards that together are the whole schedule", function()
     local e = small_experiment(5)
     local all = {}
-    for _, item in ipairs(experiment.schedule(e, 1, 1)) do all[item.variant.name .. item.game] = 0 end
+    for _, item in ipairs(selfplay.schedule(e, 1, 1)) do all[item.variant.name .. item.game] = 0 end
     local count = 0
     for i = 1, 3 do
-      for _, item in ipairs(experiment.schedule(e, i, 3)) do
+      for _, item in ipairs(selfplay.schedule(e, i, 3)) do
         local k = item.variant.name .. item.game
         assert.equal(0, all[k], "game " .. k .. " in two shards or in none")
         all[k] = i
@@ -148,13 +268,13 @@ describe("schedule and shards", function()
 
   it("plays a game the same way whatever was played before it", function()
     local e = small_experiment(3)
-    experiment.prepare(e)
+    selfplay.prepare(e)
     local v = e.variants[2]
-    local first = experiment.encode_record(experiment.play_game(e, v, 3))
-    experiment.play_game(e, e.variants[1], 1)
+    local first = experiment.encode_record(selfplay.play_game(e, v, 3))
+    selfplay.play_game(e, e.variants[1], 1)
     math.randomseed(12345)
-    assert.equal(first, experiment.encode_record(experiment.play_game(e, v, 3)))
-    assert.are_not.equal(first, experiment.encode_record(experiment.play_game(e, v, 3, 8)))
+    assert.equal(first, experiment.encode_record(selfplay.play_game(e, v, 3)))
+    assert.are_not.equal(first, experiment.encode_record(selfplay.play_game(e, v, 3, 8)))
   end)
 end)
 
@@ -165,9 +285,9 @@ describe("runs, shards and resuming", function()
 
   it("gives two shards merged exactly the report of one unsplit run", function()
     local one, two = newdir(), newdir()
-    experiment.run(small_experiment(4), one, 1, 1)
-    experiment.run(small_experiment(4), two, 1, 2)
-    experiment.run(small_experiment(4), two, 2, 2)
+    selfplay.run(small_experiment(4), one, 1, 1)
+    selfplay.run(small_experiment(4), two, 1, 2)
+    selfplay.run(small_experiment(4), two, 2, 2)
     local r1, s1, n1 = report_of(one)
     local r2, s2, n2 = report_of(two)
     assert.equal(12, n1)
@@ -178,8 +298,8 @@ describe("runs, shards and resuming", function()
 
   it("draws every variant's three rates with their intervals in the chart", function()
     local d = newdir()
-    experiment.run(small_experiment(4), d, 1, 1)
-    local stats = experiment.summarize((experiment.read_dir(d)))
+    selfplay.run(small_experiment(4), d, 1, 1)
+    local stats = report.summarize((report.read_dir(d)))
     local svg = require("cheskers.chart").svg(stats, "title & <test>")
     assert.matches("^<%?xml", svg)
     assert.matches("</svg>\n$", svg)
@@ -197,9 +317,9 @@ describe("runs, shards and resuming", function()
 
   it("writes one JSON line per game with the measures of issue 6", function()
     local d = newdir()
-    local s = experiment.run(small_experiment(2), d, 1, 1)
+    local s = selfplay.run(small_experiment(2), d, 1, 1)
     assert.equal(6, s.played)
-    local recs, bad, torn = experiment.read_file(s.file)
+    local recs, bad, torn = report.read_file(s.file)
     assert.equal(6, #recs)
     assert.equal(0, bad)
     assert.is_false(torn)
@@ -218,8 +338,8 @@ describe("runs, shards and resuming", function()
   it("records the moves on request, and they replay to the recorded result", function()
     local d = newdir()
     local e = small_experiment(3)
-    local s = experiment.run(e, d, 1, 1, { moves = true })
-    local recs = experiment.read_file(s.file)
+    local s = selfplay.run(e, d, 1, 1, { moves = true })
+    local recs = report.read_file(s.file)
     assert.equal(9, #recs)
     local rules = {}
     for _, v in ipairs(e.variants) do rules[v.name] = v.rules end
@@ -238,8 +358,8 @@ describe("runs, shards and resuming", function()
 
   it("resumes after an interruption (a torn last line) to the same results", function()
     local whole, cut = newdir(), newdir()
-    experiment.run(small_experiment(4), whole, 1, 1)
-    local s = experiment.run(small_experiment(4), cut, 1, 1)
+    selfplay.run(small_experiment(4), whole, 1, 1)
+    local s = selfplay.run(small_experiment(4), cut, 1, 1)
     -- keep the header, 5 complete game lines and half of the 6th, as a kill
     -- during a write would
     local f = io.open(s.file, "rb")
@@ -250,21 +370,21 @@ describe("runs, shards and resuming", function()
     for i = 1, 6 do f:write(lines[i], "\n") end
     f:write(lines[7]:sub(1, #lines[7] // 2))
     f:close()
-    local again = experiment.run(small_experiment(4), cut, 1, 1)
+    local again = selfplay.run(small_experiment(4), cut, 1, 1)
     assert.equal(12 - 5, again.played)
     assert.equal(5, again.skipped)
-    local _, bad, torn = experiment.read_file(s.file)
+    local _, bad, torn = report.read_file(s.file)
     assert.equal(0, bad)
     assert.is_false(torn)
     assert.equal(report_of(whole), report_of(cut))
     -- a third run has nothing left to play
-    assert.equal(0, experiment.run(small_experiment(4), cut, 1, 1).played)
+    assert.equal(0, selfplay.run(small_experiment(4), cut, 1, 1).played)
   end)
 
   it("skips games other shard counts already played in the folder", function()
     local d = newdir()
-    experiment.run(small_experiment(3), d, 1, 3)
-    local s = experiment.run(small_experiment(3), d, 1, 1)
+    selfplay.run(small_experiment(3), d, 1, 3)
+    local s = selfplay.run(small_experiment(3), d, 1, 1)
     assert.equal(9, s.total)
     assert.equal(3, s.skipped)
     assert.equal(6, s.played)
@@ -291,13 +411,13 @@ describe("one writer per shard file", function()
     local f = assert(io.open(lock .. "/owner", "w"))
     f:write(me .. "@" .. host .. "\n")   -- alive: this very process
     f:close()
-    local ok, err = pcall(experiment.run, e, d, 1, 1)
+    local ok, err = pcall(selfplay.run, e, d, 1, 1)
     assert.is_false(ok)
     assert.matches("in use by another run", err, 1, true)
     f = assert(io.open(lock .. "/owner", "w"))
     f:write("999999999@" .. host .. "\n")  -- no such process
     f:close()
-    local s = experiment.run(small_experiment(1), d, 1, 1)
+    local s = selfplay.run(small_experiment(1), d, 1, 1)
     assert.equal(3, s.played)
     assert.is_nil(io.open(lock .. "/owner"))   -- released
     rmdir(d)
@@ -652,11 +772,11 @@ describe("design research (issue 15)", function()
   end)
 
   it("restricted play: a restricted side never plays the refused moves, the other side does", function()
-    local e = experiment.prepare(norm({ name = "r", bots = "builtin-random", trace = false,
+    local e = selfplay.prepare(norm({ name = "r", bots = "builtin-random", trace = false,
       variants = { { name = "r", restrict = { white = "no-bishop-moves" } } } }))
     local white_b, black_b = 0, 0
     for g = 1, 20 do
-      local rec = experiment.play_game(e, e.variants[1], g, 1, true)
+      local rec = selfplay.play_game(e, e.variants[1], g, 1, true)
       local b = cheskers.new(rec.start)
       for _, text in ipairs(rec.moves) do
         local m = b:parse(text)
@@ -670,14 +790,14 @@ describe("design research (issue 15)", function()
     assert.is_true(black_b > 0)
     local bad = { name = "r", variants = { { name = "x", restrict = { white = "no-bishop" } } } }
     assert.has_error(function() norm(bad) end,
-                     "t: variant 1: unknown restriction 'no-bishop'; did you mean 'no-bishop-moves'? "
-                     .. "(known: no-bishop-moves, no-camel-promotion, no-king-moves, or a function(board, move))")
+                     "t: variant 1 ('x'): restrict: white must be one of 'no-bishop-moves', 'no-camel-promotion', "
+                     .. "'no-king-moves' or a function, not 'no-bishop' (did you mean 'no-bishop-moves'?)")
   end)
 
   it("records an evaluation trace from White's view and material samples", function()
-    local e = experiment.prepare(norm({ name = "t", bots = "builtin-greedy", material_every = 2,
+    local e = selfplay.prepare(norm({ name = "t", bots = "builtin-greedy", material_every = 2,
                                         variants = { { name = "g" } } }))
-    local rec = experiment.play_game(e, e.variants[1], 1, 1, true)
+    local rec = selfplay.play_game(e, e.variants[1], 1, 1, true)
     -- one value per position: the start and after each ply
     assert.equal(rec.plies + 1, #rec.trace)
     -- the start: Black to move, so White's view is minus b:eval()
@@ -700,18 +820,18 @@ describe("design research (issue 15)", function()
   end)
 
   it("A/A: six identical variants, 60 greedy games each, flag nothing in at least 19 of 20 seeds", function()
-    local e = experiment.prepare(experiment.load("scripts/experiments/aa.lua"))
+    local e = selfplay.prepare(experiment.load("scripts/experiments/aa.lua"))
     local flagged = 0
     for seed = 1, 20 do
       local recs = {}
       for _, v in ipairs(e.variants) do
-        for g = 1, 60 do recs[#recs + 1] = experiment.play_game(e, v, g, seed) end
+        for g = 1, 60 do recs[#recs + 1] = selfplay.play_game(e, v, g, seed) end
       end
-      local rows, tests = experiment.compare(experiment.summarize(recs))
+      local rows, tests = report.compare(report.summarize(recs))
       assert.equal(20, tests)     -- 5 variants x (white, black, draw, length)
       local any = false
       for _, row in ipairs(rows) do
-        for _, k in ipairs(experiment.COMPARED) do any = any or row.cells[k].sig end
+        for _, k in ipairs(report.COMPARED) do any = any or row.cells[k].sig end
       end
       if any then flagged = flagged + 1 end
     end
@@ -719,13 +839,13 @@ describe("design research (issue 15)", function()
   end)
 
   it("the report names the Holm correction, the power line and the design sections", function()
-    local e = experiment.prepare(norm({ name = "rep", bots = "builtin-greedy", strengths = nil,
+    local e = selfplay.prepare(norm({ name = "rep", bots = "builtin-greedy", strengths = nil,
       variants = { { name = "a" }, { name = "b", rules = { majority = false } } } }))
     local recs = {}
     for _, v in ipairs(e.variants) do
-      for g = 1, 30 do recs[#recs + 1] = experiment.play_game(e, v, g, 1) end
+      for g = 1, 30 do recs[#recs + 1] = selfplay.play_game(e, v, g, 1) end
     end
-    local text = experiment.format_report(experiment.summarize(recs))
+    local text = report.format_report(report.summarize(recs))
     assert.matches("significant after Holm's correction over these 4 tests", text, 1, true)
     assert.matches("games per variant detect 5 points of White's win rate", text, 1, true)
     assert.matches("design measures (95% CI; thresholds in pawns: drama 2, lead 0.5, killer 2, doubt 0.5)",
@@ -736,13 +856,13 @@ describe("design research (issue 15)", function()
   it("strength dependence: holds, grows, shrinks, vanishes; findings of weak play only are marked", function()
     -- standard errors (hi - lo) / 3.92 = 0.1 each: z = (strong - weak) / 0.1414
     local function m(v) return { value = v, lo = v - 0.196, hi = v + 0.196 } end
-    assert.equal("holds", experiment.trend(m(1), m(1.2)))      -- z = 1.41
-    assert.equal("grows", experiment.trend(m(1), m(1.5)))      -- z = 3.54
-    assert.equal("shrinks", experiment.trend(m(1.5), m(1)))
-    assert.equal("vanishes", experiment.trend(m(0.5), m(0.1)))  -- [0.30, 0.70] -> [-0.10, 0.30]
-    assert.equal("weak play only", experiment.effect_verdict({ true, true, false }))
-    assert.equal("strong play only", experiment.effect_verdict({ false, true }))
-    assert.equal("every strength", experiment.effect_verdict({ true, true }))
-    assert.equal("none", experiment.effect_verdict({ false, false, false }))
+    assert.equal("holds", report.trend(m(1), m(1.2)))      -- z = 1.41
+    assert.equal("grows", report.trend(m(1), m(1.5)))      -- z = 3.54
+    assert.equal("shrinks", report.trend(m(1.5), m(1)))
+    assert.equal("vanishes", report.trend(m(0.5), m(0.1)))  -- [0.30, 0.70] -> [-0.10, 0.30]
+    assert.equal("weak play only", report.effect_verdict({ true, true, false }))
+    assert.equal("strong play only", report.effect_verdict({ false, true }))
+    assert.equal("every strength", report.effect_verdict({ true, true }))
+    assert.equal("none", report.effect_verdict({ false, false, false }))
   end)
 end)

@@ -15,7 +15,7 @@ check() { # description, command...: ok when the command succeeds
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
 }
 
-echo "1..19"
+echo "1..21"
 
 if [ ! -x "$CHESKERS" ]; then
   echo "Bail out! $CHESKERS is not built (run make)"
@@ -185,3 +185,19 @@ else not_ok "report --html writes a page with charts, design measures and the co
 links=$(grep -o 'https\{0,1\}://[^"'"'"' <)]*' "$tmp/report.html" | grep -v '^http://www.w3.org/2000/svg$' | sort -u)
 if [ -z "$links" ]; then ok "the HTML report links nothing outside itself"
 else not_ok "the HTML report links nothing outside itself" "$links"; fi
+
+# ---- report files: their folders created, written whole --------------------------
+"$CHESKERS" report "$tmp/whole" --svg "$tmp/charts/new/report.svg" --html "$tmp/pages/report.html" \
+  >/dev/null 2>"$tmp/files.err"
+if grep -q "</svg>" "$tmp/charts/new/report.svg" 2>/dev/null && grep -q "</html>" "$tmp/pages/report.html" 2>/dev/null \
+   && ! ls "$tmp/charts/new" "$tmp/pages" | grep -q "\.tmp$"; then
+  ok "report --svg and --html create the folders of their files and leave no temporary file"
+else not_ok "report --svg and --html create the folders of their files" "$(cat "$tmp/files.err")"; fi
+
+# ---- a misspelt field is an error, not ignored -----------------------------------------
+sed 's/max_plies = 90/max_plies = 90, swap_colours = true/' "$EXP" >"$tmp/typo.lua"
+if "$CHESKERS" experiment "$tmp/typo.lua" --out "$tmp/typo" --quiet >"$tmp/typo.err" 2>&1; then
+  not_ok "an experiment file with a misspelt field is refused"
+elif [ "$(cat "$tmp/typo.err")" = "cheskers experiment: $tmp/typo.lua: unknown field 'swap_colours' (did you mean 'swap_colors'?)" ]
+then ok "an experiment file with a misspelt field is refused in one line, naming the nearest field"
+else not_ok "an experiment file with a misspelt field is refused in one line" "$(cat "$tmp/typo.err")"; fi

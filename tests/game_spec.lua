@@ -150,7 +150,7 @@ describe("the bot loader", function()
         .. "above =, values =}, not 5" },
       { "options = { n = 'int' }, configure = print",
         "options: n must be one of 'integer', 'number', 'boolean', 'string' or a table {type =, min =, max =, "
-        .. "above =, values =}, not 'int'" },
+        .. "above =, values =}, not 'int' (did you mean 'integer'?)" },
       { "options = { n = { type = 'integer', mn = 1 } }, configure = print",
         "options: n: unknown field 'mn' (did you mean 'min'?)" },
       { "options = { n = { type = 'int' } }, configure = print",

@@ -347,6 +347,7 @@ end)
 
 describe("hostile experiment files run with --sandbox", function()
   local experiment = require "cheskers.experiment"
+  local selfplay = require "cheskers.selfplay"
   local dir
   before_each(function() dir = H.tmpdir() end)
   after_each(function() os.execute("rm -rf -- '" .. dir .. "'") end)
@@ -398,10 +399,10 @@ describe("hostile experiment files run with --sandbox", function()
     f:close()
     local function games(opts)
       local e = experiment.load(path, opts)
-      experiment.prepare(e)
+      selfplay.prepare(e)
       local out = {}
       for g = 1, 3 do
-        local rec = experiment.play_game(e, e.variants[1], g, 2)
+        local rec = selfplay.play_game(e, e.variants[1], g, 2)
         assert.equal(rec.plies * 2, rec.measures.twice)
         out[g] = { rec.result, rec.reason, rec.plies }
       end

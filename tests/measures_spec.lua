@@ -7,6 +7,7 @@
 local measures = require "cheskers.measures"
 local statistics = require "cheskers.stats"
 local experiment = require "cheskers.experiment"
+local selfplay = require "cheskers.selfplay"
 
 -- A White win. Thresholds (centipawns): drama 200, lead 50, killer 200, doubt 50.
 --   index  1   2    3     4     5    6   7    8      9
@@ -184,11 +185,11 @@ describe("piece values", function()
 
   it("find the bishop worth something when White starts without it", function()
     local start = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/2K1K1C1 b 0 1"
-    local e = experiment.prepare(experiment.normalize({ name = "handicap", games = 400,
+    local e = selfplay.prepare(experiment.normalize({ name = "handicap", games = 400,
       bots = "builtin-greedy", random_plies = 4, trace = false,
       variants = { { name = "white-no-bishop", rules = { start = start } } } }, "handicap"))
     local recs = {}
-    for g = 1, 400 do recs[g] = experiment.play_game(e, e.variants[1], g, 1) end
+    for g = 1, 400 do recs[g] = selfplay.play_game(e, e.variants[1], g, 1) end
     local pv = assert(measures.piece_values(recs))
     assert.is_true(pv.values.B.value > 0)
     assert.is_true(pv.values.B.lo > 0, "the bishop's interval excludes 0")

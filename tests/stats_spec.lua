@@ -135,3 +135,60 @@ describe("intervals and summaries", function()
     assert.same({ 3, 0 }, { statistics.mean_var({ 3 }) })
   end)
 end)
+
+describe("one of each function", function()
+  it("stats.lua defines each of its functions once (a second definition would silently win)", function()
+    local f = assert(io.open("lua/cheskers/stats.lua"))
+    local text = f:read("a")
+    f:close()
+    local seen = {}
+    for name in text:gmatch("\nfunction M%.([%w_]+)") do
+      assert.is_nil(seen[name], "stats." .. name .. " is defined twice")
+      seen[name] = true
+    end
+    assert.is_true(seen.normal_cdf)
+  end)
+
+  it("the normal distribution: Phi(0) = 1/2, Phi(1.959964) = 0.975, Phi(-1) = 0.1587 (tables)", function()
+    assert.near(0.5, statistics.normal_cdf(0), 1e-7)
+    assert.near(0.975, statistics.normal_cdf(1.959964), 1e-6)
+    assert.near(0.158655, statistics.normal_cdf(-1), 1e-6)
+    assert.near(1.959964, statistics.normal_quantile(0.975), 1e-5)
+  end)
+end)
+
+describe("solving linear systems", function()
+  it("solves 2x + y = 3, x + 3y = 5: x = 4/5, y = 7/5, with the inverse (1/5) {{3, -1}, {-1, 2}}", function()
+    local x, inv = statistics.solve_inverse({ { 2, 1 }, { 1, 3 } }, { 3, 5 })
+    assert.near(0.8, x[1], 1e-12)
+    assert.near(1.4, x[2], 1e-12)
+    assert.near(0.6, inv[1][1], 1e-12)
+    assert.near(-0.2, inv[1][2], 1e-12)
+    assert.near(0.4, inv[2][2], 1e-12)
+  end)
+
+  it("needs pivoting: {{0, 1}, {1, 0}} is its own inverse", function()
+    local _, inv = statistics.solve_inverse({ { 0, 1 }, { 1, 0 } })
+    assert.same({ { 0, 1 }, { 1, 0 } }, inv)
+  end)
+
+  it("inverts a matrix of small entries (the limit is relative): 1e-13 I has the inverse 1e13 I", function()
+    local _, inv = statistics.solve_inverse({ { 1e-13, 0 }, { 0, 1e-13 } })
+    assert.is_table(inv)
+    assert.near(1e13, inv[1][1], 1)
+    assert.equal(0, inv[1][2])
+  end)
+
+  it("refuses singular matrices, also when rounding leaves a tiny pivot (rows 1 2 3, 4 5 6, 7 8 9)", function()
+    assert.is_nil(statistics.solve_inverse({ { 1, 2 }, { 2, 4 } }))
+    assert.is_nil(statistics.solve_inverse({ { 1, 2, 3 }, { 4, 5, 6 }, { 7, 8, 9 } }))
+    assert.is_nil(statistics.solve_inverse({ { 0.1, 0.2, 0.3 }, { 0.4, 0.5, 0.6 }, { 0.7, 0.8, 0.9 } }))
+  end)
+
+  it("the difference of two estimates: z = (1.5 - 1) / sqrt(0.1^2 + 0.1^2) = 3.536 from their intervals", function()
+    local function m(v) return { value = v, lo = v - 0.196, hi = v + 0.196 } end   -- se 0.196/1.96 = 0.1
+    assert.near(0.5 / math.sqrt(0.02), statistics.z_difference(m(1), m(1.5)), 1e-3)
+    assert.near(-0.5 / math.sqrt(0.02), statistics.z_difference(m(1.5), m(1)), 1e-3)
+    assert.equal(0, statistics.z_difference({ value = 1, lo = 1, hi = 1 }, { value = 2, lo = 2, hi = 2 }))
+  end)
+end)

@@ -149,3 +149,125 @@ describe("store files", function()
     assert.are_not.equal(a.f, edited.f)
   end)
 end)
+
+describe("run folders", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() rmdir(dir) end)
+
+  -- Shard i of n of a run "r" of kind "test" in dir/run: games keyed by number.
+  local function shard(i, n, extra)
+    local o = { dir = dir .. "/run", path = store.shard_file(dir .. "/run", "r", i, n), kind = "test",
+                fingerprint = { seed = 1 }, key = function(r) return r.game end }
+    for k, v in pairs(extra or {}) do o[k] = v end
+    return store.open_shard(o)
+  end
+
+  it("names shard files DIR/PREFIX.shard<I>of<N>.jsonl and knows them by name", function()
+    assert.equal("d/camel.seed1.shard2of8.jsonl", store.shard_file("d", "camel.seed1", 2, 8))
+    assert.is_true(store.is_shard_file("d/camel.seed1.shard12of16.jsonl", "camel.seed1"))
+    assert.is_false(store.is_shard_file("d/camel.seed12.shard1of2.jsonl", "camel.seed1"))
+    assert.is_false(store.is_shard_file("d/camel.seed1.shard1of2.jsonl.tmp", "camel.seed1"))
+    assert.is_false(store.is_shard_file("d/xcamel.seed1.shard1of2.jsonl", "camel.seed1"))
+  end)
+
+  it("parses I/N and refuses shards outside 1..N", function()
+    assert.same({ 2, 3 }, { store.parse_shard("2/3") })
+    for _, bad in ipairs({ "0/2", "3/2", "1/0", "x", "1-2", "1/2/3" }) do
+      local ok, err = pcall(store.parse_shard, bad)
+      assert.is_false(ok, bad)
+      assert.equal("shard must be I/N with 1 <= I <= N, not '" .. bad .. "'", err)
+    end
+  end)
+
+  it("a shard skips the games of the run's other files, and only of its run", function()
+    local one = shard(1, 2)
+    one:append({ game = 1 })
+    one:append({ game = 3 })
+    one:close()
+    local other = shard(1, 1, { kind = "other", fingerprint = { seed = 9 } })   -- another run in the folder
+    other:append({ game = 2 })
+    other:close()
+    local two = shard(2, 2)
+    assert.is_true(two:has(1))
+    assert.is_true(two:has(3))
+    assert.is_false(two:has(2))
+    assert.equal(0, #two.results)           -- its own file holds nothing yet
+    two:close()
+    assert.same({ "r.shard1of1.jsonl", "r.shard1of2.jsonl", "r.shard2of2.jsonl" },
+      (function()
+        local names = {}
+        for _, f in ipairs(store.folder(dir .. "/run")) do names[#names + 1] = f.path:match("[^/]+$") end
+        return names
+      end)())
+  end)
+
+  it("refuses a file of the run made from other inputs, naming it; restart removes the run's files only", function()
+    local one = shard(1, 2)
+    one:append({ game = 1 })
+    one:close()
+    local other = shard(1, 1, { kind = "other" })
+    other:close()
+    local ok, err = pcall(shard, 2, 2, { fingerprint = { seed = 2 } })
+    assert.is_false(ok)
+    assert.matches("r.shard1of2.jsonl holds results of other inputs", err, 1, true)
+    assert.matches("seed: 1 there, 2 here", err, 1, true)
+    assert.is_nil(io.open(store.shard_file(dir .. "/run", "r", 2, 2) .. ".lock/owner"))   -- released
+    local fresh = shard(2, 2, { fingerprint = { seed = 2 }, restart = true })
+    assert.is_false(fresh:has(1))
+    fresh:close()
+    assert.is_nil(io.open(store.shard_file(dir .. "/run", "r", 1, 2)))
+    assert.is_table(store.read(store.shard_file(dir .. "/run", "r", 1, 1)))    -- the other run's file stays
+  end)
+
+  it("lists a folder's .jsonl files sorted, with what a filter keeps; none for a missing folder", function()
+    store.mkdir(dir .. "/f")
+    write(dir .. "/f/b.jsonl", '{"header":"cheskers results","kind":"x"}\n{"game":1}\n')
+    write(dir .. "/f/a.jsonl", '{"game":2}\n{"ga')
+    write(dir .. "/f/c.txt", '{"game":3}\n')
+    local files = store.folder(dir .. "/f")
+    assert.equal(2, #files)
+    assert.matches("/a%.jsonl$", files[1].path)
+    assert.is_nil(files[1].header)
+    assert.is_true(files[1].torn)
+    assert.equal("x", files[2].header.kind)
+    assert.same({ { game = 1 } }, files[2].results)
+    assert.equal(1, #store.folder(dir .. "/f", function(f) return f.header ~= nil end))
+    assert.same({}, store.folder(dir .. "/none"))
+  end)
+end)
+
+describe("whole files", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() rmdir(dir) end)
+
+  it("writes a file whole, creating its folder, replacing the old text, leaving no temporary file", function()
+    local path = dir .. "/a/b/page.html"
+    store.write_file(path, "first, a longer text\n")
+    store.write_file(path, "second\n")
+    assert.equal("second\n", read(path))
+    assert.is_nil(io.open(path .. ".tmp"))
+  end)
+
+  it("a failed write names the file asked for, not the temporary one, and leaves nothing", function()
+    store.mkdir(dir .. "/taken")                    -- a folder where the file should go: rename fails
+    local ok, err = pcall(store.write_file, dir .. "/taken", "text")
+    assert.is_false(ok)
+    assert.matches("^cannot write " .. dir:gsub("%p", "%%%0") .. "/taken: ", err)
+    assert.is_nil(io.open(dir .. "/taken.tmp"))
+    ok, err = pcall(store.write_file, "/proc/no/such/file", "text")
+    assert.is_false(ok)
+    assert.matches("^cannot", err)
+  end)
+
+  it("a records file gets each game's record as it ends", function()
+    local w = store.records_file(dir .. "/r/games.txt", function(r) return "game " .. r.game .. "\n" end)
+    w:append({ game = 1 })
+    assert.equal("game 1\n", read(dir .. "/r/games.txt"))
+    w:append({ game = 2 })
+    w:close()
+    assert.equal("game 1\ngame 2\n", read(dir .. "/r/games.txt"))
+    assert.equal(2, #w.results)
+  end)
+end)

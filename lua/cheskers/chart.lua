@@ -1,7 +1,7 @@
 -- cheskers.chart - the SVG charts of experiment reports: win rates with
 -- their 95% intervals per variant, and a game-length histogram per variant
 -- (shared bins and scale, so the panels compare) (M.svg; input: the list
--- that cheskers.experiment.summarize returns); estimates with intervals as
+-- that cheskers.report.summarize returns); estimates with intervals as
 -- dots and whiskers (M.intervals: design measures, piece values); the
 -- evaluation traces of sample games (M.traces). Plain SVG 1.1, no
 -- scripts, no external fonts: it opens in any browser and in rsvg-convert.

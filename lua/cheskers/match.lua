@@ -209,14 +209,7 @@ end
 
 -- Without --out, records alone: written as games end (nothing to resume).
 local function records_only(cfg)
-  local ok, err = store.mkdir(cfg.records:match("^(.*)/[^/]*$") or ".")
-  if not ok then error(err, 0) end
-  local f, ferr = io.open(cfg.records, "w")
-  if not f then error("cannot write " .. cfg.records .. ": " .. tostring(ferr), 0) end
-  return {
-    append = function(_, r) f:write(match.render_record(cfg, r)) cheskers.fsync(f) end,
-    close = function() f:close() end,
-  }
+  return store.records_file(cfg.records, function(r) return match.render_record(cfg, r) end)
 end
 
 local function open_store(cfg, bots)

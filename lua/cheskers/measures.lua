@@ -1,14 +1,26 @@
--- cheskers.measures - the design measures of rule experiments: what one
--- recorded game's evaluation trace says (drama, lead changes, decisiveness,
--- killer moves, uncertainty), their means with 95% intervals over a group
--- of games, and the piece values fitted from recorded material and results.
+-- cheskers.measures - what rule experiments measure: what a game records
+-- as it is played (the counts, the evaluation trace, the material samples
+-- and the experiment's own measures), the design measures of one recorded
+-- game's trace (drama, lead changes, decisiveness, killer moves,
+-- uncertainty), their means with 95% intervals over a group of games, and
+-- the piece values fitted from recorded material and results.
 -- Definitions, formulas and sources: docs/experiments.md ("Design measures").
 --
 -- A trace is a list of integers, the engine's evaluation in centipawns from
 -- White's view: trace[1] of the start position, trace[i + 1] after ply i.
 -- winner is "white", "black" or "draw". Thresholds are in centipawns.
 --
+-- Recording (cheskers.selfplay; e is a normalized experiment, rec a game's
+-- line being filled in):
+--   measures.STANDARD                     the names recorded for every game
+--   measures.trace_value(board, trace) -> centipawns from White's view
+--   measures.material_kinds(board) -> "BCKP" (the kinds whose material is sampled)
+--   measures.observer(e, rec) -> on_ply(board, move, info) for cheskers.game
+--   measures.finish(e, rec, board)        the last trace value, the mean
+--                                         branching, the experiment's own measures
+-- Reading:
 --   measures.DEFAULTS                     thresholds in pawns
+--   measures.THRESHOLDS                   their schema (cheskers.schema)
 --   measures.thresholds(t) -> t in centipawns (t in pawns, defaults filled in)
 --   measures.drama(trace, winner, T) -> 1 | 0 | nil (nil for a draw)
 --   measures.lead_changes(trace, L) -> count
@@ -20,8 +32,11 @@
 --   measures.material_rows(rec) -> list of {kinds -> difference} with the game's score
 --   measures.piece_values(recs) -> {values = {kind -> {value, lo, hi}}, ...} or nil, reason
 local stats = require "cheskers.stats"
+local S = require "cheskers.schema"
 
 local M = {}
+
+M.STANDARD = { "result", "plies", "reason", "branching", "captures", "captured", "promotions" }
 
 -- Thresholds in pawns (100 centipawns): clearly behind (drama), ahead at
 -- all (lead changes, decisiveness), a killer swing, near zero (doubt).
@@ -37,25 +52,114 @@ M.LABELS = {
   uncertainty = "uncertainty (share of positions near 0)",
 }
 
+local PAWNS = S.num { min = 0 }
+M.THRESHOLDS = S.record { fields = { drama = PAWNS, lead = PAWNS, killer = PAWNS, doubt = PAWNS },
+                          what = "{drama =, lead =, killer =, doubt =} in pawns" }
+
 -- The thresholds of an experiment (given in pawns) in centipawns.
 function M.thresholds(t)
+  if t ~= nil then S.check(t, M.THRESHOLDS, "thresholds") end
   local out = {}
-  for k, v in pairs(M.DEFAULTS) do
-    local x = t and t[k] or v
-    if type(x) ~= "number" or x < 0 then
-      error(("thresholds.%s must be a number of pawns >= 0, not %s"):format(k, tostring(x)), 0)
-    end
-    out[k] = x * 100
-  end
-  if t then
-    for k in pairs(t) do
-      if M.DEFAULTS[k] == nil then
-        error(("unknown threshold '%s' (known: drama, lead, killer, doubt)"):format(tostring(k)), 0)
-      end
-    end
-  end
+  for k, v in pairs(M.DEFAULTS) do out[k] = (t and t[k] or v) * 100 end
   return out
 end
+
+-- ---- recording a game ------------------------------------------------------------
+
+local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
+
+-- The evaluation of a position in centipawns from White's view: the static
+-- evaluation or a shallow search (trace = {kind, depth}); forced results
+-- are clamped to +-100 pawns, and a finished game is worth +-100 pawns to
+-- its winner (0 for a draw).
+local TRACE_CLAMP = 10000
+function M.trace_value(b, trace)
+  local winner = b:result()
+  if winner then   -- the end: a won position is worth the clamp, a draw 0
+    return winner == "white" and TRACE_CLAMP or winner == "black" and -TRACE_CLAMP or 0
+  end
+  local score
+  if trace.kind == "search" then
+    score = b:search({ depth = trace.depth }).score
+  else
+    score = b:eval()
+  end
+  score = math.max(-TRACE_CLAMP, math.min(TRACE_CLAMP, math.floor(score)))
+  return b:turn() == "white" and score or -score
+end
+
+-- The piece kinds whose material is recorded: the letters of the start
+-- position and of the promotion choices, upper case, sorted.
+function M.material_kinds(b)
+  local seen = {}
+  for ch in b:fen():match("^%S+"):gmatch("%a") do seen[ch:upper()] = true end
+  local promote = b:rules().promote
+  if type(promote) == "string" then
+    for ch in promote:gmatch("%a") do seen[ch:upper()] = true end
+  end
+  local kinds = {}
+  for k in pairs(seen) do kinds[#kinds + 1] = k end
+  table.sort(kinds)
+  return table.concat(kinds)
+end
+
+-- One material sample: {ply, White's count minus Black's for each kind}.
+local function material_row(b, kinds, ply)
+  local count = {}
+  for ch in b:fen():match("^%S+"):gmatch("%a") do
+    local up = ch:upper()
+    count[up] = (count[up] or 0) + (ch == up and 1 or -1)
+  end
+  local row = { ply }
+  for i = 1, #kinds do row[#row + 1] = count[kinds:sub(i, i)] or 0 end
+  return row
+end
+
+-- The observer that fills in what the record holds: branching (sampled
+-- every e.branching_every plies), captures by kind, pieces lost,
+-- promotions, the evaluation trace and the material samples. rec has
+-- captures, captured, promotions, branching_n, branching_sum, mat_kinds,
+-- mat and (when e.trace) trace.
+function M.observer(e, rec)
+  local every = e.branching_every
+  return function(b, m, info)
+    if e.trace then rec.trace[info.ply] = M.trace_value(b, e.trace) end
+    if (info.ply - 1) % e.material_every == 0 then
+      rec.mat[#rec.mat + 1] = material_row(b, rec.mat_kinds, info.ply - 1)
+    end
+    if (info.ply - 1) % every == 0 then
+      rec.branching_sum = rec.branching_sum + (info.moves and #info.moves or b:count())
+      rec.branching_n = rec.branching_n + 1
+    end
+    for _, sq in ipairs(m.captures) do
+      local piece = b:get(sq)
+      bump(rec.captured, piece and piece:upper() or "?")
+    end
+    if #m.captures > 0 then bump(rec.captures, m.piece:upper(), #m.captures) end
+    if m.promotion then bump(rec.promotions, m.promotion) end
+  end
+end
+
+-- The end of a game (b its final board): the last trace value, the mean
+-- branching factor, and the experiment's own measures (e.custom: {name,
+-- fn}; fn(rec, b) must return a number; raises "measure NAME: ...").
+function M.finish(e, rec, b)
+  if e.trace then rec.trace[#rec.trace + 1] = M.trace_value(b, e.trace) end
+  local bn, bsum = rec.branching_n, rec.branching_sum
+  rec.branching = bn > 0 and math.floor(bsum / bn * 1000 + 0.5) / 1000 or 0
+  if #e.custom == 0 then return end
+  rec.measures = {}
+  for _, c in ipairs(e.custom) do
+    local ok, val = pcall(c.fn, rec, b)
+    if not ok then error(("measure %s: %s"):format(c.name, tostring(val)), 0) end
+    if type(val) ~= "number" then
+      error(("measure %s returned %s, not a number"):format(c.name, type(val)), 0)
+    end
+    rec.measures[c.name] = val
+  end
+end
+
+-- ---- the design measures of a trace ----------------------------------------------------
 
 local function sign_for(winner) return winner == "white" and 1 or -1 end
 

@@ -5,13 +5,13 @@
 -- Holm's correction and the power line, the design measures and piece
 -- values with their intervals (tables and charts), strength dependence,
 -- win-rate and length charts, and the evaluation traces of sample games.
--- The numbers come from cheskers.experiment (summarize, compare, power,
+-- The numbers come from cheskers.report (summarize, compare, power,
 -- families, trend) and cheskers.measures; the charts from cheskers.chart.
 --
 --   report_html.page(groups, files, opts) -> html text
--- groups: experiment.summarize's list; files: read_dir's third result
+-- groups: report.summarize's list; files: report.read_dir's third result
 -- ({path, header}); opts: title, command (the report command line), dir.
-local experiment = require "cheskers.experiment"
+local report = require "cheskers.report"
 local measures = require "cheskers.measures"
 local chart = require "cheskers.chart"
 local store = require "cheskers.store"
@@ -116,12 +116,12 @@ local function summary_table(add, list)
 end
 
 local function differences(add, list)
-  local rows, tests = experiment.compare(list)
+  local rows, tests = report.compare(list)
   if #rows == 0 then return end
   local out = {}
   for _, row in ipairs(rows) do
     local r = { row.variant, row.base }
-    for _, k in ipairs(experiment.COMPARED) do
+    for _, k in ipairs(report.COMPARED) do
       local c = row.cells[k]
       local s = k == "plies" and 1 or 100
       local text = c.lo and ("%+.1f [%+.1f, %+.1f]"):format(s * c.d, s * c.lo, s * c.hi) or ("%+.1f"):format(s * c.d)
@@ -133,7 +133,7 @@ local function differences(add, list)
   add("<h3>Differences from the base</h3>")
   html_table(add, { "variant", "base", "White wins (points)", "Black wins (points)", "draws (points)",
                     "mean plies" }, out)
-  local pw = experiment.power(list, tests)
+  local pw = report.power(list, tests)
   add(("<p class=\"note\">Unadjusted 95%% intervals (Newcombe for rates, Welch for the mean length); p is "
        .. "Holm-adjusted over the %d tests of this table, and a shaded cell is significant at a family-wise "
        .. "error of 5%%. <b>Power:</b> %d games per variant detect %d points of White's win rate (from %.1f%%) "
@@ -202,21 +202,21 @@ local function pieces(add, list)
 end
 
 local function strengths(add, list)
-  local fams = experiment.families(list)
+  local fams = report.families(list)
   if #fams[1].groups < 2 then return end
-  local rows = experiment.compare(list)
+  local rows = report.compare(list)
   local sig = {}
   for _, row in ipairs(rows) do sig[row.variant] = row.cells.white.sig or row.cells.black.sig end
   local out = {}
   for _, f in ipairs(fams) do
     local r = { f.family }
     for _, name in ipairs(measures.NAMES) do
-      r[#r + 1] = experiment.trend(f.groups[1].design[name], f.groups[#f.groups].design[name])
+      r[#r + 1] = report.trend(f.groups[1].design[name], f.groups[#f.groups].design[name])
     end
     if f ~= fams[1] then
       local sigs = {}
       for i, h in ipairs(f.groups) do sigs[i] = sig[h.variant] or false end
-      local verdict = experiment.effect_verdict(sigs)
+      local verdict = report.effect_verdict(sigs)
       r[#r + 1] = { verdict, verdict == "weak play only" and "sig" or nil }
     else
       r[#r + 1] = "(base)"
@@ -281,7 +281,7 @@ function M.page(groups, files, opts)
   add("<h1>" .. esc(title) .. "</h1>")
   add('<p class="note">Made by <code>' .. esc(opts.command or "cheskers report") .. "</code>. Every number "
       .. "has its 95% interval; the measures are defined in docs/experiments.md.</p>")
-  for _, list in ipairs(experiment.by_experiment(groups)) do experiment_section(add, list, files, opts) end
+  for _, list in ipairs(report.by_experiment(groups)) do experiment_section(add, list, files, opts) end
   add("</body></html>")
   return table.concat(out, "\n") .. "\n"
 end

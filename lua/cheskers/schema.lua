@@ -23,9 +23,13 @@
 --                                  noun = "option": "unknown option 'x'"
 --                                  (default "field"); what = its words in
 --                                  "must be WHAT, not ..." (default "a table")
---   S.either(spec, spec, ...)      the first spec the value fits; a table that
---                                  fits none gets the message of the first
---                                  table spec (list, map, record) of them
+--   S.either(spec, spec, ...)      the first spec the value fits; when none
+--                                  does, a table is judged by the one table
+--                                  spec among them (its own message, as
+--                                  "unknown field"), and a text gets "did you
+--                                  mean" from the texts of their one_ofs
+--   S.test(fn, "what it allows")   a value for which fn(value) is true; else
+--                                  "NAME must be <what it allows>, not VALUE"
 --   S.custom(fn, "what it allows") fn(value, where) -> value | nil, message
 --
 --   S.check(value, spec, where) -> value (the normalised value) | raises the
@@ -76,6 +80,7 @@ function S.list(spec, o) o = o or {} return { kind = "list", of = spec, min = o.
 function S.map(spec) return { kind = "map", of = spec } end
 function S.either(...) return { kind = "either", specs = { ... } } end
 function S.custom(fn, what) return { kind = "custom", fn = fn, what = what } end
+function S.test(fn, what) return { kind = "test", fn = fn, what = what } end
 function S.record(o)
   local names = {}
   for k in pairs(o.fields) do names[#names + 1] = k end
@@ -182,6 +187,34 @@ local function in_range(s, v)
   return (not s.min or v >= s.min) and (not s.max or v <= s.max) and (not s.above or v > s.above)
 end
 
+-- The message of a value no spec of an either fits: a table's from the one
+-- table spec there is (so that "unknown field 'x'" is not lost), else
+-- "NAME must be A or B, not VALUE", with "did you mean" for a text near a
+-- one_of's text.
+local function either_failed(v, spec, where)
+  if type(v) == "table" then
+    local only
+    for _, s in ipairs(spec.specs) do
+      if type(s) == "table" and TABLE_KINDS[s.kind] then
+        if only then only = false break end
+        only = s
+      end
+    end
+    if only then return read(v, only, where) end
+  end
+  local _, err = wrong(where, spec, v)
+  if type(v) == "string" then
+    local texts = {}
+    for _, s in ipairs(spec.specs) do
+      if type(s) == "table" and s.kind == "one_of" then
+        for _, x in ipairs(s.values) do if type(x) == "string" then texts[#texts + 1] = x end end
+      end
+    end
+    err = err .. cheskers.did_you_mean(v, texts)
+  end
+  return nil, err
+end
+
 local function read_record(v, spec, where)
   if type(v) ~= "table" then return wrong(where, spec, v) end
   local unknown
@@ -282,15 +315,13 @@ function read(v, spec, where)
   elseif k == "map" then return read_map(v, spec, where)
   elseif k == "record" then return read_record(v, spec, where)
   elseif k == "either" then
-    local table_err
     for _, s in ipairs(spec.specs) do
-      local x, err = read(v, s, where)
+      local x = read(v, s, where)
       if x ~= nil then return x end
-      if table_err == nil and type(v) == "table" and TABLE_KINDS[type(s) == "table" and s.kind] then
-        table_err = err
-      end
     end
-    if table_err then return nil, table_err end
+    return either_failed(v, spec, where)
+  elseif k == "test" then
+    if spec.fn(v) then return v end
     return wrong(where, spec, v)
   elseif k == "custom" then
     local x, err = spec.fn(v, where)

@@ -20,6 +20,9 @@
 --   stats.holm(ps) -> adjusted ps               Holm's step-down correction
 --   stats.power_n(p1, p2 [, alpha, power]) -> games per variant
 --   stats.mean_ci(xs [, z]) -> mean, lo, hi
+--   stats.z_difference(a, b) -> z               of b.value - a.value, two estimates
+--                                               {value, lo, hi} with 95% intervals
+--   stats.solve_inverse(A [, b]) -> x, inverse  (nil when A is singular)
 --   stats.logistic(X, y [, clusters, max_iter]) -> {beta, cov, cov_cluster, iterations}
 --   stats.ratio_ci(a, b, va, vb, cab [, z]) -> r, lo, hi, se   delta method
 local M = {}
@@ -208,19 +211,36 @@ function M.mean_ci(xs, z)
   return m, m - half, m + half
 end
 
--- Solves the k x k system A x = b by Gauss-Jordan elimination with partial
--- pivoting and also returns A's inverse; nil when A is singular.
+-- The z statistic of the difference b - a of two independent estimates
+-- {value, lo, hi} with 95% normal intervals: each standard error read off
+-- its interval, (hi - lo) / (2 * 1.96); 0 when both intervals are points.
+function M.z_difference(a, b)
+  local se = math.sqrt(((a.hi - a.lo) / (2 * M.Z95)) ^ 2 + ((b.hi - b.lo) / (2 * M.Z95)) ^ 2)
+  return se > 0 and (b.value - a.value) / se or 0
+end
+
+-- Solves the k x k system A x = b (b may be nil) by Gauss-Jordan
+-- elimination with partial pivoting and also returns A's inverse; nil when
+-- A is singular to working precision: a pivot below k * 2^-52 times the
+-- largest entry of A. The limit is relative, so that a matrix of small
+-- entries (an information matrix of few games) still inverts, and one that
+-- is singular but for rounding (rows 1 2 3 / 4 5 6 / 7 8 9) does not.
 local function solve_inverse(A, b)
   local k = #A
   local a, inv, x = {}, {}, {}
+  local scale = 0
   for i = 1, k do
     a[i], inv[i], x[i] = {}, {}, b and b[i] or 0
-    for j = 1, k do a[i][j], inv[i][j] = A[i][j], i == j and 1 or 0 end
+    for j = 1, k do
+      a[i][j], inv[i][j] = A[i][j], i == j and 1 or 0
+      scale = math.max(scale, math.abs(A[i][j]))
+    end
   end
+  local tiny = k * 2 ^ -52 * scale
   for c = 1, k do
     local piv = c
     for r = c + 1, k do if math.abs(a[r][c]) > math.abs(a[piv][c]) then piv = r end end
-    if math.abs(a[piv][c]) < 1e-12 then return nil end
+    if math.abs(a[piv][c]) <= tiny then return nil end
     a[c], a[piv], inv[c], inv[piv], x[c], x[piv] = a[piv], a[c], inv[piv], inv[c], x[piv], x[c]
     local d = a[c][c]
     for j = 1, k do a[c][j], inv[c][j] = a[c][j] / d, inv[c][j] / d end
@@ -348,7 +368,6 @@ end
 
 -- ---- ratings (tournaments) ----
 --
---   stats.normal_cdf(x) -> P(Z <= x)            standard normal
 --   stats.ratings(pairs, n [, opts]) -> r       ratings of n players by
 --       maximum likelihood in Davidson's model of draws (below)
 --     pairs: list of {i, j, w, d, l}: i won w, drew d and lost l games against j
@@ -378,46 +397,9 @@ end
 
 local ELO_PER_NAT = 400 / math.log(10)
 
--- Phi(x): the standard normal distribution function, from erfc by its
--- Chebyshev fit (Numerical Recipes' erfcc, relative error below 1.2e-7).
-function M.normal_cdf(x)
-  local z = math.abs(x) / math.sqrt(2)
-  local t = 1 / (1 + 0.5 * z)
-  local r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
-    + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
-    + t * (-0.82215223 + t * 0.17087277)))))))))
-  if x >= 0 then return 1 - r / 2 end
-  return r / 2
-end
-
--- Inverts the symmetric positive definite matrix a (k x k) by Gauss-Jordan
--- with partial pivoting; nil when it is singular.
-local function invert(a, k)
-  local m = {}
-  for r = 1, k do
-    m[r] = {}
-    for c = 1, k do m[r][c] = a[r][c] end
-    for c = 1, k do m[r][k + c] = r == c and 1 or 0 end
-  end
-  for c = 1, k do
-    local p = c
-    for r = c + 1, k do if math.abs(m[r][c]) > math.abs(m[p][c]) then p = r end end
-    if math.abs(m[p][c]) < 1e-300 then return nil end
-    m[c], m[p] = m[p], m[c]
-    local piv = m[c][c]
-    for x = 1, 2 * k do m[c][x] = m[c][x] / piv end
-    for r = 1, k do
-      if r ~= c and m[r][c] ~= 0 then
-        local f = m[r][c]
-        for x = 1, 2 * k do m[r][x] = m[r][x] - f * m[c][x] end
-      end
-    end
-  end
-  local inv = {}
-  for r = 1, k do
-    inv[r] = {}
-    for c = 1, k do inv[r][c] = m[r][k + c] end
-  end
+-- The inverse of the k x k matrix a (solve_inverse), or nil.
+local function invert(a)
+  local _, inv = solve_inverse(a)
   return inv
 end
 
@@ -513,7 +495,7 @@ local function maximize(pairs, n, s)
   for _ = 1, 200 do
     local neg = {}
     for r = 1, k do neg[r] = {}; for c = 1, k do neg[r][c] = -h[r][c] end end
-    local inv = invert(neg, k)
+    local inv = invert(neg)
     if not inv then break end
     local step, big = {}, 0
     for r = 1, k do
@@ -540,7 +522,7 @@ end
 local function anchored_cov(h, n, k)
   local neg = {}
   for r = 1, k do neg[r] = {}; for c = 1, k do neg[r][c] = -h[r][c] end end
-  local inv = invert(neg, k)
+  local inv = invert(neg)
   local cov = {}
   for i = 1, n do
     cov[i] = {}

@@ -1,5 +1,5 @@
--- cheskers.store - the one results store of match and experiment (later
--- tournaments): a JSON-lines file with a header line holding the
+-- cheskers.store - results on disk, for matches, tournaments and
+-- experiments: a JSON-lines file with a header line holding the
 -- fingerprint of what produced the results, one line appended per finished
 -- game (flushed and fsync'd: cheskers.fsync), a lock so that two
 -- runs never write one file at once, and resume that keeps every complete
@@ -45,6 +45,34 @@
 --       (--steal-lock: the user says the other run is gone).
 --   store.plain(v) -> data        functions as digests of their source
 --   store.digest(text) -> 16 hex digits (FNV-1a)
+--
+-- Run folders (tournaments and experiments): one folder holds the files of
+-- the shards of a run, each shard appending to its own file; a shard's run
+-- skips the games of every file of its run in the folder.
+--   store.parse_shard(text) -> i, n       "2/4" (raises on anything else)
+--   store.shard_file(dir, prefix, i, n) -> "DIR/PREFIX.shard<I>of<N>.jsonl"
+--   store.is_shard_file(path, prefix) -> whether path is named so (any I, N)
+--   store.folder(dir [, ours]) -> files   the .jsonl files of dir that
+--                                 ours(file) accepts (default: all), sorted by
+--                                 path, each {path, header, results, torn, bad}
+--   store.open_shard(o) -> s      store.open of one shard's file o.path in the
+--                                 folder o.dir: first takes the lock, then
+--                                 every other file of the run (o.ours(file),
+--                                 default: its header's kind is o.kind) is
+--                                 checked against o.fingerprint, or removed
+--                                 with o.restart; s:has(key) and s.done then
+--                                 cover the games of all of them
+--
+-- Other files:
+--   store.write_file(path, text)  a whole file (a report, a page, puzzles),
+--                                 durably: its folder created, the text
+--                                 written to PATH.tmp beside it, fsync'd,
+--                                 renamed over PATH (a kill leaves the old file
+--                                 or the new one); raises "cannot write PATH: ..."
+--   store.records_file(path, render) -> w   game records written as games end
+--                                 when nothing is stored (no resume):
+--                                 w:append(rec) writes render(rec), fsync'd;
+--                                 w.results; w:close()
 local json = require "dkjson"
 local lfs = require "lfs"
 
@@ -118,17 +146,26 @@ local function sync(f)
   if not ok then errorf("cannot write to the disk: %s", tostring(err)) end
 end
 
--- Writes text to path through a temporary file and a rename: a kill leaves
--- one or the other.
-local function replace_file(path, text)
+local function parent(path) return path:match("^(.*)/[^/]*$") or "." end
+
+function M.write_file(path, text)
+  local ok, derr = M.mkdir(parent(path))
+  if not ok then error(derr, 0) end
   local tmp = path .. ".tmp"
+  local function failed(err)
+    os.remove(tmp)
+    err = tostring(err)
+    if err:sub(1, #tmp + 2) == tmp .. ": " then err = err:sub(#tmp + 3) end   -- name PATH, not PATH.tmp
+    errorf("cannot write %s: %s", path, err)
+  end
   local f, err = io.open(tmp, "wb")
-  if not f then errorf("cannot write %s: %s", tmp, tostring(err)) end
-  f:write(text)
-  sync(f)
-  f:close()
-  local ok, rerr = os.rename(tmp, path)
-  if not ok then errorf("cannot write %s: %s", path, tostring(rerr)) end
+  if not f then failed(err) end
+  local wrote, werr = f:write(text)
+  local synced, serr = cheskers.fsync(f)
+  local closed, cerr = f:close()
+  if not (wrote and synced and closed) then failed(werr or serr or cerr) end
+  local renamed, rerr = os.rename(tmp, path)
+  if not renamed then failed(rerr) end
 end
 
 -- Reads a results file: the header (nil when there is none), the complete
@@ -409,7 +446,7 @@ function M.open(o)
     end
     self.results = kept
     for _, r in ipairs(kept) do self.done[o.key(r)] = true end
-    if rewrite then replace_file(o.path, file_text(self.header, kept, o.order)) end
+    if rewrite then M.write_file(o.path, file_text(self.header, kept, o.order)) end
     self:open_records()
     self.f = assert(io.open(o.path, "ab"))
   end)
@@ -421,12 +458,7 @@ end
 function Store:open_records()
   local o = self.opts
   if not o.records then return end
-  local dir = dirname(o.records)
-  if dir then
-    local ok, err = M.mkdir(dir)
-    if not ok then error(err, 0) end
-  end
-  replace_file(o.records, records_text(o, self.results))
+  M.write_file(o.records, records_text(o, self.results))
   local err
   self.rf, err = io.open(o.records, "ab")
   if not self.rf then errorf("cannot write %s: %s", o.records, tostring(err)) end
@@ -462,6 +494,90 @@ function Store:close()
   if self.f then sync(self.f) self.f:close() self.f = nil end
   if self.rf then sync(self.rf) self.rf:close() self.rf = nil end
   if self.lock_dir then M.unlock(self.lock_dir) self.lock_dir = nil end
+end
+
+function M.records_file(path, render)
+  local ok, err = M.mkdir(parent(path))
+  if not ok then error(err, 0) end
+  local f, ferr = io.open(path, "w")
+  if not f then errorf("cannot write %s: %s", path, tostring(ferr)) end
+  return {
+    results = {},
+    append = function(self, rec)
+      self.results[#self.results + 1] = rec
+      f:write(render(rec))
+      sync(f)
+    end,
+    close = function() f:close() end,
+  }
+end
+
+-- ---- run folders -------------------------------------------------------------------
+
+function M.parse_shard(text)
+  local i, n = tostring(text):match("^(%d+)/(%d+)$")
+  i, n = tonumber(i), tonumber(n)
+  if not i or n < 1 or i < 1 or i > n then
+    errorf("shard must be I/N with 1 <= I <= N, not '%s'", tostring(text))
+  end
+  return math.tointeger(i), math.tointeger(n)
+end
+
+function M.shard_file(dir, prefix, shard, shards)
+  return string.format("%s/%s.shard%dof%d.jsonl", dir, prefix, shard, shards)
+end
+
+function M.is_shard_file(path, prefix)
+  local name = path:match("([^/]+)$") or path
+  return name:sub(1, #prefix + 1) == prefix .. "." and name:sub(#prefix + 2):match("^shard%d+of%d+%.jsonl$") ~= nil
+end
+
+function M.folder(dir, ours)
+  local files = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return files end
+  for name in lfs.dir(dir) do
+    if name:match("%.jsonl$") then
+      local path = dir .. "/" .. name
+      local header, results, torn, bad = M.read(path)
+      local file = { path = path, header = header, results = results, torn = torn, bad = bad }
+      if not ours or ours(file) then files[#files + 1] = file end
+    end
+  end
+  table.sort(files, function(x, y) return x.path < y.path end)
+  return files
+end
+
+-- The keys of the games in the run's files of the folder other than the
+-- shard's own (each checked against the fingerprint); with restart, the
+-- run's files are removed instead.
+local function games_elsewhere(o)
+  local ours = o.ours or function(f) return f.header ~= nil and f.header.kind == o.kind end
+  local done = {}
+  for _, f in ipairs(M.folder(o.dir, ours)) do
+    if o.restart then
+      os.remove(f.path)
+    elseif f.path ~= o.path then
+      M.check_header(f.path, f.header, o)
+      for _, r in ipairs(f.results) do
+        local k = o.key(r)
+        if k then done[k] = true end
+      end
+    end
+  end
+  return done
+end
+
+function M.open_shard(o)
+  local ok, err = M.mkdir(o.dir)
+  if not ok then error(err, 0) end
+  local lock = o.lock or M.lock(o.path, o.steal_lock)   -- held while the folder is read and cleared
+  local okd, done = pcall(games_elsewhere, o)
+  if not okd then M.unlock(lock) error(done, 0) end
+  local so = setmetatable({ lock = lock }, { __index = o })
+  local st = M.open(so)
+  for k in pairs(st.done) do done[k] = true end
+  st.done = done
+  return st
 end
 
 return M

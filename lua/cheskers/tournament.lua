@@ -35,10 +35,10 @@
 -- every number, and shard I of N plays rounds I, I + N, ...
 --
 -- A folder holds one tournament: files tournament.shard<I>of<N>.jsonl
--- (cheskers.store files: a header with the fingerprint and the plan, one
--- line per game). A run reads every tournament file of the folder, skips
--- the games already there, refuses files of other inputs (unless restart),
--- and appends its own games to its shard's file.
+-- (cheskers.store's run folder, store.open_shard: a header with the
+-- fingerprint and the plan, one line per game). A run skips the games of
+-- every tournament file of the folder, refuses files of other inputs
+-- (unless restart), and appends its own games to its shard's file.
 local bots_mod = require "cheskers.bots"
 local match = require "cheskers.match"
 local stats = require "cheskers.stats"
@@ -139,78 +139,30 @@ end
 local function basename(path) return path:match("([^/]+)$") or path end
 
 function M.shard_file(dir, shard, shards)
-  return string.format("%s/tournament.shard%dof%d.jsonl", dir, shard, shards)
+  return store.shard_file(dir, "tournament", shard, shards)
 end
 
--- The tournament files of a folder: {path, header, results}, sorted by path.
-local function folder_files(dir)
-  local lfs = require "lfs"
-  local files = {}
-  if lfs.attributes(dir, "mode") ~= "directory" then return files end
-  for name in lfs.dir(dir) do
-    if name:match("%.jsonl$") then
-      local path = dir .. "/" .. name
-      local header, results = store.read(path)
-      if header and header.kind == M.KIND then
-        files[#files + 1] = { path = path, header = header, results = results }
-      end
-    end
-  end
-  table.sort(files, function(x, y) return x.path < y.path end)
-  return files
+local function is_tournament(file) return file.header ~= nil and file.header.kind == M.KIND end
+
+local function game_key(r)
+  return math.type(r.pair) == "integer" and math.type(r.game) == "integer" and key(r) or nil
 end
 
--- The keys of the games in the folder's other files (checked against the
--- fingerprint; removed instead with restart). The shard's own file is
--- left to the store.
-local function games_elsewhere(cfg, own, fingerprint)
-  local done = {}
-  for _, f in ipairs(folder_files(cfg.out)) do
-    if cfg.restart then
-      os.remove(f.path)
-    elseif f.path ~= own then
-      store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = fingerprint,
-                                             restart_hint = "use --restart to start over" })
-      for _, r in ipairs(f.results) do done[key(r)] = true end
-    end
-  end
-  return done
-end
-
+-- The store of this shard (store.open_shard: the games of the folder's
+-- other tournament files are skipped); without --out, the records file
+-- alone, or nothing.
 local function open_store(cfg, names, shard, shards)
-  if not cfg.out then return nil, {} end
-  local ok, err = store.mkdir(cfg.out)
-  if not ok then error(err, 0) end
-  local path = M.shard_file(cfg.out, shard, shards)
-  local fingerprint = M.fingerprint(cfg)
-  local lock = store.lock(path)
-  local okd, done = pcall(games_elsewhere, cfg, path, fingerprint)
-  if not okd then store.unlock(lock) error(done, 0) end
-  local st = store.open {
-    path = path, kind = M.KIND, fingerprint = fingerprint, lock = lock, restart = cfg.restart,
-    key = function(r) return math.type(r.pair) == "integer" and math.type(r.game) == "integer" and key(r) end,
+  if not cfg.out then
+    if cfg.records then return store.records_file(cfg.records, function(r) return M.render_record(cfg, r) end) end
+    return { results = {}, append = function(self, r) self.results[#self.results + 1] = r end,
+             close = function() end }
+  end
+  return store.open_shard {
+    dir = cfg.out, path = M.shard_file(cfg.out, shard, shards), kind = M.KIND, ours = is_tournament,
+    fingerprint = M.fingerprint(cfg), restart = cfg.restart, key = game_key,
     plan = plan_of(cfg, names, shard, shards), records = cfg.records,
     render = function(r) return M.render_record(cfg, r) end,
   }
-  for _, r in ipairs(st.results) do done[key(r)] = true end
-  return st, done
-end
-
--- Without --out, records alone, written as games end.
-local function records_writer(cfg)
-  local ok, err = store.mkdir(cfg.records:match("^(.*)/[^/]*$") or ".")
-  if not ok then error(err, 0) end
-  local f, ferr = io.open(cfg.records, "w")
-  if not f then errorf("cannot write %s: %s", cfg.records, tostring(ferr)) end
-  return {
-    results = {},
-    append = function(self, r) self.results[#self.results + 1] = r; f:write(M.render_record(cfg, r)) f:flush() end,
-    close = function() f:close() end,
-  }
-end
-
-local function memory_store()
-  return { results = {}, append = function(self, r) self.results[#self.results + 1] = r end, close = function() end }
 end
 
 -- ---- running -------------------------------------------------------------------------
@@ -245,8 +197,8 @@ function M.run(cfg)
   local names = {}
   for i, b in ipairs(bots) do names[i] = b.name end
   local pairs = M.pairings(n, cfg.gauntlet ~= nil)
-  local st, done = open_store(cfg, names, shard, shards)
-  st = st or (cfg.records and records_writer(cfg)) or memory_store()
+  local st = open_store(cfg, names, shard, shards)
+  local done = st.done or {}   -- a store's: the games of the folder
   local todo, list = {}, M.schedule(#pairs, games, shard, shards)
   for _, item in ipairs(list) do
     if not done[key(item)] then todo[#todo + 1] = item end
@@ -267,7 +219,7 @@ end
 -- round order), total (games planned), warnings, cfg (config_of its
 -- fingerprint)}; or nil, message.
 function M.read_dir(dir)
-  local files = folder_files(dir)
+  local files = store.folder(dir, is_tournament)
   if #files == 0 then return nil, "no tournament results in " .. dir end
   local first = files[1].header
   local seen, results, warnings, games = {}, {}, {}, 0

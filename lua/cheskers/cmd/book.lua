@@ -140,10 +140,7 @@ local function run(args)
     reports = {}
     for _, p in ipairs(list) do reports[p] = puzzle.check(p) end
   end
-  local f, err = io.open(opts.out, "w")
-  if not f then error(err, 0) end
-  f:write(page(list, opts.title, reports))
-  f:close()
+  require("cheskers.store").write_file(opts.out, page(list, opts.title, reports))
   io.stdout:write(string.format("%d puzzles written to %s\n", #list, opts.out))
   return status
 end

@@ -1,7 +1,7 @@
 -- cheskers experiment FILE [--games N] [--shard I/N] [--seed S] --out DIR
--- The command line of cheskers.experiment: plays the self-play games of a
--- rule experiment into DIR, one JSON line per game; resumable; shards
--- independent. argparse's help is the only usage text.
+-- The command line of a rule experiment: reads FILE (cheskers.experiment)
+-- and plays its self-play games into DIR (cheskers.selfplay), one JSON line
+-- per game; resumable; shards independent. argparse's help is the only usage text.
 local argparse = require "argparse"
 
 local DESCRIPTION = [[
@@ -66,13 +66,13 @@ local function run(args)
   if not opts.out then error("--out DIR is required; see --help", 0) end
   if opts.games ~= nil and opts.games < 0 then error("--games must be >= 0", 0) end
   local experiment = require "cheskers.experiment"
-  local shard, nshards = experiment.parse_shard(opts.shard)
+  local shard, nshards = require("cheskers.store").parse_shard(opts.shard)
   local e = experiment.load(opts.file, { sandbox = opts.sandbox })
   local seed = opts.seed or e.seed
   local started = os.time()
   local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
   local shown = false
-  local ok_run, s = pcall(experiment.run, e, opts.out, shard, nshards, {
+  local ok_run, s = pcall(require("cheskers.selfplay").run, e, opts.out, shard, nshards, {
     seed = seed, games = opts.games, moves = opts.moves, restart = opts.restart, sandbox = opts.sandbox,
     steal_lock = opts.steal_lock,
     command = command_line(args),

@@ -83,17 +83,6 @@ local function mkdir(dir)
   if not ok then error(err, 0) end
 end
 
--- Writes a puzzle file through a temporary file and a rename: a run killed
--- at any moment leaves whole files only.
-local function write_file(path, text)
-  local tmp = path .. ".tmp"
-  local f, err = io.open(tmp, "w")
-  if not f then error(err, 0) end
-  f:write(text)
-  f:close()
-  local ok, rerr = os.rename(tmp, path)
-  if not ok then error(rerr, 0) end
-end
 
 -- An empty board with a random side to move, and its free squares.
 local function empty_board(cheskers, rng, rules)
@@ -344,11 +333,11 @@ local function run(args)
   local function found(p, hash)
     if opts.file then   -- the whole file again: an interrupted run keeps its finds
       so_far[#so_far + 1] = p
-      write_file(opts.out .. "/" .. opts.file, puzzle.serialize(so_far, header))
+      store.write_file(opts.out .. "/" .. opts.file, puzzle.serialize(so_far, header))
       return
     end
     local name = string.format("%s/win%d-%016x.lua", opts.out, p.moves, hash)
-    write_file(name, puzzle.serialize({ p }))
+    store.write_file(name, puzzle.serialize({ p }))   -- whole files only, even when killed
   end
   local progress
   if not opts.quiet then

@@ -1,6 +1,6 @@
 -- cheskers report DIR [--svg FILE | --no-svg] [--html FILE]
 -- The command line of the experiment report: merges every shard file of
--- DIR (cheskers.experiment.read_dir), prints the statistics per variant and
+-- DIR (cheskers.report.read_dir), prints the statistics per variant and
 -- what is missing; writes the SVG chart (cheskers.chart) and, with --html,
 -- the self-contained HTML report (cheskers.report_html).
 local argparse = require "argparse"
@@ -44,17 +44,10 @@ local function parser()
   return p
 end
 
-local function write_file(path, text)
-  local f, err = io.open(path, "w")
-  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
-  f:write(text)
-  f:close()
-end
-
 local function write_html(opts, stats, files, dir, args)
   local words = { "cheskers report" }
   for _, a in ipairs(args) do words[#words + 1] = a end
-  write_file(opts.html, require("cheskers.report_html").page(stats, files, {
+  require("cheskers.store").write_file(opts.html, require("cheskers.report_html").page(stats, files, {
     title = opts.title, dir = dir, command = table.concat(words, " ") }))
   io.stderr:write("html: ", opts.html, "\n")
 end
@@ -64,14 +57,14 @@ local function run(args)
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local ok, opts = p:pparse(args)
   if not ok then error(opts .. "; see --help", 0) end
-  local experiment = require "cheskers.experiment"
+  local report = require "cheskers.report"
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
-  local recs, warnings, files = experiment.read_dir(dir)
+  local recs, warnings, files = report.read_dir(dir)
   for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
   if #recs == 0 then error("no games in " .. dir, 0) end
-  local stats = experiment.summarize(recs)
-  io.stdout:write(experiment.format_report(stats))
+  local stats = report.summarize(recs)
+  io.stdout:write(report.format_report(stats))
   if not opts.no_svg then
     local chart = require "cheskers.chart"
     local names = {}
@@ -80,10 +73,7 @@ local function run(args)
     end
     local title = opts.title or ("Cheskers rule experiment: " .. table.concat(names, ", "))
     local path = opts.svg or (dir .. "/report.svg")
-    local f, err = io.open(path, "w")
-    if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
-    f:write(chart.svg(stats, title))
-    f:close()
+    require("cheskers.store").write_file(path, chart.svg(stats, title))
     io.stderr:write("chart: ", path, "\n")
   end
   if opts.html then write_html(opts, stats, files, dir, args) end

@@ -58,7 +58,7 @@ local function config(o)
   local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records }
   local okg, err = require("cheskers.match").game_options(o, cfg)
   if not okg then return nil, err end
-  local ok, shard, shards = pcall(require("cheskers.experiment").parse_shard, o.shard)
+  local ok, shard, shards = pcall(require("cheskers.store").parse_shard, o.shard)
   if not ok then return nil, shard end
   cfg.shard, cfg.shards = shard, shards
   if shards > 1 and cfg.records then
@@ -68,18 +68,9 @@ local function config(o)
   return cfg
 end
 
--- Writes a file, creating its folder.
-local function write_file(path, text)
-  local ok, derr = require("cheskers.store").mkdir(path:match("^(.*)/[^/]*$") or ".")
-  if not ok then error(derr, 0) end
-  local f, err = io.open(path, "w")
-  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
-  f:write(text)
-  f:close()
-end
-
 -- Prints the report of a summary; --html and (for --report) --records.
 local function print_report(tournament, sum, o, cfg)
+  local write_file = require("cheskers.store").write_file
   local t = tournament.standings(sum, o.prior)
   print(tournament.report(t))
   if o.html then write_file(o.html, tournament.html(t)) end

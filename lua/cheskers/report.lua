@@ -1,0 +1,562 @@
+-- cheskers.report - the report of rule experiments: the games of a results
+-- folder (every shard and run of cheskers.selfplay, as cheskers.store keeps
+-- them), their statistics per variant (cheskers.stats, cheskers.measures),
+-- the comparisons with the base variant, and the text `cheskers report`
+-- prints (cheskers.report_html draws the same numbers as a page). It reads
+-- what is stored and never plays.
+--
+--   report.read_file(path) -> games, unreadable lines, torn, header
+--   report.read_dir(dir) -> games, warnings, files
+--   report.summarize(games) -> groups (one per variant)
+--   report.compare(groups) -> rows, tests    every variant against its base
+--   report.COMPARED                          the cells of a row
+--   report.power(groups, tests [, delta]) -> the power line's numbers
+--   report.trend(weak, strong) -> "holds" | "grows" | "shrinks" | "vanishes" | "-"
+--   report.effect_verdict(sigs) -> "every strength" | ...
+--   report.families(groups) -> {{family, groups}, ...}
+--   report.by_experiment(groups) -> {{name, group, ...}, ...}
+--   report.format_report(groups) -> text
+local store = require "cheskers.store"
+local stats = require "cheskers.stats"
+local measures = require "cheskers.measures"
+local experiment = require "cheskers.experiment"
+
+local M = {}
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  return keys
+end
+
+local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
+
+-- ---- reading a folder -------------------------------------------------------------
+
+local function is_game(rec)
+  return rec.experiment and rec.variant and math.type(rec.game) == "integer"
+end
+
+-- The games of one store file (a list), the number of unreadable lines
+-- (a torn last line counts), whether it ends with a torn line, and its
+-- header (nil for a file without one).
+local function games_of(file)
+  local recs, bad = {}, file.bad
+  for _, r in ipairs(file.results) do
+    if is_game(r) then recs[#recs + 1] = r else bad = bad + 1 end
+  end
+  if file.torn then bad = bad + 1 end
+  return recs, bad, file.torn, file.header
+end
+
+-- The same for the file at path.
+function M.read_file(path)
+  local header, results, torn, bad = store.read(path)
+  return games_of({ header = header, results = results, torn = torn, bad = bad })
+end
+
+-- The shards of a split run that have no file: "shard 2/3 (no file)".
+local function missing_shards(files)
+  local present, splits = {}, {}
+  for _, f in ipairs(files) do
+    local plan, fp = f.header and f.header.plan, f.header and f.header.fingerprint
+    if plan and fp and plan.shards then
+      local run = fp.experiment .. "\0" .. tostring(fp.seed) .. "\0" .. plan.shards
+      splits[run] = plan.shards
+      present[run .. "\0" .. plan.shard] = true
+    end
+  end
+  local out = {}
+  for _, run in ipairs(sorted_keys(splits)) do
+    for i = 1, splits[run] do
+      if not present[run .. "\0" .. i] then
+        out[#out + 1] = ("shard %d/%d (no file)"):format(i, splits[run])
+      end
+    end
+  end
+  return out
+end
+
+-- How many games each file's plan expects of it: warnings for files and
+-- experiments with games missing ("found M of N games; shards short: ...").
+local function completeness(files, found)
+  local want, short = {}, {}
+  for _, f in ipairs(files) do
+    local plan = f.header and f.header.plan
+    local fp = f.header and f.header.fingerprint
+    if plan and fp and plan.shards then
+      local key = fp.experiment .. " (seed " .. tostring(fp.seed) .. ")"
+      local k, mine = 0, 0
+      want[key] = want[key] or 0
+      local total = 0
+      for _, v in ipairs(plan.variants or {}) do
+        for _ = 1, v.games do
+          k = k + 1
+          if (k - 1) % plan.shards == plan.shard - 1 then mine = mine + 1 end
+        end
+        total = total + v.games
+      end
+      want[key] = math.max(want[key], total)
+      if #f.recs < mine then
+        short[#short + 1] = ("%s (%d of %d)"):format(f.path:match("([^/]+)$"), #f.recs, mine)
+      end
+    end
+  end
+  for _, line in ipairs(missing_shards(files)) do short[#short + 1] = line end
+  local warnings = {}
+  for _, key in ipairs(sorted_keys(want)) do
+    local n = found[key] or 0
+    if n < want[key] then
+      warnings[#warnings + 1] = ("%s: found %d of %d games%s"):format(key, n, want[key],
+        #short > 0 and ("; shards short: " .. table.concat(short, ", ")) or "")
+    end
+  end
+  return warnings
+end
+
+local function sort_records(recs)
+  table.sort(recs, function(a, b)
+    if a.experiment ~= b.experiment then return a.experiment < b.experiment end
+    if a.seed ~= b.seed then return a.seed < b.seed end
+    if (a.vindex or 0) ~= (b.vindex or 0) then return (a.vindex or 0) < (b.vindex or 0) end
+    if a.variant ~= b.variant then return a.variant < b.variant end
+    return a.game < b.game
+  end)
+end
+
+-- All records of a folder, one per game (duplicates dropped), sorted by
+-- experiment, seed, variant order and game. Also returns warnings: lines
+-- unreadable, games recorded twice with different outcomes, and games
+-- missing from what the runs planned. Third: the files read, a list of
+-- {path =, header =}.
+function M.read_dir(dir)
+  local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
+  local stored = store.folder(dir)
+  if #stored == 0 then warnings[#warnings + 1] = "no .jsonl files in " .. dir end
+  local conflicts = 0
+  for _, file in ipairs(stored) do
+    local path = file.path
+    local list, bad, _, header = games_of(file)
+    files[#files + 1] = { path = path, header = header, recs = list }
+    if bad > 0 then
+      warnings[#warnings + 1] = ("%s: %d unreadable line(s) skipped"):format(path, bad)
+    end
+    local th = header and header.fingerprint and header.fingerprint.thresholds
+    for _, rec in ipairs(list) do
+      if type(th) == "table" then rec.thresholds = th end
+      local key = experiment.record_key(rec)
+      local prev = seen[key]
+      if not prev then
+        seen[key] = rec
+        recs[#recs + 1] = rec
+        local ek = rec.experiment .. " (seed " .. tostring(rec.seed) .. ")"
+        found[ek] = (found[ek] or 0) + 1
+      elseif prev.result ~= rec.result or prev.plies ~= rec.plies then
+        conflicts = conflicts + 1
+      end
+    end
+  end
+  if conflicts > 0 then
+    warnings[#warnings + 1] = ("%d game(s) recorded twice with different outcomes "
+                               .. "(non-deterministic bots?): the first kept"):format(conflicts)
+  end
+  for _, w in ipairs(completeness(files, found)) do warnings[#warnings + 1] = w end
+  sort_records(recs)
+  local list = {}
+  for i, fl in ipairs(files) do list[i] = { path = fl.path, header = fl.header } end
+  return recs, warnings, list
+end
+
+local function add_counts(acc, t)
+  for k, n in pairs(t or {}) do acc[k] = (acc[k] or 0) + n end
+end
+
+-- The design measures of a group (cheskers.measures): g.design (name ->
+-- {value, lo, hi, n}), g.pieces (the piece values or nil; g.pieces_why),
+-- g.first_score (the first mover's score, a win 1 and a draw 1/2, as
+-- {value, lo, hi}: the mean with its normal 95% interval), g.thresholds (pawns).
+local function design_summary(g)
+  local th = g.recs[1] and g.recs[1].thresholds
+  g.thresholds = th or measures.DEFAULTS
+  g.design = measures.summarize(g.recs, measures.thresholds(th))
+  g.pieces, g.pieces_why = measures.piece_values(g.recs)
+  local scores = {}
+  for i, r in ipairs(g.recs) do
+    scores[i] = r.result == "draw" and 0.5 or (r.result == r.first and 1 or 0)
+  end
+  local m, lo, hi = stats.mean_ci(scores)
+  g.first_score = m and { value = m, lo = lo, hi = hi } or nil
+end
+
+-- Per-variant statistics of sorted records: a list in order of appearance of
+-- {experiment, variant, seeds, games, white, black, draw (counts),
+--  rates = {white = {p, lo, hi}, ...}, plies = {mean, q1, median, q3, min, max},
+--  lengths (sorted), branching, reasons (list of {reason, count}),
+--  captures, captured, promotions (totals by kind), measures (means), bots,
+--  family and strength (a variant of `strengths`), recs (the records),
+--  design, pieces, first_score (see design_summary)}.
+function M.summarize(recs)
+  local groups, order = {}, {}
+  for _, r in ipairs(recs) do
+    local key = r.experiment .. "\0" .. r.variant
+    local g = groups[key]
+    if not g then
+      g = { experiment = r.experiment, variant = r.variant, seeds = {}, games = 0,
+            white = 0, black = 0, draw = 0, lengths = {}, bsum = 0, bn = 0,
+            reasons = {}, captures = {}, captured = {}, promotions = {},
+            msum = {}, mn = {}, bots = {}, first = {}, recs = {},
+            family = r.family or r.variant, strength = r.strength }
+      groups[key] = g
+      order[#order + 1] = g
+    end
+    g.seeds[r.seed] = true
+    g.games = g.games + 1
+    g.recs[#g.recs + 1] = r
+    if r.result == "white" or r.result == "black" or r.result == "draw" then
+      g[r.result] = g[r.result] + 1
+    end
+    g.lengths[#g.lengths + 1] = r.plies
+    g.bsum = g.bsum + (r.branching_sum or 0)
+    g.bn = g.bn + (r.branching_n or 0)
+    bump(g.reasons, r.reason or "?")
+    add_counts(g.captures, r.captures)
+    add_counts(g.captured, r.captured)
+    add_counts(g.promotions, r.promotions)
+    for k, x in pairs(r.measures or {}) do
+      g.msum[k] = (g.msum[k] or 0) + x
+      g.mn[k] = (g.mn[k] or 0) + 1
+    end
+    g.bots[(r.white or "?") .. " vs " .. (r.black or "?")] = true
+    if r.first then g.first[r.first] = true end
+  end
+  for _, g in ipairs(order) do
+    local n = g.games
+    g.rates = {}
+    for _, side in ipairs({ "white", "black", "draw" }) do
+      local lo, hi = stats.wilson(g[side], n)
+      g.rates[side] = { p = n > 0 and g[side] / n or 0, lo = lo, hi = hi }
+    end
+    table.sort(g.lengths)
+    local mean
+    mean, g.plies_var = stats.mean_var(g.lengths)
+    g.plies = { mean = mean, q1 = stats.quantile(g.lengths, 0.25),
+                median = stats.quantile(g.lengths, 0.5), q3 = stats.quantile(g.lengths, 0.75),
+                min = g.lengths[1] or 0, max = g.lengths[#g.lengths] or 0 }
+    g.branching = g.bn > 0 and g.bsum / g.bn or 0
+    local reasons = {}
+    for reason, count in pairs(g.reasons) do reasons[#reasons + 1] = { reason = reason, count = count } end
+    table.sort(reasons, function(a, b)
+      if a.count ~= b.count then return a.count > b.count end
+      return a.reason < b.reason
+    end)
+    g.reasons = reasons
+    g.measures = {}
+    for _, k in ipairs(sorted_keys(g.msum)) do g.measures[k] = g.msum[k] / g.mn[k] end
+    g.seed_list = sorted_keys(g.seeds)
+    g.bot_list = sorted_keys(g.bots)
+    g.first_list = sorted_keys(g.first)
+    design_summary(g)
+  end
+  return order
+end
+
+-- ---- the text report --------------------------------------------------------------------
+
+local function pct(x) return ("%5.1f%%"):format(100 * x) end
+local function rate_text(r)
+  return ("%s [%4.1f, %5.1f]"):format(pct(r.p), 100 * r.lo, 100 * r.hi)
+end
+local function pad(s, n) return s .. string.rep(" ", math.max(0, n - #s)) end
+local function diff_text(d, lo, hi, significant)
+  local sig = significant and "*" or " "
+  return ("%+5.1f [%+5.1f, %+5.1f]%s"):format(d, lo, hi, sig)
+end
+local function num(x)
+  if math.type(x) == "integer" or x == math.floor(x) then return ("%d"):format(math.floor(x)) end
+  return ("%.1f"):format(x)
+end
+
+local function counts_text(t, games)
+  local parts = {}
+  for _, k in ipairs(sorted_keys(t)) do
+    parts[#parts + 1] = ("%s %.2f"):format(k, games > 0 and t[k] / games or 0)
+  end
+  return #parts > 0 and table.concat(parts, "  ") or "-"
+end
+
+-- The report of one experiment: each section gets say(fmt, ...), the
+-- experiment's groups (variants, in order) and the label width.
+
+local function rates_section(say, list, w)
+  say("%s %6s  %-22s  %-22s  %s", pad("variant", w), "games",
+      "white wins [95% CI]", "black wins [95% CI]", "draws [95% CI]")
+  for _, h in ipairs(list) do
+    say("%s %6d  %-22s  %-22s  %s", pad(h.variant, w), h.games,
+        rate_text(h.rates.white), rate_text(h.rates.black), rate_text(h.rates.draw))
+  end
+end
+
+-- ---- comparisons: Holm, power, strengths ---------------------------------------------
+
+-- The variant each one is compared with: the experiment's first variant (its
+-- family, at the same strength when the experiment has strengths).
+local function base_of(list)
+  local family, by = list[1].family, {}
+  for _, h in ipairs(list) do
+    if h.family == family then by[h.strength or 0] = h end
+  end
+  return function(h) local b = by[h.strength or 0] if b ~= h then return b end end
+end
+
+-- Every variant against its base: a list of rows {variant =, base =, group =,
+-- cells = {white, black, draw, plies}}, each cell {d, lo, hi (unadjusted
+-- 95%: Newcombe for rates, Welch for the mean length), p, p_holm, sig}; sig
+-- when Holm's adjusted p < 0.05 over every test of the list. Also returns
+-- the number of tests.
+function M.compare(list)
+  local base, rows, cells = base_of(list), {}, {}
+  for _, h in ipairs(list) do
+    local b = base(h)
+    if b then
+      local row = { variant = h.variant, base = b.variant, group = h, cells = {} }
+      for _, side in ipairs({ "white", "black", "draw" }) do
+        local d, lo, hi = stats.newcombe(h[side], h.games, b[side], b.games)
+        row.cells[side] = { d = d, lo = lo, hi = hi, p = stats.p_proportions(h[side], h.games, b[side], b.games) }
+      end
+      local d, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games)
+      row.cells.plies = { d = d or h.plies.mean - b.plies.mean, lo = lo, hi = hi,
+                          p = stats.p_welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games) }
+      for _, k in ipairs(M.COMPARED) do cells[#cells + 1] = row.cells[k] end
+      rows[#rows + 1] = row
+    end
+  end
+  local ps = {}
+  for i, c in ipairs(cells) do ps[i] = c.p end
+  for i, adj in ipairs(stats.holm(ps)) do cells[i].p_holm, cells[i].sig = adj, adj < 0.05 end
+  return rows, #cells
+end
+M.COMPARED = { "white", "black", "draw", "plies" }
+
+-- The power line of an experiment: games per variant to tell the base's
+-- White win rate p from p + delta (default 0.05) at 80% power, at the 5%
+-- level and at the Holm-corrected level of the first test (0.05 / tests).
+function M.power(list, tests, delta)
+  delta = delta or 0.05
+  local p = list[1].rates.white.p
+  local p2 = p + delta <= 1 and p + delta or p - delta
+  local n = stats.power_n(p, p2)
+  local n_holm = tests > 1 and stats.power_n(p, p2, 0.05 / tests) or n
+  local games = math.huge
+  for _, h in ipairs(list) do games = math.min(games, h.games) end
+  return { p = p, delta = delta, n = n, n_holm = n_holm, tests = tests, games = games }
+end
+
+-- How a measure moves from the weakest to the strongest play: "holds" (no
+-- significant change), "grows", "shrinks", or "vanishes" (the weakest's
+-- interval excludes 0, the strongest's does not).
+function M.trend(weak, strong)
+  if not weak or not strong then return "-" end
+  local z = stats.z_difference(weak, strong)
+  if (weak.lo > 0 or weak.hi < 0) and strong.lo <= 0 and strong.hi >= 0 then return "vanishes" end
+  if math.abs(z) < stats.Z95 then return "holds" end
+  return math.abs(strong.value) > math.abs(weak.value) and "grows" or "shrinks"
+end
+
+-- What a family's difference from the base does across strengths (from
+-- compare()'s rows, on White's win rate): "every strength", "weak play
+-- only", "strong play only", "some strengths" or "none".
+function M.effect_verdict(sigs)
+  local n, first, last = 0, sigs[1], sigs[#sigs]
+  for _, x in ipairs(sigs) do if x then n = n + 1 end end
+  if n == 0 then return "none" end
+  if n == #sigs then return "every strength" end
+  if first and not last then return "weak play only" end
+  if last and not first then return "strong play only" end
+  return "some strengths"
+end
+
+-- The families of a list with their groups by strength (ascending):
+-- list of {family =, groups = {...}}.
+function M.families(list)
+  local out, index = {}, {}
+  for _, h in ipairs(list) do
+    local f = index[h.family]
+    if not f then f = { family = h.family, groups = {} } index[h.family] = f out[#out + 1] = f end
+    f.groups[#f.groups + 1] = h
+  end
+  for _, f in ipairs(out) do
+    table.sort(f.groups, function(a, b) return (a.strength or 0) < (b.strength or 0) end)
+  end
+  return out
+end
+
+local function differences_section(say, list, w)
+  if #list < 2 then return end
+  local rows, tests = M.compare(list)
+  if #rows == 0 then return end
+  say("")
+  say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs base", w), "", "white wins",
+      "black wins", "draws", "mean plies")
+  for _, row in ipairs(rows) do
+    local t = {}
+    for i, k in ipairs(M.COMPARED) do
+      local c = row.cells[k]
+      t[i] = c.lo and diff_text((k == "plies" and 1 or 100) * c.d, (k == "plies" and 1 or 100) * c.lo,
+                                (k == "plies" and 1 or 100) * c.hi, c.sig)
+             or ("%+5.1f"):format(c.d)
+    end
+    say("%s %6s  %-22s  %-22s  %-22s  %s", pad(row.variant, w), "", t[1], t[2], t[3], t[4])
+  end
+  say("(differences from %s%s: rates in points, Newcombe 95%% CI; mean length in plies,",
+      list[1].family, list[1].strength and " at the same strength" or "")
+  say(" Welch 95%% CI; * significant after Holm's correction over these %d tests,", tests)
+  say(" family-wise error 5%%; the intervals are not adjusted)")
+  local pw = M.power(list, tests)
+  say("power: %d games per variant detect %d points of White's win rate (from %.1f%%) with 80%% power at",
+      pw.n, math.floor(pw.delta * 100 + 0.5), 100 * pw.p)
+  say(" the 5%% level, %d at Holm's first level (5%%/%d); this experiment has %d per variant",
+      pw.n_holm, tests, pw.games)
+end
+
+local function interval_text(m, scale, fmt)
+  if not m then return "-" end
+  fmt = fmt or "%.2f"
+  scale = scale or 1
+  return (fmt .. " [" .. fmt .. ", " .. fmt .. "]"):format(scale * m.value, scale * m.lo, scale * m.hi)
+end
+
+local function design_section(say, list, w)
+  local any = false
+  for _, h in ipairs(list) do if next(h.design) then any = true end end
+  if not any then return end
+  local th = list[1].thresholds
+  say("")
+  say("design measures (95%% CI; thresholds in pawns: drama %s, lead %s, killer %s, doubt %s)",
+      th.drama or measures.DEFAULTS.drama, th.lead or measures.DEFAULTS.lead,
+      th.killer or measures.DEFAULTS.killer, th.doubt or measures.DEFAULTS.doubt)
+  say("%s %-20s %-20s %-20s %-20s %-20s %s", pad("variant", w), "drama", "lead changes",
+      "decided at", "killer moves", "uncertainty", "first mover's score")
+  for _, h in ipairs(list) do
+    local d = h.design
+    say("%s %-20s %-20s %-20s %-20s %-20s %s", pad(h.variant, w), interval_text(d.drama),
+        interval_text(d.lead_changes), interval_text(d.decided_at), interval_text(d.killer_moves),
+        interval_text(d.uncertainty), interval_text(h.first_score, 1, "%.3f"))
+  end
+end
+
+local function pieces_section(say, list, w)
+  local any = false
+  for _, h in ipairs(list) do if h.pieces then any = true end end
+  if not any then return end
+  say("")
+  say("piece values in pawns (logistic fit of the result on material, 95%% CI by the delta method,")
+  say(" standard errors clustered by game)")
+  for _, h in ipairs(list) do
+    if h.pieces then
+      local parts = {}
+      for _, k in ipairs(h.pieces.kinds) do
+        if k ~= "P" then parts[#parts + 1] = ("%s %s"):format(k, interval_text(h.pieces.values[k])) end
+      end
+      say("%s %s  (%d positions of %d games)", pad(h.variant, w),
+          #parts > 0 and table.concat(parts, "  ") or "-", h.pieces.positions, h.pieces.games)
+    else
+      say("%s - (%s)", pad(h.variant, w), tostring(h.pieces_why))
+    end
+  end
+end
+
+local function strengths_section(say, list, w)
+  local fams = M.families(list)
+  if #fams[1].groups < 2 then return end
+  local rows = M.compare(list)
+  local sig = {}
+  for _, row in ipairs(rows) do sig[row.variant] = row.cells.white.sig or row.cells.black.sig end
+  say("")
+  say("strength dependence (weakest -> strongest: holds, grows, shrinks or vanishes)")
+  for _, f in ipairs(fams) do
+    local weak, strong = f.groups[1], f.groups[#f.groups]
+    local parts = {}
+    for _, name in ipairs(measures.NAMES) do
+      parts[#parts + 1] = ("%s %s"):format(name, M.trend(weak.design[name], strong.design[name]))
+    end
+    say("%s %s", pad(f.family, w), table.concat(parts, ", "))
+    if f ~= fams[1] then
+      local sigs = {}
+      for i, h in ipairs(f.groups) do sigs[i] = sig[h.variant] or false end
+      say("%s win rates differ from %s: %s", pad("", w), fams[1].family, M.effect_verdict(sigs))
+    end
+  end
+end
+
+local function lengths_section(say, list, w)
+  say("")
+  say("%s %7s %6s %6s %6s %6s %6s  %9s", pad("plies", w), "mean", "q1", "median", "q3",
+      "min", "max", "branching")
+  for _, h in ipairs(list) do
+    local p = h.plies
+    say("%s %7.1f %6s %6s %6s %6d %6d  %9.2f", pad(h.variant, w), p.mean, num(p.q1),
+        num(p.median), num(p.q3), p.min, p.max, h.branching)
+  end
+end
+
+local function endings_section(say, list, w)
+  say("")
+  say("how games ended (games), pieces per game (captured by / lost / promoted to)")
+  for _, h in ipairs(list) do
+    local parts = {}
+    for _, r in ipairs(h.reasons) do parts[#parts + 1] = ("%s %d"):format(r.reason, r.count) end
+    say("%s ended: %s", pad(h.variant, w), table.concat(parts, ", "))
+    say("%s captures by: %s", pad("", w), counts_text(h.captures, h.games))
+    say("%s lost:        %s", pad("", w), counts_text(h.captured, h.games))
+    say("%s promoted to: %s", pad("", w), counts_text(h.promotions, h.games))
+    if next(h.measures) then
+      local ms = {}
+      for _, k in ipairs(sorted_keys(h.measures)) do ms[#ms + 1] = ("%s %.3f"):format(k, h.measures[k]) end
+      say("%s measures:    %s", pad("", w), table.concat(ms, "  "))
+    end
+    say("%s bots %s; moves first: %s; seed %s", pad("", w), table.concat(h.bot_list, ", "),
+        table.concat(h.first_list, ", "), table.concat(h.seed_list, ", "))
+  end
+end
+
+-- The groups of summarize()'s list by experiment, in order.
+local function by_experiment(groups)
+  local list, current = {}, nil
+  for _, g in ipairs(groups) do
+    if g.experiment ~= current then
+      current = g.experiment
+      list[#list + 1] = { name = current }
+    end
+    table.insert(list[#list], g)
+  end
+  return list
+end
+
+M.by_experiment = by_experiment
+
+-- The report text for summarize()'s list.
+function M.format_report(groups)
+  local out = {}
+  local function say(fmt, ...) out[#out + 1] = fmt:format(...) end
+  local w = 12
+  for _, g in ipairs(groups) do w = math.max(w, #g.variant, 3 + #g.variant) end
+  for _, list in ipairs(by_experiment(groups)) do
+    local games = 0
+    for _, h in ipairs(list) do games = games + h.games end
+    if #out > 0 then say("") end
+    say("experiment %s: %d variant%s, %d games", list.name, #list, #list == 1 and "" or "s", games)
+    say("")
+    rates_section(say, list, w)
+    differences_section(say, list, w)
+    lengths_section(say, list, w)
+    endings_section(say, list, w)
+    design_section(say, list, w)
+    pieces_section(say, list, w)
+    strengths_section(say, list, w)
+  end
+  if #out == 0 then out[1] = "no games" end
+  return table.concat(out, "\n") .. "\n"
+end
+
+return M
