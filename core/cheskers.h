@@ -294,9 +294,46 @@ int chk_repetitions(const chk_pos *p);
  * writes at most n bytes, the text cut short when it does not fit, always
  * ending with a zero byte when n > 0. */
 size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
+/* The shape of a word of move text, read with a rule set only (its piece
+ * and promotion letters), without a position: the one grammar of move text
+ * (docs/rules.md "Move text") that chk_parse_move and every shape check use. */
+typedef struct chk_shape {
+    int piece;                      /* kind of the leading piece letter, or -1 */
+    int nsq;                        /* squares read */
+    uint8_t sq[CHK_MAX_PATH + 1];   /* the squares in order, start first */
+    char sep[CHK_MAX_PATH];         /* sep[i] between sq[i] and sq[i + 1]: '-' or 'x' */
+    bool any_x, any_dash;           /* a capture sign (x X :), a '-' was written */
+    int promo;                      /* kind promoted to, or -1 */
+    uint8_t fault;                  /* CHK_FAULT_* of a malformed word: the
+                                       squares before the fault are in sq[] */
+} chk_shape;
+enum {
+    CHK_FAULT_NONE, CHK_FAULT_PIECE, CHK_FAULT_SQUARE, CHK_FAULT_LIGHT, CHK_FAULT_PROMOTION,
+    CHK_FAULT_SPELLING, CHK_FAULT_END, CHK_FAULT_AFTER, CHK_FAULT_LENGTH
+};
+enum {
+    CHK_SHAPE_MOVE,     /* move text: a start, an end, landings, a promotion */
+    CHK_SHAPE_SQUARE,   /* one square alone ("b6", "B6") */
+    CHK_SHAPE_BAD,      /* shaped like a move but malformed; err says why, in
+                           the one wording: "e9 is not a square", "b5 is a
+                           light square", "d6--e5 is not move text: write
+                           d6-e5", "b6a5 is not move text: write b6-a5",
+                           "promotion is to K, B or C, not Q", "N is not a
+                           piece letter (P, K, B or C)", "e5=K is not move
+                           text: a move needs a start and an end square" */
+    CHK_SHAPE_NONE      /* no move text at all ("x", "a1=5", "n1-1", "print(e5)") */
+};
+/* Reads text (blanks around it allowed) as one word of move text: returns
+ * CHK_SHAPE_*, *s filled for MOVE and SQUARE (squares in either case read
+ * as squares). err (may be NULL or errlen 0) gets the message of BAD. */
+int chk_read_move_text(const chk_rules *r, const char *text, chk_shape *s, char *err, size_t errlen);
+/* The written form of a shape read as MOVE or SQUARE ("Cb8-c5", "g7-h8=C",
+ * ":" and "X" written "x"); returns its length, written as chk_move_text. */
+size_t chk_shape_text(const chk_rules *r, const chk_shape *s, char *buf, size_t n);
 /* Find the legal move that text names (docs/rules.md reading rules). Returns 0 on
- * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why,
- * without quoting it); CHK_PARSE_ILLEGAL when it names no legal move or more
+ * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why in
+ * chk_read_move_text's wording; "a move needs a start and an end square"
+ * for a square alone); CHK_PARSE_ILLEGAL when it names no legal move or more
  * than one (err names the move, "illegal move ..." or "ambiguous move ...",
  * and lists candidates); CHK_HOOK_ERROR when a rule hook failed. err may
  * be NULL or errlen 0 (no message is written then). */

@@ -402,6 +402,69 @@ int lb_move_place(lua_State *L, const chk_rules *r, const chk_move *list, int n,
     return 0;
 }
 
+/* [-0, +1..3] Pushes what the string at arg is as move text under the
+ * rules r (chk_read_move_text): "move" or "square" and its written form,
+ * "bad", why and the fault's name, or nil (no move text). Returns the
+ * number of values. */
+static int push_move_shape(lua_State *L, const chk_rules *r, int arg)
+{
+    static const char *const kinds[] = { "move", "square", "bad" };
+    static const char *const faults[] = { "none", "piece", "square", "light", "promotion",
+                                          "spelling", "end", "after", "length" };
+    size_t len;
+    const char *text = luaL_checklstring(L, arg, &len);
+    char err[ERR_SIZE], out[MOVE_TEXT_SIZE];
+    chk_shape s;
+    int shape;
+    if (strlen(text) != len) {  /* a zero byte: no move text */
+        lua_pushnil(L);
+        return 1;
+    }
+    shape = chk_read_move_text(r, text, &s, err, sizeof err);
+    if (shape == CHK_SHAPE_NONE) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushstring(L, kinds[shape]);
+    if (shape == CHK_SHAPE_BAD) {
+        err[sizeof err - 1] = '\0';
+        lua_pushstring(L, err);
+        lua_pushstring(L, faults[s.fault < sizeof faults / sizeof *faults ? s.fault : 0]);
+        return 3;
+    } else {
+        chk_shape_text(r, &s, out, sizeof out);
+        lua_pushstring(L, out);
+    }
+    return 2;
+}
+
+/* b:move_shape(word) -> "move"|"square", text | "bad", message, fault | nil:
+ * the shape of word under b's rules, no position read. */
+static int board_move_shape(lua_State *L)
+{
+    return push_move_shape(L, lb_check_board(L, 1, false, true)->pos.rules, 2);
+}
+
+/* cheskers.move_shape(word [, rules]): the same under rules (a table, a
+ * preset name, or nil for the default rules). */
+static int l_move_shape(lua_State *L)
+{
+    Rules *r;
+    luaL_checkstring(L, 1);
+    r = lb_push_rules(L, 2, lb_state(L));
+    return push_move_shape(L, &r->r, 1);
+}
+
+static const luaL_Reg move_shape_methods[] = {
+    {"move_shape", board_move_shape},
+    {NULL, NULL}
+};
+
+static const luaL_Reg move_funcs[] = {
+    {"move_shape", l_move_shape},
+    {NULL, NULL}
+};
+
 static const luaL_Reg move_metamethods[] = {
     {"__index", move_index},
     {"__tostring", move_tostring},
@@ -409,10 +472,15 @@ static const luaL_Reg move_metamethods[] = {
     {NULL, NULL}
 };
 
-/* Fills the move metatable. */
+/* With the module on top: fills the move metatable, adds
+ * cheskers.move_shape and b:move_shape. */
 void lb_open_move(lua_State *L)
 {
+    lb_setfuncs(L, move_funcs);
     luaL_getmetatable(L, MOVE_MT);
     lb_setfuncs(L, move_metamethods);
+    lua_pop(L, 1);
+    lb_push_board_methods(L);
+    lb_setfuncs(L, move_shape_methods);
     lua_pop(L, 1);
 }

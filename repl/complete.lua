@@ -9,7 +9,6 @@ local registry = require "repl.registry"
 
 local complete = {}
 local words_of, KEYWORDS = registry.words_of, registry.KEYWORDS
-local is_move_token, moves_of_line = movetext.is_move_token, movetext.moves_of_line
 
 local function starts(s, prefix) return s:sub(1, #prefix) == prefix end
 
@@ -118,7 +117,7 @@ local function moves_after(S, words)
   local b = S.board
   local played = {}
   for _, w in ipairs(words) do
-    if is_move_token(w) then played[#played + 1] = w end
+    if movetext.word_kind(b, w) == "move" then played[#played + 1] = w end
   end
   if #played > 0 then
     b = b:copy()
@@ -153,7 +152,8 @@ local function first_word(S, before, token, wstart)
   if not token:find("[%.:%(]") then
     groups[#groups + 1] = { filtered(complete.move_texts(S, S.board), token), wstart }
   end
-  if not token:match("^[KBCP]?[a-h][1-8][%-x]") then
+  local kind = movetext.word_kind(S.board, token)
+  if kind ~= "move" and kind ~= "bad" then
     local lc, ls = lua_candidates(before)
     groups[#groups + 1] = { lc, ls, true }
   end
@@ -200,7 +200,7 @@ local function groups_for(S, line, before)
     return first_word(S, before, token, wstart)
   elseif cmd and not words[1]:find("[=%.:%[%(]") then
     return command_arg(S, cmd, before, token, words, wstart)
-  elseif moves_of_line(table.concat(words, " ")) then
+  elseif movetext.moves_of_line(S.board, table.concat(words, " ")) then
     return { { filtered(moves_after(S, words), token), wstart } }
   end
   local lc, ls = lua_candidates(before)

@@ -36,7 +36,6 @@ require "repl.commands.puzzle"
 require "repl.commands.tb"
 
 local trim, words_of, IS_KEYWORD = registry.trim, registry.words_of, registry.IS_KEYWORD
-local is_move_token, is_number_token = movetext.is_move_token, movetext.is_number_token
 local COLOR = draw.COLOR
 
 -- The module: what start-up files and the prompt see as `repl`.
@@ -376,29 +375,57 @@ function Session:run_command(cmd, rest)
   return false
 end
 
--- The move texts of a line of moves (and move numbers), or nil when the
--- line is not one; a first word shaped like a move makes it one.
-local function move_words(text, word)
-  local moves, other = {}, nil
+-- What a word of a line is (movetext.word_kind under the board's rules):
+-- "move" for move text, good or bad (played, or refused with its reason),
+-- "square", "number", or nil (Lua). A word that starts with the name of a
+-- Lua global that is set is Lua: `a1 = 3` then `a1-b2`.
+local function word_kind(b, w)
+  local name = w:match("^[%a_][%w_]*")
+  if name and rawget(_G, name) ~= nil then return nil end
+  local kind = movetext.word_kind(b, w)
+  return kind == "bad" and "move" or kind
+end
+
+-- Sorts a line by its words: the move texts of a line of moves (and move
+-- numbers); or nil and an error for a line that is moves with something
+-- else in it (its first word move text), or squares alone ("e5 c3"); or
+-- nil for Lua.
+local function move_words(b, text)
+  local moves, squares, other, lua_word, first = {}, {}, nil, false, nil
   for w in text:gmatch("%S+") do
-    if movetext.looks_like_move(w) or is_move_token(w) then moves[#moves + 1] = w
-    elseif not is_number_token(w) then other = other or w end
+    local kind = word_kind(b, w)
+    first = first or kind or "lua"
+    if kind == "move" then
+      moves[#moves + 1] = w
+    elseif kind ~= "number" then
+      other = other or w
+      if kind == "square" then squares[#squares + 1] = w:lower() else lua_word = true end
+    end
   end
-  if #moves == 0 or (other and not movetext.looks_like_move(word)) then return nil end
-  return moves, other
+  if #moves == 0 then
+    if not lua_word and #squares > 1 then
+      return nil, string.format("'%s' is not a move: write %s", text, table.concat(squares, "-"))
+    end
+    return nil
+  end
+  if other and first ~= "move" then return nil end
+  if other then
+    return nil, string.format("'%s' is not a move (a line of moves holds only moves and move numbers)", other)
+  end
+  return moves
 end
 
 -- A line that is no command: a square (its moves), moves, or Lua.
-function Session:words_line(text, word)
-  if text:match("^[a-hA-H][1-8]$") and rawget(_G, text) == nil then
+function Session:words_line(text)
+  if word_kind(self.board, text) == "square" then
     return self:run_command(registry.commands.moves, text:lower())
   end
-  local moves, other = move_words(text, word)
-  if not moves then return self:lua(text) end
-  if other then
-    self:error(string.format("'%s' is not a move (a line of moves holds only moves and move numbers)", other))
+  local moves, err = move_words(self.board, text)
+  if err then
+    self:error(err)
     return false
   end
+  if not moves then return self:lua(text) end
   return self:run_command(registry.commands.play, table.concat(moves, " "))
 end
 
@@ -415,7 +442,7 @@ function Session:feed(line)
     if cmd and not lua_after_name(rest) then
       result = self:run_command(cmd, rest)
     else
-      result = self:words_line(text, word)
+      result = self:words_line(text)
     end
   end
   if result ~= "more" and not self:after_line() then result = false end

@@ -3,7 +3,8 @@
  * binding never reaches: text written into a buffer too small for it (cut
  * and terminated as snprintf does), chk_parse_move without an error buffer
  * (NULL or size 0: nothing written there), a result hook that has nothing
- * to say (its winner is not read), and chk_rules_to_text. Prints TAP.
+ * to say (its winner is not read), chk_rules_to_text, and the shape of
+ * move text (chk_read_move_text, chk_shape_text). Prints TAP.
  * Built and run by tests/capi_test.sh. Expected values come from
  * docs/rules.md (move text, option names and defaults) and the header's
  * contracts, never from a printout.
@@ -119,6 +120,47 @@ static void check_rules_text(void)
     check(strstr(text, " promote=BC ") != NULL, "promote=BC as text");
 }
 
+/* chk_read_move_text: the shape of a word under the rules alone, one row
+ * per case (docs/rules.md "Move text"): its kind, and its written form or
+ * message. */
+static void check_move_shapes(const chk_rules *r)
+{
+    static const struct {
+        const char *word;
+        int kind;
+        const char *text;       /* written form (MOVE, SQUARE) or message (BAD) */
+    } rows[] = {
+        { "d6-e5", CHK_SHAPE_MOVE, "d6-e5" },
+        { " C3XE5:G7 \n", CHK_SHAPE_MOVE, "c3xe5xg7" },
+        { "Cb8-c5", CHK_SHAPE_MOVE, "Cb8-c5" },
+        { "g7-h8c", CHK_SHAPE_MOVE, "g7-h8=C" },
+        { "b6", CHK_SHAPE_SQUARE, "b6" },
+        { "e9-e5", CHK_SHAPE_BAD, "e9 is not a square" },
+        { "b6-b5", CHK_SHAPE_BAD, "b5 is a light square" },
+        { "b6a5", CHK_SHAPE_BAD, "b6a5 is not move text: write b6-a5" },
+        { "g7-h8=Q", CHK_SHAPE_BAD, "promotion is to K, B or C, not Q" },
+        { "a1=5", CHK_SHAPE_NONE, "" },
+        { "n1-1", CHK_SHAPE_NONE, "" },
+        { "x", CHK_SHAPE_NONE, "" },
+    };
+    char err[128], text[64];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        chk_shape s;
+        int kind = chk_read_move_text(r, rows[i].word, &s, err, sizeof err);
+        const char *got = err;
+        if (kind == CHK_SHAPE_MOVE || kind == CHK_SHAPE_SQUARE) {
+            chk_shape_text(r, &s, text, sizeof text);
+            got = text;
+        }
+        char what[200];
+        snprintf(what, sizeof what, "move shape of '%s': %s", rows[i].word, rows[i].text);
+        check(kind == rows[i].kind && strcmp(got, rows[i].text) == 0, what);
+    }
+    chk_shape s;
+    check(chk_read_move_text(r, "d6--e5", &s, NULL, 0) == CHK_SHAPE_BAD && s.fault == CHK_FAULT_SPELLING,
+          "a doubled separator without an error buffer: BAD, fault SPELLING");
+}
+
 int main(void)
 {
     chk_rules r;
@@ -130,6 +172,7 @@ int main(void)
     check_result_hook();
     check_rules_text();
     check_parse_without_err(&p);
+    check_move_shapes(&r);
     chk_pos_free(&p);
     return tap_done();
 }

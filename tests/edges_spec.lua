@@ -22,6 +22,16 @@ local function refused(pattern, f, ...)
   assert(msg:find(pattern, 1, true), "expected '" .. pattern .. "' in: " .. msg)
 end
 
+-- The moves listed (", " between them) after head in msg, sorted; fails
+-- when msg does not start with head.
+local function listed(msg, head)
+  assert(msg:sub(1, #head) == head, msg)
+  local got = {}
+  for t in msg:sub(#head + 1):gmatch("[^, ]+") do got[#got + 1] = t end
+  table.sort(got)
+  return got
+end
+
 local function move_texts(b)
   local t = {}
   for i, m in ipairs(b:moves()) do t[i] = tostring(m) end
@@ -131,12 +141,7 @@ describe("move text at its edges", function()
     -- the start: the pawn b6 steps to a5 or c5 (both empty); d4 is dark but
     -- out of its reach
     local b = cheskers.new()
-    local msg = message(b.play, b, "b6-d4")
-    local list = assert(msg:match("illegal move b6%-d4: legal moves from b6 are (.*)$"), msg)
-    local got = {}
-    for m in list:gmatch("[^, ]+") do got[#got + 1] = m end
-    table.sort(got)
-    assert.same({ "b6-a5", "b6-c5" }, got)
+    assert.same({ "b6-a5", "b6-c5" }, listed(message(b.play, b, "b6-d4"), "illegal move b6-d4: legal moves from b6 are "))
   end)
 
   it("says when a piece cannot move because a capture is compulsory", function()
@@ -151,6 +156,33 @@ describe("move text at its edges", function()
     b = cheskers.new("1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1")
     local msg = message(b.play, b, "a1-c3")
     assert.equal("illegal move a1-c3: the piece on a1 has no legal move", msg)
+  end)
+
+  it("says why text is no move, in the words of the REPL", function()
+    -- docs/rules.md "Move text": squares a1..h8 (dark ones), one separator
+    -- between them, promotion to K, B or C; b:parse gives the message alone
+    local b = cheskers.new()
+    for _, row in ipairs {
+      { "e9-e5", "e9 is not a square" },
+      { "i1-a1", "i1 is not a square" },
+      { "b6a5", "b6a5 is not move text: write b6-a5" },
+      { "d6--e5", "d6--e5 is not move text: write d6-e5" },
+      { "g7-h8=Q", "promotion is to K, B or C, not Q" },
+      { "Nb8-c5", "N is not a piece letter (P, K, B or C)" },
+      { "zz", "zz is not move text" },
+    } do
+      assert.same({ nil, row[2] }, { b:parse(row[1]) }, row[1])
+      refused(row[2], b.play, b, row[1])
+    end
+    assert.equal(0, #b:history())
+  end)
+
+  it("names a move in its written form, whatever the case typed", function()
+    -- the start: d6 steps to c5 or e5 only
+    local b = cheskers.new()
+    local m, msg = b:parse(" D6-D4\n")
+    assert.is_nil(m)
+    assert.same({ "d6-c5", "d6-e5" }, listed(msg, "illegal move d6-d4: legal moves from d6 are "))
   end)
 
   it("names the light square of a move", function()

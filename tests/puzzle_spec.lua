@@ -381,6 +381,20 @@ describe("faulty puzzles", function()
     assert.is_false(r.ok)
   end)
 
+  it("says what is wrong with a solution move in the REPL's wording", function()
+    -- tests/puzzles/faulty/illegal.lua: after 1... c5-d4 White's king e3
+    -- must jump d4 (e3xc5, its only move), so 2. e3-f4 is refused
+    local list = assert(puzzle.load("tests/puzzles/faulty/illegal.lua"))
+    local r = puzzle.check(list[1])
+    assert.equal("solution move 2 'e3-f4' (defender): illegal move e3-f4: a capture is compulsory; "
+      .. "legal moves from e3: e3xc5", r.faults[1].message)
+    -- a square off the board: the same words as the REPL's
+    r = puzzle.check { fen = "8/b7/1k5p/2p5/7P/b3K3/8/8 b", moves = 2, solution = { "c5-d4", "e3-e9" } }
+    assert.equal("solution move 2 'e3-e9' (defender): e9 is not a square", r.faults[1].message)
+    r = puzzle.check { fen = "8/b7/1k5p/2p5/7P/b3K3/8/8 b", moves = 2, solution = { "c5d4" } }
+    assert.equal("solution move 1 'c5d4' (solver): c5d4 is not move text: write c5-d4", r.faults[1].message)
+  end)
+
   it("gives up on a puzzle that is too hard, within its node budget", function()
     local r = puzzle.check({ fen = cheskers.START, moves = 12, solution = { "b6-a5" } }, { max_nodes = 50000 })
     assert.is_false(r.ok)

@@ -175,6 +175,66 @@ describe("a session", function()
     assert.truthy(err.text:find("d6-c5 d6-e5", 1, true), err.text)
   end)
 
+  it("reads every word shaped like a move as a move, and says what is wrong", function()
+    -- one line each: the core's wording, never Lua's or "unknown command"
+    local cases = {
+      { "i1-a1", "i1 is not a square" },
+      { "k3-h4", "k3 is not a square" },
+      { "b6a5", "b6a5 is not move text: write b6-a5" },
+      { "e5 c3", "'e5 c3' is not a move: write e5-c3" },
+      { "Nb8-c7", "N is not a piece letter (P, K, B or C)" },
+      { "d6-e5 b6a5", "move 2 of 2: b6a5 is not move text: write b6-a5" },
+      { "d6-e5 c3", "'c3' is not a move (a line of moves holds only moves and move numbers)" },
+    }
+    for _, case in ipairs(cases) do
+      local S, _, err = session()
+      assert.is_false(feed(S, case[1]), case[1])
+      assert.equal("cheskers: " .. case[2] .. "\n", err.text, case[1])
+      assert.equal(START, S.board:fen(), case[1])
+    end
+  end)
+
+  it("plays the moves of a custom kind by its letter", function()
+    -- W: Ka1 Nb8 (a new kind leaping (1,3): b8 to a5, c5, e7); B: kh8
+    local b = cheskers.new("1N5k/8/8/8/8/8/8/K7 w 0 1", { pieces = { N = { leaps = { { 1, 3 } } } } })
+    local S, _, err = session()
+    S:set_board(b)
+    assert.is_false(feed(S, "Nb8-c7"))
+    assert.equal("cheskers: illegal move Nb8-c7: not a legal path for the piece on b8; "
+      .. "legal moves from b8: b8-a5 b8-c5 b8-e7\n", err.text)
+    assert.is_true(feed(S, "Nb8-c5"))
+    assert.equal("b8-c5", history(S.board))
+  end)
+
+  it("leaves Lua that merely contains squares to Lua", function()
+    local S, out, err = session()
+    assert.is_true(feed(S, "a1 = 3"))
+    assert.is_true(feed(S, "a1"))         -- a square, but a global that is set
+    assert.is_true(feed(S, "q = 5"))
+    assert.is_true(feed(S, "e5=q"))       -- an assignment, not a promotion
+    assert.is_true(feed(S, "n1 = 7"))
+    assert.is_true(feed(S, "n1-1"))
+    assert.is_true(feed(S, "x = board:moves()"))
+    assert.is_true(feed(S, "e5, #x"))
+    assert.equal("3\n6\n5\n9\n", out.text)
+    assert.equal("", err.text)
+    assert.equal(START, S.board:fen())
+    for _, name in ipairs { "a1", "q", "e5", "n1", "x" } do rawset(_G, name, nil) end
+  end)
+
+  it("reads a typed move once, on the board itself", function()
+    local S = session()
+    local methods = getmetatable(S.board).__index
+    local parse, copy, parses, copies = methods.parse, methods.copy, 0, 0
+    methods.parse = function(...) parses = parses + 1 return parse(...) end
+    methods.copy = function(...) copies = copies + 1 return copy(...) end
+    local ok, result = pcall(feed, S, "d6-e5")
+    methods.parse, methods.copy = parse, copy
+    assert.is_true(ok and result, tostring(result))
+    assert.same({ 1, 0 }, { parses, copies })
+    assert.equal("d6-e5", history(S.board))
+  end)
+
   it("suggests the closest command for a typo, as one line", function()
     local S, _, err = session()
     assert.is_false(feed(S, "perf 3"))
@@ -390,38 +450,75 @@ end)
 
 describe("cheskers.movetext", function()
   local movetext = require "cheskers.movetext"
+  local CAMEL = "7k/8/8/8/3p1P2/2P5/8/K5C1 w 0 1"
 
-  -- word typed -> the text the board reads, or the error (worked out from
-  -- the squares a1..h8, the separators - x : and the promotions K, B, C)
-  local NORMALIZE = {
-    { "d6-e5", "d6-e5" },
-    { "D6-E5", "d6-e5" },
-    { "Pd6xE5", "Pd6xe5" },
-    { "g7-h8=c", "g7-h8=C" },
-    { "c3xe5xg7", "c3xe5xg7" },
-    { "d6-e9", nil, "e9 is not a square" },
-    { "d6-e10", nil, "e10 is not a square" },
-    { "d6--e5", nil, "d6--e5 is not move text: write d6-e5" },
-    { "c3xxe5", nil, "c3xxe5 is not move text: write c3xe5" },
-    { "c7-d8=Q", nil, "promotion is to K, B or C, not Q" },
-    { "e5=Q", nil, "promotion is to K, B or C, not Q" },
-    { "e5=K", nil, "e5=K is not move text: a move needs a start and an end square" },
+  -- word typed -> what the core's one grammar makes of it under the
+  -- default rules (docs/rules.md "Move text": squares a1..h8 on dark squares,
+  -- the separators - x X :, promotion to K, B or C): its kind and written
+  -- form, or the one message of a malformed word, or nothing (Lua)
+  local SHAPES = {
+    { "d6-e5", "move", "d6-e5" },
+    { "D6-E5", "move", "d6-e5" },
+    { "Pd6xE5", "move", "Pd6xe5" },
+    { "g7-h8=c", "move", "g7-h8=C" },
+    { "g7-h8C", "move", "g7-h8=C" },
+    { "b6:a5", "move", "b6xa5" },
+    { "c3xe5xg7", "move", "c3xe5xg7" },
+    { "b6", "square", "b6" },
+    { "B6", "square", "b6" },
+    { "d6-e9", "bad", "e9 is not a square", "square" },
+    { "d6-e10", "bad", "e10 is not a square", "square" },
+    { "e9-e5", "bad", "e9 is not a square", "square" },
+    { "i1-a1", "bad", "i1 is not a square", "square" },
+    { "k3-h4", "bad", "k3 is not a square", "square" },
+    { "b6-b5", "bad", "b5 is a light square", "light" },
+    { "d6--e5", "bad", "d6--e5 is not move text: write d6-e5", "spelling" },
+    { "c3xxe5", "bad", "c3xxe5 is not move text: write c3xe5", "spelling" },
+    { "b6a5", "bad", "b6a5 is not move text: write b6-a5", "spelling" },
+    { "c7-d8=Q", "bad", "promotion is to K, B or C, not Q", "promotion" },
+    { "e5=Q", "bad", "promotion is to K, B or C, not Q", "promotion" },
+    { "e5=K", "bad", "e5=K is not move text: a move needs a start and an end square", "end" },
+    { "d6-", "bad", "d6- is not move text: a move needs a start and an end square", "end" },
+    { "Nb8-c7", "bad", "N is not a piece letter (P, K, B or C)", "piece" },
+    { "d6-e5!", "bad", "d6-e5! is not move text: '!' after the move", "after" },
   }
-  it("reads move-shaped words, case-insensitive, with one error each", function()
-    for _, row in ipairs(NORMALIZE) do
-      local text, err = movetext.normalize(row[1])
-      assert.equal(row[2], text, row[1])
-      assert.equal(row[3], err, row[1])
+  it("reads the shape of a word with the rules only, one message each", function()
+    for _, row in ipairs(SHAPES) do
+      local kind, text, fault = cheskers.move_shape(row[1])
+      assert.same({ row[2], row[3], row[4] }, { kind, text, fault }, row[1])
+      assert.same({ kind, text, fault }, { cheskers.new():move_shape(row[1]) }, row[1])
     end
   end)
 
-  it("tells move-shaped words from Lua", function()
-    for _, w in ipairs { "d6-e5", "D6-E5", "d6-e9", "d6--e5", "c7-d8=Q", "e5=Q", "d6xe5", "d6:e5" } do
-      assert.is_true(movetext.looks_like_move(w), w)
+  it("leaves what cannot be a move to Lua", function()
+    for _, w in ipairs { "x=3", "a1=5", "c1=c2", "e5=q", "print(1)", "print(e5)", "board:moves()",
+                         "n1-1", "e9", "i1", "x1", "Kb8", "", "1." } do
+      assert.is_nil(cheskers.move_shape(w), w)
     end
-    for _, w in ipairs { "x=3", "a1=5", "print(1)", "board:moves()", "i9-a1", "d6", "e5 = Q", "c1=c2" } do
-      assert.is_false(movetext.looks_like_move(w), w)
-    end
+  end)
+
+  it("reads piece and promotion letters from the rules", function()
+    -- a new kind N (docs/rules.md, pieces) that pawns may become, besides K
+    local rules = { promote = "KN", pieces = { N = { leaps = { { 1, 3 } } } } }
+    assert.same({ "move", "Nb8-c7" }, { cheskers.move_shape("Nb8-c7", rules) })
+    assert.same({ "move", "g7-h8=N" }, { cheskers.move_shape("g7-h8=n", rules) })
+    assert.same({ "bad", "promotion is to K or N, not B", "promotion" },
+      { cheskers.move_shape("g7-h8=B", rules) })
+    assert.same({ "bad", "X is not a piece letter (P, K, B, C or N)", "piece" },
+      { cheskers.move_shape("Xb8-c7", rules) })
+    assert.same({ "bad", "promotion is to K, not C", "promotion" },
+      { cheskers.move_shape("g7-h8=C", { promote = "K" }) })
+    local b = cheskers.new(nil, rules)
+    assert.same({ "move", "Nb8-c7" }, { b:move_shape("Nb8-c7") })
+  end)
+
+  it("sorts the words of a line by the board's rules", function()
+    local b = cheskers.new()
+    assert.same({ "d6-e5", "c3-d4" }, movetext.moves_of_line(b, "1. d6-e5 c3-d4"))
+    assert.is_nil(movetext.moves_of_line(b, "d6-e5 x"))
+    assert.is_nil(movetext.moves_of_line(b, "a1 = 3"))
+    assert.equal("number", movetext.word_kind(b, "12..."))
+    assert.equal("bad", movetext.word_kind(b, "b6a5"))
   end)
 
   -- position, move, the whole message (legal moves worked out by hand)
@@ -439,6 +536,11 @@ describe("cheskers.movetext", function()
     { START, "b8-c6", "illegal move b8-c6: c6 is a light square; legal moves from b8: b8-a5 b8-c5" },
     { "8/8/8/8/3k4/8/8/K7 b 0 1", "a1-b2",
       "illegal move a1-b2: the piece on a1 is White's and Black is to move; legal moves: d4-c3 d4-c5 d4-e3 d4-e5" },
+    -- W: Ka1 Cg1 Pc3 Pf4; B: kh8 pd4. c3 must jump d4 (c3xe5, the only legal
+    -- move); the camel leaps (1,3) from g1 to d2, f4 (its own pawn) and h4
+    { CAMEL, "g1-f4", "illegal move g1-f4: f4 holds your own piece; legal moves: c3xe5" },
+    { CAMEL, "g1-h4", "illegal move g1-h4: a capture elsewhere is compulsory; legal moves: c3xe5" },
+    { CAMEL, "g1-e3", "illegal move g1-e3: not a legal path for the piece on g1; legal moves: c3xe5" },
   }
   it("gives the true reason and the legal moves once", function()
     for _, row in ipairs(REFUSED) do

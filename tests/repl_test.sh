@@ -323,6 +323,40 @@ print(e5)
 check "promotion to Q (no queens in Cheskers): a move error, twice" "cheskers: line 1: promotion is to K, B or C, not Q
 cheskers: line 2: promotion is to K, B or C, not Q" "$ERR"
 check "e5=Q sets no Lua global" "nil" "$OUT"
+# words shaped like moves that are no moves: off-board files, squares
+# written together, two squares, an unknown piece letter; never Lua, never
+# "unknown command"
+run 'i1-a1
+k3-h4
+b6a5
+e5 c3
+Nb8-c7
+'
+check "every word shaped like a move gets a move error" "cheskers: line 1: i1 is not a square
+cheskers: line 2: k3 is not a square
+cheskers: line 3: b6a5 is not move text: write b6-a5
+cheskers: line 4: 'e5 c3' is not a move: write e5-c3
+cheskers: line 5: N is not a piece letter (P, K, B or C)" "$ERR"
+# a new kind N (leaps (1,3)); W: Ka1 Nb8, B: kh8: Nb8-c5 is a leap
+run 'rules pieces={N={leaps={{1,3}}}}
+fen 1N5k/8/8/8/8/8/8/K7 w 0 1
+Nb8-c5
+fen
+'
+check "a custom kind's letter reads as a piece letter" "7k/8/8/2N5/8/8/8/K7 b 1 2" "$(printf '%s\n' "$OUT" | tail -n 1)"
+check "a custom kind's move: no error" "" "$ERR"
+# Lua that holds squares stays Lua
+run 'a1 = 3
+print(a1)
+n1 = 7
+print(n1-1)
+x = board:moves()
+print(#x, e5)
+'
+check "Lua with squares in it is not stolen" "3
+6
+9	nil" "$OUT"
+check "Lua with squares in it: no error" "" "$ERR"
 
 # the true reason a move is refused, and the legal moves said once
 run 'c3-d4
@@ -356,6 +390,15 @@ b2-a3
 '
 check "a piece that must capture" \
   "cheskers: line 2: illegal move b2-a3: a capture is compulsory; legal moves from b2: b2xd4" "$ERR"
+# W: Ka1 Cg1 Pc3 Pf4; B: kh8 pd4. c3 must jump d4 (c3xe5, the only legal
+# move); the camel's leaps from g1 are d2, h4 and f4, where its own pawn stands
+run 'fen 7k/8/8/8/3p1P2/2P5/8/K5C1 w 0 1
+g1-f4
+g1-h4
+'
+check "a camel onto its own pawn: the true reason first" \
+"cheskers: line 2: illegal move g1-f4: f4 holds your own piece; legal moves: c3xe5
+cheskers: line 3: illegal move g1-h4: a capture elsewhere is compulsory; legal moves: c3xe5" "$ERR"
 # W: Ka1 Pc3; B: kd4 alone. c3xe5 takes Black's last king: White wins.
 run 'fen 8/8/8/8/3k4/2P5/8/K7 w 0 1
 c3xe5

@@ -466,8 +466,11 @@ local function check_line(r, b, sol, n, opts, has_win)
     local mine = i % 2 == 1
     local m, err = line:parse(text)
     if not m then
+      -- the REPL's wording (cheskers.movetext): "e9 is not a square", "illegal move ...: why; legal moves: ..."
+      local why = line:result() and "the game is already over"
+        or require("cheskers.movetext").illegal_message(line, text, err)
       fault(r, "illegal move", string.format("solution move %d '%s' (%s): %s", i, sandbox.truncate(text, 40),
-        mine and "solver" or "defender", line:result() and "the game is already over" or tostring(err)))
+        mine and "solver" or "defender", why))
       break
     end
     if mine and i > 1 and has_win then

@@ -13,24 +13,24 @@ local command, trim, count_arg = registry.command, registry.trim, registry.count
 
 local game = {}
 
--- Plays move texts on board, all or none. Fails with the legal moves that
--- could have been meant.
+-- Plays move texts on the board, all or none: each is read once, on the
+-- board itself (the moves before a refused one are taken back). Fails with
+-- the legal moves that could have been meant.
 function game.play_moves(S, texts)
-  local b = S.board:copy()
+  local b, played = S.board, {}
   for i, typed in ipairs(texts) do
-    local text = movetext.normalize(typed) or typed
-    local m, err = b:parse(text)
+    local m, err = b:parse(typed)
     if not m then
       local prefix = #texts > 1 and string.format("move %d of %d: ", i, #texts) or ""
-      S:fail(prefix .. movetext.illegal_message(b, typed, err))
+      local msg = prefix .. movetext.illegal_message(b, typed, err)
+      for _ = 1, #played do b:undo() end
+      S:fail(msg)
     end
-    b:play(m)
-    texts[i] = tostring(m)
+    played[i] = b:play(m)
   end
-  for _, text in ipairs(texts) do
-    local played = S.board:play(text)
+  for _, m in ipairs(played) do
     -- keep the redo list when the move is its next one
-    if S.redo[#S.redo] and S.redo[#S.redo] == tostring(played) then
+    if S.redo[#S.redo] and S.redo[#S.redo] == tostring(m) then
       S.redo[#S.redo] = nil
     else
       S.redo = {}
@@ -38,8 +38,6 @@ function game.play_moves(S, texts)
   end
   S:sync_key()
 end
-
-
 
 -- The rule values offered by completion.
 local RULE_VALUES = {

@@ -31,6 +31,17 @@ function cheskers.new(fen, rules) end
 ---@return table
 function cheskers.rules(spec) end
 
+---What `word` is as move text under `rules` (the core's one grammar, no
+---position): "move" or "square" and its written form ("d6-e5", "b6"), "bad",
+---why ("e9 is not a square") and the fault ("piece", "square", "light",
+---"promotion", "spelling", "end", "after", "length"), or nil (no move text).
+---@param word string
+---@param rules? cheskers.rulespec
+---@return "move"|"square"|"bad"|nil kind
+---@return string|nil text_or_message
+---@return string|nil fault
+function cheskers.move_shape(word, rules) end
+
 ---Asks running long core work to stop (it raises code "interrupted").
 function cheskers.interrupt() end
 
@@ -104,6 +115,13 @@ function Board:play(move) end
 ---@return Move|nil move
 ---@return string|nil message
 function Board:parse(text) end
+
+---What `word` is as move text under this board's rules (cheskers.move_shape).
+---@param word string
+---@return "move"|"square"|"bad"|nil kind
+---@return string|nil text_or_message
+---@return string|nil fault
+function Board:move_shape(word) end
 
 ---@return Move|nil taken_back
 function Board:undo() end
