@@ -175,6 +175,16 @@ int chk_rules_kind(const chk_rules *r, char letter);
 size_t chk_rules_to_text(const chk_rules *r, char *buf, size_t n);
 const char *chk_capture_name(int capture);
 
+/* ---- did you mean ------------------------------------------------------ */
+/* The closest of names[0 .. n-1] to word (len bytes) when it is close
+ * enough to be a likely typo (at most about a third of its letters differ),
+ * else NULL. Ties go to the name first in byte order. */
+const char *chk_closest(const char *word, size_t len, const char *const names[], int n);
+/* Writes " (did you mean 'x'?)" for chk_closest, else "", into buf (size
+ * bytes); returns buf. The one wording of a suggestion. */
+const char *chk_did_you_mean(char *buf, size_t size, const char *word, size_t len,
+                             const char *const names[], int n);
+
 /* ---- moves -------------------------------------------------------------- */
 
 enum {
