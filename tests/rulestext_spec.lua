@@ -1,10 +1,14 @@
--- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10):
--- every rule set the program writes reads back to the same rule set, directly
--- and through a game record's [Rules] tag; typos get "did you mean". The
--- option values below are the rule book's (docs/rules.md, "Options").
+-- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10;
+-- the core's reader, issue "Nothing a user writes is misread"): every rule
+-- set the program writes reads back to the same rule set, directly and
+-- through a game record's [Rules] tag; typos get "did you mean"; values are
+-- echoed with what is allowed; every command that takes --rules takes the
+-- same forms. The option values below are the rule book's (docs/rules.md,
+-- "Options"); the messages are docs/rules.md's "Options as text".
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
 local record = require "cheskers.record"
+local H = require "helpers"
 
 -- option -> every value the rule book allows (numbers: a few)
 local VALUES = {
@@ -112,6 +116,26 @@ describe("rules text", function()
     { "pieces={C=io}", "rule option 'pieces': rejected: rule option 'pieces':1: 'io' is not available "
                        .. "(only data: tables, texts, numbers, booleans)" },
     { "", "empty rule text" },
+    -- the core names the option, echoes the value as written and says what
+    -- is allowed
+    { "majority=maybe", "majority must be true or false, not 'maybe'" },
+    { "capture=jump", "capture must be one of 'mixed', 'jumps', 'all', 'optional', not 'jump' "
+                      .. "(did you mean 'jumps'?)" },
+    { "golmob", "unknown rules preset 'golmob' (did you mean 'golomb'?)" },
+    { "draw_quiet_plies=99999999999999999999",
+      "draw_quiet_plies must be a whole number from 0 to 65535, not 99999999999999999999" },
+    { "draw_quiet_plies=1.5", "draw_quiet_plies must be a whole number from 0 to 65535, not 1.5" },
+    { "draw_repetition=1", "draw_repetition must be 0 (off) or a whole number from 2 to 65535, not 1" },
+    { "first=whit", "first must be 'black' or 'white', not 'whit' (did you mean 'white'?)" },
+    { "promote=KQ", "promote must be letters of the kinds a pawn may become (K, B, C), not 'KQ'" },
+    { "promote=KK", "promote lists K twice" },
+    { "majority='true'", "majority must be true or false, not 'true'" },
+    { "start=3", "start must be a position text, not 3" },
+    { "pieces=abc", "pieces must be a table of piece kinds {...}, not 'abc'" },
+    { "majority=", "rule option 'majority' has no value after =" },
+    { "capture='all'x", "rule option 'capture': a space or comma must follow its value, not 'x'" },
+    { "a b", "cannot read rule spec 'a b': 'a' is not written name=value" },
+    { "{majority='maybe'}", "majority must be true or false, not 'maybe'" },
   }
   for _, e in ipairs(ERRORS) do
     it("refuses '" .. e[1] .. "': " .. e[2], function()
@@ -120,6 +144,41 @@ describe("rules text", function()
       assert.equal(e[2], err)
     end)
   end
+
+  it("reads promote letters of kinds that pieces adds, in either order", function()
+    local want = full({ pieces = { N = { leaps = { { 2, 2 } } } }, promote = "KN" })
+    assert.same(want, full(assert(rulespec.parse("promote=KN pieces={N={leaps={{2,2}}}}"))))
+    assert.same(want, full(assert(rulespec.parse("pieces={N={leaps={{2,2}}}} promote=KN"))))
+  end)
+
+  it("reads colons as separators and spaces around =, as bot options do", function()
+    assert.same(full({ majority = false, capture = "jumps" }),
+                full(assert(rulespec.parse("majority = false:capture=jumps"))))
+  end)
+
+  it("types values in the core, one way for rules and bot options", function()
+    local t, data = cheskers.read_options("a=true b=-12 c=1.5 d='x y' e=\"3\" f={1,2} g=txt")
+    assert.same({ a = true, b = -12, c = 1.5, d = "x y", e = "3", f = "{1,2}", g = "txt" }, t)
+    assert.same({ f = true }, data)
+    assert.equal("integer", math.type(t.b))
+    assert.equal("float", math.type(t.c))
+    local r = cheskers.rules_text("majority=false draw_repetition=3 pieces={C={leaps={{1,5}}}}")
+    assert.same({ majority = false, draw_repetition = 3, pieces = "{C={leaps={{1,5}}}}" }, r)
+    assert.equal("golomb", cheskers.rules_text(" golomb "))
+    assert.same({ nil, "empty rule text" }, { cheskers.rules_text(" , ") })
+  end)
+
+  it("composes one way: base, then the preset's own settings, then the spec's (docs/rules.md)", function()
+    local base = { draw_repetition = 3, majority = false }
+    assert.same(base, rulespec.compose(base, "golomb"))
+    assert.same({ draw_repetition = 3, majority = true, capture = "jumps" },
+                rulespec.compose(base, "majority=true capture=jumps"))
+    assert.same({ draw_repetition = 3, majority = false, flying_kings = true },
+                rulespec.compose(base, { flying_kings = true }))
+    local r, err = rulespec.compose(base, "capture=jump")
+    assert.is_nil(r)
+    assert.matches("did you mean 'jumps'", err, 1, true)
+  end)
 
   it("refuses a bad value with the core's message", function()
     local r, err = rulespec.parse("capture=sometimes")

@@ -31,7 +31,6 @@
 
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
-local rulespec = require "cheskers.rulespec"
 
 local puzzle = {}
 
@@ -91,7 +90,7 @@ local function validate(t)
   for k, v in pairs(t) do
     local want = FIELDS[k]
     if not want then
-      return nil, "unknown field '" .. sandbox.truncate(k, 40) .. "'" .. rulespec.suggest(tostring(k), FIELD_NAMES)
+      return nil, "unknown field '" .. sandbox.truncate(k, 40) .. "'" .. cheskers.did_you_mean(tostring(k), FIELD_NAMES)
     end
     if want ~= "any" and type(v) ~= want then
       return nil, string.format("field '%s' must be a %s, not a %s", k, want, type(v))
