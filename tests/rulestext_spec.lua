@@ -193,3 +193,118 @@ describe("rules text", function()
     assert.matches("^line 1: ", err)
   end)
 end)
+
+-- Every command that takes --rules (and the REPL's rules command) reads it
+-- with rulespec.parse: text, a table literal, a rule file, an experiment
+-- variant and a preset, and refuses bad text with the same message.
+describe("every --rules", function()
+  local EXE = H.ROOT .. "/cheskers"
+  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+  local function run(args)
+    local p = io.popen("cd " .. q(H.ROOT) .. " && " .. q(EXE) .. " " .. args .. " 2>&1")
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code
+  end
+  local function read(path)
+    local f = io.open(path)
+    if not f then return "" end
+    local t = f:read("a")
+    f:close()
+    return t
+  end
+
+  -- How each command shows which rules it played under: the rules text
+  -- (rulespec.format) it ends up with, from a run with --rules R.
+  local COMMANDS = {
+    rules = function(r)
+      local out = run("rules show " .. q(r))
+      return out:match("%(as text%)%s+([^\n]+)"), out
+    end,
+    repl = function(r)
+      local out = run("-c " .. q("rules " .. r))
+      return out:match("rules: ([^\n]-) %("), out
+    end,
+    match = function(r, dir)
+      local out = run("match random random --games 1 --max-plies 4 --quiet --records " .. q(dir .. "/m.txt")
+                      .. " --rules " .. q(r))
+      return read(dir .. "/m.txt"):match('%[Rules "([^"]*)"%]'), out
+    end,
+    tournament = function(r, dir)
+      local out = run("tournament random greedy --games 1 --max-plies 4 --quiet --records "
+                      .. q(dir .. "/t.txt") .. " --rules " .. q(r))
+      return read(dir .. "/t.txt"):match('%[Rules "([^"]*)"%]'), out
+    end,
+    mine = function(r, dir)
+      local out = run("mine --games 30 --from random --max 1 --quiet --file p.lua --out " .. q(dir)
+                      .. " --rules " .. q(r))
+      local p = read(dir .. "/p.lua")
+      if p == "" then return nil, out end
+      local list = assert(load(p, "p", "t", {}))()
+      return rulespec.format(list[1].rules), out
+    end,
+    tb = function(r, dir)
+      -- tables built under R are the tables of the rules atlas names
+      local out = run("tb build --pieces 2 --dir " .. q(dir) .. " --rules " .. q(r))
+      if not out:match("tables with up to 2 pieces") then return nil, out end
+      local atlas = run("tb atlas --dir " .. q(dir) .. " --rules " .. q(r))
+      local probe = run("tb probe '8/8/8/8/3k4/2K5/8/8 w' --dir " .. q(dir) .. " --rules " .. q(r))
+      if not probe:match("^White to move: win in 1 plies") then return nil, out .. probe end
+      local m = atlas:match("Rules: majority=(%a+)")
+      return m and (m == "false" and "majority=false" or "golomb"), out .. atlas   -- majority only
+    end,
+  }
+  local ORDER = { "rules", "repl", "match", "tournament", "mine", "tb" }
+
+  local dir, rulefile
+  setup(function()
+    dir = H.tmpdir()
+    rulefile = dir .. "/no_majority.lua"
+    local f = assert(io.open(rulefile, "w"))
+    f:write("return { majority = false }\n")
+    f:close()
+  end)
+
+  -- form -> the rules text it stands for
+  local function forms()
+    return {
+      { "majority=false", "majority=false" },
+      { "{majority=false}", "majority=false" },
+      { rulefile, "majority=false" },
+      { "scripts/experiments/majority.lua:majority-off", "draw_repetition=3 majority=false" },  -- its base
+      { "golomb", "golomb" },
+    }
+  end
+
+  for _, name in ipairs(ORDER) do
+    it(name .. " takes text, a table literal, a rule file, a variant and a preset", function()
+      for i, form in ipairs(forms()) do
+        -- (in the REPL, `rules {...}` is Lua: a call of a global rules)
+        if not (name == "repl" and form[1]:match("^{")) then
+          local sub = dir .. "/" .. name .. i
+          os.execute("mkdir -p " .. q(sub))
+          local got, out = COMMANDS[name](form[1], sub)
+          local want = name == "tb" and (form[2]:match("majority=false") or "golomb") or form[2]
+          assert.equal(want, got, name .. " --rules " .. form[1] .. ": " .. out)
+        end
+      end
+    end)
+
+    it(name .. " refuses bad rules text with the core's message", function()
+      for _, bad in ipairs({
+        { "majority=maybe", "majority must be true or false, not 'maybe'" },
+        { "capture=jump", "capture must be one of 'mixed', 'jumps', 'all', 'optional', not 'jump' "
+                          .. "(did you mean 'jumps'?)" },
+        { "golmob", "unknown rules preset 'golmob' (did you mean 'golomb'?)" },
+        { "draw_quiet_plies=99999999999999999999",
+          "draw_quiet_plies must be a whole number from 0 to 65535, not 99999999999999999999" },
+      }) do
+        local got, out = COMMANDS[name](bad[1], dir .. "/bad")
+        assert.is_nil(got, out)
+        assert.matches(bad[2], out, 1, true)
+        assert.is_nil(out:find("traceback", 1, true), out)
+        assert.equal(1, select(2, out:gsub("\n", "")), "one line: " .. out)
+      end
+    end)
+  end
+end)
