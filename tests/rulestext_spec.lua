@@ -253,8 +253,18 @@ describe("every --rules", function()
       local m = atlas:match("Rules: majority=(%a+)")
       return m and (m == "false" and "majority=false" or "golomb"), out .. atlas   -- majority only
     end,
+    experiment = function(r, dir)
+      -- laid over each variant's rules (the file's base: draw_repetition = 3)
+      local out = run("experiment scripts/experiments/flying_kings.lua --games 0 --quiet --out " .. q(dir)
+                      .. " --rules " .. q(r))
+      local line = read(dir .. "/flying_kings.seed1.shard1of1.jsonl"):match("^[^\n]+")
+      if not line then return nil, out end
+      local v = require("cjson").decode(line).fingerprint.variants[1]
+      assert.equal("short-kings@1", v.name)
+      return rulespec.format(v.rules), out
+    end,
   }
-  local ORDER = { "rules", "repl", "match", "tournament", "mine", "tb" }
+  local ORDER = { "rules", "repl", "match", "tournament", "mine", "tb", "experiment" }
 
   local dir, rulefile
   setup(function()
@@ -284,7 +294,11 @@ describe("every --rules", function()
           local sub = dir .. "/" .. name .. i
           os.execute("mkdir -p " .. q(sub))
           local got, out = COMMANDS[name](form[1], sub)
-          local want = name == "tb" and (form[2]:match("majority=false") or "golomb") or form[2]
+          local want = form[2]
+          if name == "tb" then want = form[2]:match("majority=false") or "golomb" end
+          if name == "experiment" then
+            want = form[2]:match("majority=false") and "draw_repetition=3 majority=false" or "draw_repetition=3"
+          end
           assert.equal(want, got, name .. " --rules " .. form[1] .. ": " .. out)
         end
       end
