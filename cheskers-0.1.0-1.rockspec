@@ -43,6 +43,7 @@ build = {
             "lua/ltb.c", "lua/lsys.c", "core/tb.c", "core/tb_build.c",
             "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c",
             "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c", "core/status.c",
+            "core/suggest.c",
          },
          incdirs = { "core", "lua" },
          defines = { "_POSIX_C_SOURCE=200809L" },

@@ -156,10 +156,74 @@ typedef struct chk_rules {
 
 /* The default rules (golomb), finished and ready to use. */
 void chk_rules_default(chk_rules *r);
-/* Set one option by name from its text value ("majority", "false").
- * Returns 0, or -1 with a message. Call chk_rules_finish afterwards. */
+/* ---- name=value text: the one grammar (docs/rules.md, "Options as text") --
+ * A list of items separated by spaces, tabs, line ends, commas or colons.
+ * An item is NAME=VALUE (spaces may surround the =): NAME is a letter or _,
+ * then letters, digits and _; VALUE is 'quoted' or "quoted" (the text
+ * inside, no escapes), a {...} data literal (braces balanced, quotes inside
+ * skipped; handed over whole, for Lua to read), or a bare word up to the
+ * next separator, typed: true and false are booleans, [+-]digits a whole
+ * number (a number when too large), digits with a point or an exponent a
+ * number, anything else text. A word without = is an item of type
+ * CHK_VALUE_NONE, for the caller to judge (a preset name, a forgotten value).
+ * Rules text and bot options read their items with it. */
+enum {
+    CHK_VALUE_NONE,     /* a word with no =value */
+    CHK_VALUE_BOOL,
+    CHK_VALUE_INT,
+    CHK_VALUE_NUMBER,
+    CHK_VALUE_TEXT,
+    CHK_VALUE_DATA,     /* a {...} literal: value holds it, braces included */
+    CHK_VALUE_OTHER     /* (from Lua tables) no text form: value names its kind, "a table" */
+};
+typedef struct chk_option {
+    const char *name;   /* the name (or the word), not NUL-terminated */
+    size_t name_len;
+    const char *value;  /* the value as written, quotes removed; not NUL-terminated */
+    size_t value_len;
+    int type;           /* CHK_VALUE_* */
+    bool b;             /* CHK_VALUE_BOOL */
+    long long i;        /* CHK_VALUE_INT */
+    double f;           /* CHK_VALUE_NUMBER */
+} chk_option;
+
+/* Reads the item of text that starts at or after *pos (separators skipped):
+ * 1 with *o set (pointing into text) and *pos past the item, 0 at the end of
+ * text, -1 with a message in err. what is the noun of the messages ("rule
+ * option": "rule option 'start': the quote ' is not closed"). */
+int chk_option_next(const char *text, size_t *pos, const char *what, chk_option *o,
+                    char *err, size_t errlen);
+/* Types a bare word as chk_option_next does (into o->type, b, i, f). */
+void chk_option_type(chk_option *o);
+
+/* ---- rules as text --------------------------------------------------------
+ * Rules text is one preset name alone ("golomb"), or rule options
+ * name=value. The options: majority, capture, promote, first, flying_kings,
+ * pawns_capture_backward, draw_repetition, draw_quiet_plies (kept in
+ * chk_rules), and start (a position text) and pieces (a {...} literal),
+ * which the caller reads (the Lua binding). Messages name the option, echo
+ * the value and say what is allowed, with "did you mean" for a near name,
+ * value or preset: "capture must be one of 'mixed', 'jumps', 'all',
+ * 'optional', not 'jump' (did you mean 'jumps'?)". */
+
+/* The next item of rules text (chk_option_next, what "rule option"): 1 an
+ * option with a known name, given once (*seen: the options read so far, 0
+ * at the start), start a text and pieces a {...} literal (other values are
+ * checked by chk_rules_set_option); 2 a preset name alone (o->name, known);
+ * 0 at the end; -1 with a message. */
+int chk_rules_next(const char *text, size_t *pos, unsigned *seen, chk_option *o,
+                   char *err, size_t errlen);
+/* Sets r to the preset name (len bytes): "golomb", the default rules.
+ * Returns 0, or -1 with "unknown rules preset 'x'" and a suggestion. */
+int chk_rules_preset(chk_rules *r, const char *name, size_t len, char *err, size_t errlen);
+/* Sets the option o (from chk_rules_next, or made by the caller from a
+ * value of its own) in r. Returns 0, or -1 with a message. start and pieces
+ * are refused here (the caller reads them). Call chk_rules_finish afterwards. */
+int chk_rules_set_option(chk_rules *r, const chk_option *o, char *err, size_t errlen);
+/* chk_rules_set_option with the value typed as a bare word ("false"). */
 int chk_rules_set(chk_rules *r, const char *name, const char *value, char *err, size_t errlen);
-/* Read "name=value name=value ..." (spaces or commas between). */
+/* Reads rules text over r (a preset resets r to it), then finishes r.
+ * start and pieces are refused (they need the Lua module). Returns 0 or -1. */
 int chk_rules_parse(chk_rules *r, const char *text, char *err, size_t errlen);
 /* Define (or redefine) the movement of a kind by letter. letter 'K' and 'P'
  * cannot be redefined. A new letter adds a kind (at most CHK_MAX_KINDS).
@@ -174,6 +238,16 @@ int chk_rules_kind(const chk_rules *r, char letter);
 /* Write the options as "majority=true capture=mixed ..." (no piece kinds). */
 size_t chk_rules_to_text(const chk_rules *r, char *buf, size_t n);
 const char *chk_capture_name(int capture);
+
+/* ---- did you mean ------------------------------------------------------ */
+/* The closest of names[0 .. n-1] to word (len bytes) when it is close
+ * enough to be a likely typo (at most about a third of its letters differ),
+ * else NULL. Ties go to the name first in byte order. */
+const char *chk_closest(const char *word, size_t len, const char *const names[], int n);
+/* Writes " (did you mean 'x'?)" for chk_closest, else "", into buf (size
+ * bytes); returns buf. The one wording of a suggestion. */
+const char *chk_did_you_mean(char *buf, size_t size, const char *word, size_t len,
+                             const char *const names[], int n);
 
 /* ---- moves -------------------------------------------------------------- */
 

@@ -84,6 +84,14 @@ static inline chk_bb chk__diagonal_jumpers(const chk_pos *p, int us)
            | (down & ~FILES_AB & bb_ne(enemy) & (empty << 9));
 }
 
+/* rules.c: writes the message (printf-style) into err (errlen bytes; err
+ * may be NULL) and returns -1, for the functions that fail with a message. */
+int chk__fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* movegen.c */
 int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only);
 int chk__count_bb(const chk_pos *p);

@@ -492,33 +492,6 @@ void lb_call_end(lua_State *L, int arg, int slot)
 
 /* ---- options ------------------------------------------------------------ */
 
-/* The edit distance (insertions, deletions, substitutions) of a and b, or
- * a number larger than any close one when either is long. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), i, j;
-    size_t row[33];
-    if (la > 32 || lb > 32)
-        return 99;
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static bool is_option(const char *name, const char *const names[])
 {
     int i;
@@ -528,47 +501,15 @@ static bool is_option(const char *name, const char *const names[])
     return false;
 }
 
-/* How far word is from name for a suggestion: the edit distance, and at
- * most 1 when name starts with word (two letters or more). */
-static size_t suggestion_distance(const char *word, size_t len, const char *name)
-{
-    size_t d = edit_distance(word, name);
-    if (len >= 2 && strncmp(word, name, len) == 0 && d > 1)
-        d = 1;
-    return d;
-}
-
-/* The closest of names[0 .. n-1] to word when it is close enough to be a
- * likely typo (at most about a third of its letters differ), else NULL. Ties
- * go to the name first in byte order. The one "did you mean" of the product:
- * the option checks below and cheskers.closest use it. */
-static const char *closest_name(const char *word, size_t len, const char *const names[], int n)
-{
-    const char *best = NULL;
-    size_t bestd = 99;
-    int i;
-    for (i = 0; i < n; i++) {
-        size_t d = suggestion_distance(word, len, names[i]);
-        if (d < bestd || (d == bestd && best && strcmp(names[i], best) < 0)) {
-            bestd = d;
-            best = names[i];
-        }
-    }
-    return best && bestd <= (len + 2) / 3 ? best : NULL;
-}
-
 /* [-0, +1] Pushes " (did you mean 'name'?)" for the closest of names to
- * word (len bytes) when it is a likely typo, else "". The one place the
- * product words a suggestion: the option checks below, and every Lua
- * message through cheskers.did_you_mean. */
+ * word (len bytes) when it is a likely typo, else "": chk_did_you_mean
+ * (core/suggest.c), the one wording of a suggestion, for the option checks
+ * below and every Lua message (cheskers.did_you_mean). */
 static void push_did_you_mean(lua_State *L, const char *word, size_t len,
                               const char *const names[], int n)
 {
-    const char *best = closest_name(word, len, names, n);
-    if (best)
-        lua_pushfstring(L, " (did you mean '%s'?)", best);
-    else
-        lua_pushliteral(L, "");
+    char buf[ERR_SIZE];
+    lua_pushstring(L, chk_did_you_mean(buf, sizeof buf, word, len, names, n));
 }
 
 /* The strings of the list at index t (at most max; kept alive by the
@@ -596,7 +537,7 @@ int lb_closest(lua_State *L)
     const char *word = luaL_checklstring(L, 1, &len);
     const char *names[256];
     int n = check_name_list(L, 2, names, 256);
-    const char *best = closest_name(word, len, names, n);
+    const char *best = chk_closest(word, len, names, n);
     if (best)
         lua_pushstring(L, best);
     else

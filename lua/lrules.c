@@ -2,29 +2,25 @@
  * lrules.c - rule sets between Lua and the core: a rules table (or preset
  * name) read into a Rules userdata ("cheskers.rules": a chk_rules and its
  * Lua hooks), a rule set written back as a table that reads back to the
- * same rules, and cheskers.rules(). Errors carry the codes "bad_option"
- * (an unknown key, with "did you mean"), "bad_rules" (a bad value) and
- * "bad_position" (a bad start position).
+ * same rules, and cheskers.rules(); rules text and name=value options read
+ * by the core's grammar (cheskers.rules_text, cheskers.read_options).
+ * Errors carry the codes "bad_option" (an unknown key, with "did you
+ * mean"), "bad_rules" (a bad value) and "bad_position" (a bad start
+ * position).
  */
 #include <ctype.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lbind.h"
 
 /* Every key of a rules table: first the options the core reads
- * (chk_rules_set), NOPTIONS of them, with their Lua types in option_types;
- * then the ones read here. */
+ * (chk_rules_set_option), NOPTIONS of them; then the ones read here. */
 #define NOPTIONS 8
 static const char *const option_names[] = {
     "majority", "capture", "promote", "first", "flying_kings", "pawns_capture_backward",
     "draw_repetition", "draw_quiet_plies",
     "start", "pieces", "filter", "result", NULL
-};
-static const int option_types[NOPTIONS] = {   /* LUA_TNUMBER: an integer */
-    LUA_TBOOLEAN, LUA_TSTRING, LUA_TSTRING, LUA_TSTRING, LUA_TBOOLEAN, LUA_TBOOLEAN,
-    LUA_TNUMBER, LUA_TNUMBER
 };
 
 static const char *const kind_fields[] = {"leaps", "rides", "capture", "compulsory", NULL};
@@ -139,39 +135,47 @@ static void read_pieces(lua_State *L, Rules *r, int t)
     }
 }
 
-/* Sets option i (below NOPTIONS) from the value at v. */
+/* Sets option i (below NOPTIONS) from the value at v: the core checks it
+ * (chk_rules_set_option), as it checks the same option written as text. */
 static void read_option(lua_State *L, Rules *r, int i, int v)
 {
-    const char *name = option_names[i];
-    int type = option_types[i];
-    char text[MAX_TEXT + 1], err[ERR_SIZE];
-    const char *value = text;
-    if (lua_type(L, v) != type)
-        lcheskers_error(L, "bad_rules", "rules option '%s' must be %s", name,
-                   type == LUA_TBOOLEAN ? "a boolean" : type == LUA_TSTRING ? "a string" : "an integer");
-    switch (type) {
+    chk_option o;
+    char text[64], err[ERR_SIZE];
+    memset(&o, 0, sizeof o);
+    o.name = option_names[i];
+    o.name_len = strlen(o.name);
+    o.value = text;
+    switch (lua_type(L, v)) {
     case LUA_TBOOLEAN:
-        value = lua_toboolean(L, v) ? "true" : "false";
+        o.type = CHK_VALUE_BOOL;
+        o.b = lua_toboolean(L, v);
+        o.value = o.b ? "true" : "false";
         break;
     case LUA_TNUMBER: {
         int isint;
         lua_Integer n = lua_tointegerx(L, v, &isint);
-        if (!isint)
-            lcheskers_error(L, "bad_rules", "rules option '%s' must be an integer", name);
-        if (n < INT_MIN || n > INT_MAX)
-            lcheskers_error(L, "bad_rules", "rules option '%s' is out of range", name);
-        snprintf(text, sizeof text, "%d", (int)n);
+        if (isint) {
+            o.type = CHK_VALUE_INT;
+            o.i = (long long)n;
+            snprintf(text, sizeof text, LUA_INTEGER_FMT, n);
+        } else {
+            o.type = CHK_VALUE_NUMBER;
+            o.f = (double)lua_tonumber(L, v);
+            snprintf(text, sizeof text, "%.14g", o.f);
+        }
         break;
     }
-    default: {
-        size_t len;
-        const char *s = lua_tolstring(L, v, &len);
-        if (len > MAX_TEXT || strlen(s) != len)
-            lcheskers_error(L, "bad_rules", "rules option '%s': bad value %s", name, lb_push_clipped(L, s, len));
-        value = s;
+    case LUA_TSTRING:
+        o.type = CHK_VALUE_TEXT;
+        o.value = lua_tolstring(L, v, &o.value_len);
+        break;
+    default:
+        o.type = CHK_VALUE_OTHER;
+        snprintf(text, sizeof text, "a %s", luaL_typename(L, v));
     }
-    }
-    if (chk_rules_set(&r->r, name, value, err, sizeof err) < 0)
+    if (o.value == text)
+        o.value_len = strlen(text);
+    if (chk_rules_set_option(&r->r, &o, err, sizeof err) < 0)
         lcheskers_error(L, "bad_rules", "%s", err);   /* the core's message names the option */
 }
 
@@ -254,8 +258,9 @@ Rules *lb_push_rules(lua_State *L, int arg, State *st)
     if (type == LUA_TSTRING) {
         size_t len;
         const char *s = lua_tolstring(L, arg, &len);
-        if (strcmp(s, "golomb") != 0 || strlen(s) != len)
-            lcheskers_error(L, "bad_option", "unknown rules preset %s", lb_push_clipped(L, s, len));
+        char err[ERR_SIZE];
+        if (chk_rules_preset(&r->r, s, len, err, sizeof err) < 0)
+            lcheskers_error(L, "bad_option", "%s", err);
     } else if (type == LUA_TTABLE)
         read_rules_table(L, r, arg, -1);
     lua_pop(L, 1);
@@ -375,9 +380,114 @@ static int l_rules(lua_State *L)
     return 1;
 }
 
+/* ---- rules text and name=value options: the core's grammar -------------- */
+
+/* [-0, +2] nil and message: the failure of the text readers below. */
+static int text_failed(lua_State *L, const char *msg)
+{
+    lua_pushnil(L);
+    lua_pushstring(L, msg);
+    return 2;
+}
+
+/* [-0, +1] The value of o as Lua reads it: a boolean, an integer, a number
+ * or text; a {...} literal as its text. */
+static void push_option_value(lua_State *L, const chk_option *o)
+{
+    switch (o->type) {
+    case CHK_VALUE_BOOL:
+        lua_pushboolean(L, o->b);
+        break;
+    case CHK_VALUE_INT:
+        lua_pushinteger(L, (lua_Integer)o->i);
+        break;
+    case CHK_VALUE_NUMBER:
+        lua_pushnumber(L, (lua_Number)o->f);
+        break;
+    default:
+        lua_pushlstring(L, o->value, o->value_len);
+    }
+}
+
+/* [-0, +0] Sets values[name] (table at top - 1) to o's value, and
+ * data[name] = true (table at the top) when it is a {...} literal. */
+static void set_option_value(lua_State *L, const chk_option *o)
+{
+    lua_pushlstring(L, o->name, o->name_len);
+    push_option_value(L, o);
+    lua_rawset(L, -4);
+    if (o->type == CHK_VALUE_DATA) {
+        lua_pushlstring(L, o->name, o->name_len);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+}
+
+/* cheskers.read_options(text) -> values, data | nil, message: the
+ * name=value items of text (bot options) as {name = value} (true/false,
+ * integers, numbers, text), and data, {name = true} for the {...} values
+ * (given as their text). A word without = or a name given twice is refused. */
+static int l_read_options(lua_State *L)
+{
+    size_t len, pos = 0;
+    const char *text = luaL_checklstring(L, 1, &len);
+    char err[ERR_SIZE];
+    chk_option o;
+    int rc;
+    if (strlen(text) != len)
+        return text_failed(L, "options text holds a zero byte");
+    lua_newtable(L);
+    lua_newtable(L);
+    while ((rc = chk_option_next(text, &pos, "option", &o, err, sizeof err)) > 0) {
+        if (o.type == CHK_VALUE_NONE) {
+            lb_push_clipped(L, o.name, o.name_len);
+            return text_failed(L, lua_pushfstring(L, "option %s is not written name=value",
+                                                  lua_tostring(L, -1)));
+        }
+        lua_pushlstring(L, o.name, o.name_len);
+        if (lua_rawget(L, -3) != LUA_TNIL) {
+            lb_push_clipped(L, o.name, o.name_len);
+            return text_failed(L, lua_pushfstring(L, "option %s given twice", lua_tostring(L, -1)));
+        }
+        lua_pop(L, 1);
+        set_option_value(L, &o);
+    }
+    return rc < 0 ? text_failed(L, err) : 2;
+}
+
+/* cheskers.rules_text(text) -> preset | values, data | nil, message: rules
+ * text read by the core (chk_rules_next): a preset name alone, or the
+ * options written, {name = value} (values typed as read_options does; the
+ * core checks them when the table makes rules), and data, {pieces = true}
+ * when pieces is given (as its {...} text, for cheskers.sandbox.load_data). */
+static int l_rules_text(lua_State *L)
+{
+    size_t len, pos = 0;
+    const char *text = luaL_checklstring(L, 1, &len);
+    char err[ERR_SIZE];
+    unsigned seen = 0;
+    chk_option o;
+    int rc;
+    if (strlen(text) != len)
+        return text_failed(L, "rule text holds a zero byte");
+    lua_newtable(L);
+    lua_newtable(L);
+    while ((rc = chk_rules_next(text, &pos, &seen, &o, err, sizeof err)) > 0) {
+        if (rc == 2) {
+            lua_pushlstring(L, o.name, o.name_len);
+            return 1;
+        }
+        set_option_value(L, &o);
+    }
+    if (rc < 0)
+        return text_failed(L, err);
+    return seen ? 2 : text_failed(L, "empty rule text");
+}
 
 static const luaL_Reg rules_funcs[] = {
     {"rules", l_rules},
+    {"rules_text", l_rules_text},
+    {"read_options", l_read_options},
     {NULL, NULL}
 };
 

@@ -122,10 +122,17 @@ describe("rule tables", function()
   it("names unknown options and wrong types", function()
     raises("unknown rules option 'colour'", cheskers.rules, { colour = "red" })
     raises("unknown rules preset", cheskers.rules, "chess")
-    raises("rules option 'majority' must be a boolean", cheskers.rules, { majority = "yes" })
-    raises("rules option 'capture' must be a string", cheskers.rules, { capture = 1 })
-    raises("rules option 'draw_repetition' must be an integer", cheskers.rules, { draw_repetition = 2.5 })
-    raises("rules option 'draw_repetition' must be an integer", cheskers.rules, { draw_repetition = 0 / 0 })
+    -- the core's words (the same as for rules text): the value echoed, what is allowed
+    raises("majority must be true or false, not 'yes'", cheskers.rules, { majority = "yes" })
+    raises("majority must be true or false, not a table", cheskers.rules, { majority = {} })
+    raises("capture must be one of 'mixed', 'jumps', 'all', 'optional', not 1", cheskers.rules, { capture = 1 })
+    raises("draw_repetition must be 0 (off) or a whole number from 2 to 65535, not 2.5", cheskers.rules,
+           { draw_repetition = 2.5 })
+    raises("draw_repetition must be 0 (off) or a whole number from 2 to 65535, not ", cheskers.rules,
+           { draw_repetition = 0 / 0 })
+    raises("draw_quiet_plies must be a whole number from 0 to 65535, not 1e+20", cheskers.rules,
+           { draw_quiet_plies = 1e20 })
+    raises("unknown rules preset 'golmob' (did you mean 'golomb'?)", cheskers.rules, "golmob")
     raises("draw_repetition", cheskers.rules, { draw_repetition = math.maxinteger })
     raises("draw_repetition", cheskers.rules, { draw_repetition = 1 })  -- 0 or >= 2
     raises("capture", cheskers.rules, { capture = "some" })

@@ -3,8 +3,9 @@
  * binding never reaches: text written into a buffer too small for it (cut
  * and terminated as snprintf does), chk_parse_move without an error buffer
  * (NULL or size 0: nothing written there), a result hook that has nothing
- * to say (its winner is not read), chk_rules_to_text, and the shape of
- * move text (chk_read_move_text, chk_shape_text). Prints TAP.
+ * to say (its winner is not read), chk_rules_to_text, the shape of move
+ * text (chk_read_move_text, chk_shape_text), and the rules text reader with
+ * its messages (chk_rules_parse, chk_option_next). Prints TAP.
  * Built and run by tests/capi_test.sh. Expected values come from
  * docs/rules.md (move text, option names and defaults) and the header's
  * contracts, never from a printout.
@@ -161,6 +162,93 @@ static void check_move_shapes(const chk_rules *r)
           "a doubled separator without an error buffer: BAD, fault SPELLING");
 }
 
+/* chk_rules_parse, the one reader of rules text: {text, the message, or
+ * NULL when the text is good}. The messages name the option, echo the value
+ * and say what is allowed (docs/rules.md, "Options as text"). */
+static const char *const RULES_TEXT[][2] = {
+    { "majority=false capture=jumps", NULL },
+    { "majority = false, capture=jumps:first=white", NULL },
+    { "  golomb  ", NULL },
+    { "promote='KB' first=\"white\"", NULL },
+    { "", NULL },
+    { "majority=maybe", "majority must be true or false, not 'maybe'" },
+    { "majority='true'", "majority must be true or false, not 'true'" },
+    { "capture=jump", "capture must be one of 'mixed', 'jumps', 'all', 'optional', not 'jump' "
+                      "(did you mean 'jumps'?)" },
+    { "first=whit", "first must be 'black' or 'white', not 'whit' (did you mean 'white'?)" },
+    { "golmob", "unknown rules preset 'golmob' (did you mean 'golomb'?)" },
+    { "chess", "unknown rules preset 'chess'" },
+    { "draw_quiet_plies=99999999999999999999",
+      "draw_quiet_plies must be a whole number from 0 to 65535, not 99999999999999999999" },
+    { "draw_quiet_plies=65536", "draw_quiet_plies must be a whole number from 0 to 65535, not 65536" },
+    { "draw_quiet_plies=1.5", "draw_quiet_plies must be a whole number from 0 to 65535, not 1.5" },
+    { "draw_repetition=1", "draw_repetition must be 0 (off) or a whole number from 2 to 65535, not 1" },
+    { "promote=KQ", "promote must be letters of the kinds a pawn may become (K, B, C), not 'KQ'" },
+    { "promote=KK", "promote lists K twice" },
+    { "majorty=false", "unknown rule option 'majorty' (did you mean 'majority'?)" },
+    { "flying_kings", "rule option 'flying_kings' is not written name=value: "
+                      "write flying_kings=true or flying_kings=false" },
+    { "majority=false majority=true", "rule option 'majority' given twice" },
+    { "start='7k/8 w", "rule option 'start': the quote ' is not closed" },
+    { "start='7k/8/8/8/8/8/8/K7 w'", "rule option 'start' is read by the Lua module (cheskers.rules), "
+                                     "not the core" },
+    { "pieces=abc", "pieces must be a table of piece kinds {...}, not 'abc'" },
+    { "majority=", "rule option 'majority' has no value after =" },
+    { "1x=2", "rule option name '1x' must be a letter or _, then letters, digits or _" },
+    { "capture='all'x", "rule option 'capture': a space or comma must follow its value, not 'x'" },
+};
+
+static void check_rules_parse(void)
+{
+    char err[256], what[400];
+    for (size_t i = 0; i < sizeof RULES_TEXT / sizeof RULES_TEXT[0]; i++) {
+        chk_rules r;
+        const char *text = RULES_TEXT[i][0], *want = RULES_TEXT[i][1];
+        int rc;
+        chk_rules_default(&r);
+        err[0] = 0;
+        rc = chk_rules_parse(&r, text, err, sizeof err);
+        if (want)
+            snprintf(what, sizeof what, "rules text \"%s\" refused: %s (got: %s)", text, want, err);
+        else
+            snprintf(what, sizeof what, "rules text \"%s\" read (%s)", text, err);
+        check(want ? rc == -1 && strcmp(err, want) == 0 : rc == 0 && r.finished, what);
+    }
+    {
+        chk_rules r;
+        chk_rules_default(&r);
+        check(chk_rules_parse(&r, "majority=false, capture=jumps:first=white", NULL, 0) == 0
+              && !r.majority && r.capture == CHK_CAPTURE_JUMPS && r.first == CHK_WHITE,
+              "majority=false, capture=jumps:first=white sets the three options");
+        check(chk_rules_parse(&r, "golomb", NULL, 0) == 0 && r.majority && r.capture == CHK_CAPTURE_MIXED
+              && r.first == CHK_BLACK, "golomb alone resets the rules to the defaults");
+    }
+}
+
+/* chk_option_next, the grammar bot options share: typed values. */
+static void check_option_text(void)
+{
+    const char *text = "a=true b=-12 c=1.5e1 d='x y' e={1,{2}} f=99999999999999999999 g=txt h";
+    static const int types[] = { CHK_VALUE_BOOL, CHK_VALUE_INT, CHK_VALUE_NUMBER, CHK_VALUE_TEXT,
+                                 CHK_VALUE_DATA, CHK_VALUE_NUMBER, CHK_VALUE_TEXT, CHK_VALUE_NONE };
+    chk_option o[8], end;
+    char err[128];
+    size_t pos = 0;
+    int n = 0, rc;
+    while (n < 8 && (rc = chk_option_next(text, &pos, "option", &o[n], err, sizeof err)) == 1)
+        n++;
+    check(n == 8 && chk_option_next(text, &pos, "option", &end, err, sizeof err) == 0,
+          "eight items, then the end");
+    for (int i = 0; i < n && i < 8; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "item %c has the type of its value", 'a' + i);
+        check(o[i].type == types[i], what);
+    }
+    check(o[0].b && o[1].i == -12 && o[2].f == 15.0 && o[5].f > 9e19, "their values");
+    check(o[3].value_len == 3 && memcmp(o[3].value, "x y", 3) == 0, "a quoted value is the text inside");
+    check(o[4].value_len == 7 && memcmp(o[4].value, "{1,{2}}", 7) == 0, "a {...} value is handed over whole");
+}
+
 int main(void)
 {
     chk_rules r;
@@ -171,6 +259,8 @@ int main(void)
     check_move_text(&p);
     check_result_hook();
     check_rules_text();
+    check_rules_parse();
+    check_option_text();
     check_parse_without_err(&p);
     check_move_shapes(&r);
     chk_pos_free(&p);

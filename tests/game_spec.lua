@@ -31,7 +31,14 @@ describe("bot specs", function()
     { "x:c=1.5,name=abc,off=false", "x", { c = 1.5, name = "abc", off = false } },
     { "x:book=\"a,b:c\",q='7'", "x", { book = "a,b:c", q = "7" } },
     { "x:depth", nil, "option 'depth' is not written name=value" },
-    { "x:k='open", nil, "a quote is not closed" },
+    { "x:k='open", nil, "option 'k': the quote ' is not closed" },
+    -- the core's grammar, as rules text reads it (cheskers.read_options)
+    { "engine:level=3,pawn=1.5,x='a b'", "engine", { level = 3, pawn = 1.5, x = "a b" } },
+    { "x:a=1 b=-2.5e1, c=txt", "x", { a = 1, b = -25.0, c = "txt" } },
+    { "x:big=99999999999999999999", "x", { big = 1e20 } },
+    { "x:t={1,2}", "x", { t = "{1,2}" } },
+    { "x:a=1,a=2", nil, "option 'a' given twice" },
+    { "x:a=", nil, "option 'a' has no value after =" },
     { ":k=1", nil, "no bot name" },
   }
   for _, row in ipairs(ROWS) do

@@ -1,10 +1,14 @@
--- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10):
--- every rule set the program writes reads back to the same rule set, directly
--- and through a game record's [Rules] tag; typos get "did you mean". The
--- option values below are the rule book's (docs/rules.md, "Options").
+-- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10;
+-- the core's reader, issue "Nothing a user writes is misread"): every rule
+-- set the program writes reads back to the same rule set, directly and
+-- through a game record's [Rules] tag; typos get "did you mean"; values are
+-- echoed with what is allowed; every command that takes --rules takes the
+-- same forms. The option values below are the rule book's (docs/rules.md,
+-- "Options"); the messages are docs/rules.md's "Options as text".
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
 local record = require "cheskers.record"
+local H = require "helpers"
 
 -- option -> every value the rule book allows (numbers: a few)
 local VALUES = {
@@ -112,6 +116,26 @@ describe("rules text", function()
     { "pieces={C=io}", "rule option 'pieces': rejected: rule option 'pieces':1: 'io' is not available "
                        .. "(only data: tables, texts, numbers, booleans)" },
     { "", "empty rule text" },
+    -- the core names the option, echoes the value as written and says what
+    -- is allowed
+    { "majority=maybe", "majority must be true or false, not 'maybe'" },
+    { "capture=jump", "capture must be one of 'mixed', 'jumps', 'all', 'optional', not 'jump' "
+                      .. "(did you mean 'jumps'?)" },
+    { "golmob", "unknown rules preset 'golmob' (did you mean 'golomb'?)" },
+    { "draw_quiet_plies=99999999999999999999",
+      "draw_quiet_plies must be a whole number from 0 to 65535, not 99999999999999999999" },
+    { "draw_quiet_plies=1.5", "draw_quiet_plies must be a whole number from 0 to 65535, not 1.5" },
+    { "draw_repetition=1", "draw_repetition must be 0 (off) or a whole number from 2 to 65535, not 1" },
+    { "first=whit", "first must be 'black' or 'white', not 'whit' (did you mean 'white'?)" },
+    { "promote=KQ", "promote must be letters of the kinds a pawn may become (K, B, C), not 'KQ'" },
+    { "promote=KK", "promote lists K twice" },
+    { "majority='true'", "majority must be true or false, not 'true'" },
+    { "start=3", "start must be a position text, not 3" },
+    { "pieces=abc", "pieces must be a table of piece kinds {...}, not 'abc'" },
+    { "majority=", "rule option 'majority' has no value after =" },
+    { "capture='all'x", "rule option 'capture': a space or comma must follow its value, not 'x'" },
+    { "a b", "cannot read rule spec 'a b': 'a' is not written name=value" },
+    { "{majority='maybe'}", "majority must be true or false, not 'maybe'" },
   }
   for _, e in ipairs(ERRORS) do
     it("refuses '" .. e[1] .. "': " .. e[2], function()
@@ -120,6 +144,41 @@ describe("rules text", function()
       assert.equal(e[2], err)
     end)
   end
+
+  it("reads promote letters of kinds that pieces adds, in either order", function()
+    local want = full({ pieces = { N = { leaps = { { 2, 2 } } } }, promote = "KN" })
+    assert.same(want, full(assert(rulespec.parse("promote=KN pieces={N={leaps={{2,2}}}}"))))
+    assert.same(want, full(assert(rulespec.parse("pieces={N={leaps={{2,2}}}} promote=KN"))))
+  end)
+
+  it("reads colons as separators and spaces around =, as bot options do", function()
+    assert.same(full({ majority = false, capture = "jumps" }),
+                full(assert(rulespec.parse("majority = false:capture=jumps"))))
+  end)
+
+  it("types values in the core, one way for rules and bot options", function()
+    local t, data = cheskers.read_options("a=true b=-12 c=1.5 d='x y' e=\"3\" f={1,2} g=txt")
+    assert.same({ a = true, b = -12, c = 1.5, d = "x y", e = "3", f = "{1,2}", g = "txt" }, t)
+    assert.same({ f = true }, data)
+    assert.equal("integer", math.type(t.b))
+    assert.equal("float", math.type(t.c))
+    local r = cheskers.rules_text("majority=false draw_repetition=3 pieces={C={leaps={{1,5}}}}")
+    assert.same({ majority = false, draw_repetition = 3, pieces = "{C={leaps={{1,5}}}}" }, r)
+    assert.equal("golomb", cheskers.rules_text(" golomb "))
+    assert.same({ nil, "empty rule text" }, { cheskers.rules_text(" , ") })
+  end)
+
+  it("composes one way: base, then the preset's own settings, then the spec's (docs/rules.md)", function()
+    local base = { draw_repetition = 3, majority = false }
+    assert.same(base, rulespec.compose(base, "golomb"))
+    assert.same({ draw_repetition = 3, majority = true, capture = "jumps" },
+                rulespec.compose(base, "majority=true capture=jumps"))
+    assert.same({ draw_repetition = 3, majority = false, flying_kings = true },
+                rulespec.compose(base, { flying_kings = true }))
+    local r, err = rulespec.compose(base, "capture=jump")
+    assert.is_nil(r)
+    assert.matches("did you mean 'jumps'", err, 1, true)
+  end)
 
   it("refuses a bad value with the core's message", function()
     local r, err = rulespec.parse("capture=sometimes")
@@ -133,4 +192,133 @@ describe("rules text", function()
     assert.is_nil(b)
     assert.matches("^line 1: ", err)
   end)
+end)
+
+-- Every command that takes --rules (and the REPL's rules command) reads it
+-- with rulespec.parse: text, a table literal, a rule file, an experiment
+-- variant and a preset, and refuses bad text with the same message.
+describe("every --rules", function()
+  local EXE = H.ROOT .. "/cheskers"
+  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+  local function run(args)
+    local p = io.popen("cd " .. q(H.ROOT) .. " && " .. q(EXE) .. " " .. args .. " 2>&1")
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code
+  end
+  local function read(path)
+    local f = io.open(path)
+    if not f then return "" end
+    local t = f:read("a")
+    f:close()
+    return t
+  end
+
+  -- How each command shows which rules it played under: the rules text
+  -- (rulespec.format) it ends up with, from a run with --rules R.
+  local COMMANDS = {
+    rules = function(r)
+      local out = run("rules show " .. q(r))
+      return out:match("%(as text%)%s+([^\n]+)"), out
+    end,
+    repl = function(r)
+      local out = run("-c " .. q("rules " .. r))
+      return out:match("rules: ([^\n]-) %("), out
+    end,
+    match = function(r, dir)
+      local out = run("match random random --games 1 --max-plies 4 --quiet --records " .. q(dir .. "/m.txt")
+                      .. " --rules " .. q(r))
+      return read(dir .. "/m.txt"):match('%[Rules "([^"]*)"%]'), out
+    end,
+    tournament = function(r, dir)
+      local out = run("tournament random greedy --games 1 --max-plies 4 --quiet --records "
+                      .. q(dir .. "/t.txt") .. " --rules " .. q(r))
+      return read(dir .. "/t.txt"):match('%[Rules "([^"]*)"%]'), out
+    end,
+    mine = function(r, dir)
+      local out = run("mine --games 30 --from random --max 1 --quiet --file p.lua --out " .. q(dir)
+                      .. " --rules " .. q(r))
+      local p = read(dir .. "/p.lua")
+      if p == "" then return nil, out end
+      local list = assert(load(p, "p", "t", {}))()
+      return rulespec.format(list[1].rules), out
+    end,
+    tb = function(r, dir)
+      -- tables built under R are the tables of the rules atlas names
+      local out = run("tb build --pieces 2 --dir " .. q(dir) .. " --rules " .. q(r))
+      if not out:match("tables with up to 2 pieces") then return nil, out end
+      local atlas = run("tb atlas --dir " .. q(dir) .. " --rules " .. q(r))
+      local probe = run("tb probe '8/8/8/8/3k4/2K5/8/8 w' --dir " .. q(dir) .. " --rules " .. q(r))
+      if not probe:match("^White to move: win in 1 plies") then return nil, out .. probe end
+      local m = atlas:match("Rules: majority=(%a+)")
+      return m and (m == "false" and "majority=false" or "golomb"), out .. atlas   -- majority only
+    end,
+    experiment = function(r, dir)
+      -- laid over each variant's rules (the file's base: draw_repetition = 3)
+      local out = run("experiment scripts/experiments/flying_kings.lua --games 0 --quiet --out " .. q(dir)
+                      .. " --rules " .. q(r))
+      local line = read(dir .. "/flying_kings.seed1.shard1of1.jsonl"):match("^[^\n]+")
+      if not line then return nil, out end
+      local v = require("cjson").decode(line).fingerprint.variants[1]
+      assert.equal("short-kings@1", v.name)
+      return rulespec.format(v.rules), out
+    end,
+  }
+  local ORDER = { "rules", "repl", "match", "tournament", "mine", "tb", "experiment" }
+
+  local dir, rulefile
+  setup(function()
+    dir = H.tmpdir()
+    rulefile = dir .. "/no_majority.lua"
+    local f = assert(io.open(rulefile, "w"))
+    f:write("return { majority = false }\n")
+    f:close()
+  end)
+
+  -- form -> the rules text it stands for
+  local function forms()
+    return {
+      { "majority=false", "majority=false" },
+      { "{majority=false}", "majority=false" },
+      { rulefile, "majority=false" },
+      { "scripts/experiments/majority.lua:majority-off", "draw_repetition=3 majority=false" },  -- its base
+      { "golomb", "golomb" },
+    }
+  end
+
+  for _, name in ipairs(ORDER) do
+    it(name .. " takes text, a table literal, a rule file, a variant and a preset", function()
+      for i, form in ipairs(forms()) do
+        -- (in the REPL, `rules {...}` is Lua: a call of a global rules)
+        if not (name == "repl" and form[1]:match("^{")) then
+          local sub = dir .. "/" .. name .. i
+          os.execute("mkdir -p " .. q(sub))
+          local got, out = COMMANDS[name](form[1], sub)
+          local want = form[2]
+          if name == "tb" then want = form[2]:match("majority=false") or "golomb" end
+          if name == "experiment" then
+            want = form[2]:match("majority=false") and "draw_repetition=3 majority=false" or "draw_repetition=3"
+          end
+          assert.equal(want, got, name .. " --rules " .. form[1] .. ": " .. out)
+        end
+      end
+    end)
+
+    it(name .. " refuses bad rules text with the core's message", function()
+      for _, bad in ipairs({
+        { "majority=maybe", "majority must be true or false, not 'maybe'" },
+        { "capture=jump", "capture must be one of 'mixed', 'jumps', 'all', 'optional', not 'jump' "
+                          .. "(did you mean 'jumps'?)" },
+        { "golmob", "unknown rules preset 'golmob' (did you mean 'golomb'?)" },
+        { "draw_quiet_plies=99999999999999999999",
+          "draw_quiet_plies must be a whole number from 0 to 65535, not 99999999999999999999" },
+      }) do
+        local got, out = COMMANDS[name](bad[1], dir .. "/bad")
+        assert.is_nil(got, out)
+        assert.matches(bad[2], out, 1, true)
+        assert.is_nil(out:find("traceback", 1, true), out)
+        assert.equal(1, select(2, out:gsub("\n", "")), "one line: " .. out)
+      end
+    end)
+  end
 end)

@@ -64,6 +64,6 @@ out=$(./cheskers match "engine:nodes=300,tb=$tmp/tb" "engine:nodes=300" --openin
 rc_is "match: the engine bot takes tb=DIR" 0 $rc
 has "match: ... and plays both games" "engine:nodes=300,tb=" "$out"
 out=$(./cheskers match "engine:tb=" "engine" --games 1 --quiet 2>&1); rc=$?
-has "match: an empty tb= is refused" "engine: tb must be a directory" "$out"
+has "match: an empty tb= is refused" "bot engine:tb=: option 'tb' has no value after =" "$out"
 
 echo "1..$n"

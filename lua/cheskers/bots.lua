@@ -3,9 +3,11 @@
 -- folders, the built-in fast bots, and the box every bot call runs in.
 --
 --   bots.parse_spec(spec) -> name, options | nil, message
---       "FILE_OR_NAME[:opt=value,...]": values true/false -> booleans,
---       numbers -> numbers, "quoted" or 'quoted' -> the text inside, else
---       the text; options separated by ',' (or ':')
+--       "FILE_OR_NAME[:opt=value,...]": the options are name=value text read
+--       by the core's grammar (cheskers.read_options, the same as rules
+--       text): true/false -> booleans, whole numbers -> integers, 1.5 ->
+--       numbers, "quoted" or 'quoted' -> the text inside, else the text;
+--       separated by ',', ':' or spaces
 --   bots.load(spec, opts) -> bot          raises "bot SPEC: what is wrong"
 --       opts.sandbox: run the bot file in an untrusted box (--sandbox); a
 --       table sets the box's limits: {instructions =, memory =, time =}
@@ -48,51 +50,13 @@ end
 
 -- ---- the spec grammar --------------------------------------------------------
 
-local function convert(value)
-  local q = value:match('^"(.*)"$') or value:match("^'(.*)'$")
-  if q then return q end
-  if value == "true" then return true end
-  if value == "false" then return false end
-  local n = tonumber(value)
-  if n then return math.tointeger(n) or n end
-  return value
-end
-
--- Splits "k=v,k='a,b'" at the separators outside quotes.
-local function split_options(text)
-  local items, cur, quote = {}, {}, nil
-  for c in text:gmatch(".") do
-    if quote then
-      cur[#cur + 1] = c
-      if c == quote then quote = nil end
-    elseif c == '"' or c == "'" then
-      quote = c
-      cur[#cur + 1] = c
-    elseif c == "," or c == ":" then
-      items[#items + 1] = table.concat(cur)
-      cur = {}
-    else
-      cur[#cur + 1] = c
-    end
-  end
-  if quote then return nil, "a quote is not closed" end
-  items[#items + 1] = table.concat(cur)
-  return items
-end
-
 function M.parse_spec(spec)
   if type(spec) ~= "string" or spec == "" then return nil, "a bot spec is a non-empty text" end
   local name, rest = spec:match("^([^:]*):(.*)$")
   if not name then return spec, {} end
   if name == "" then return nil, "no bot name before ':'" end
-  local items, err = split_options(rest)
-  if not items then return nil, err end
-  local opts = {}
-  for _, item in ipairs(items) do
-    local k, v = item:match("^%s*([%a_][%w_]*)%s*=%s*(.-)%s*$")
-    if not k then return nil, string.format("option '%s' is not written name=value", item) end
-    opts[k] = convert(v)
-  end
+  local opts, err = require("cheskers").read_options(rest)
+  if not opts then return nil, err end
   return name, opts
 end
 

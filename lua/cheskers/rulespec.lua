@@ -1,18 +1,22 @@
--- cheskers.rulespec - rule sets as text: THE one reader and writer, for
--- every entry point (the [Rules] tag of game records, the REPL's `rules`
--- command, --rules of match and experiment, `rules diff/show`).
+-- cheskers.rulespec - rule sets as text, for every entry point (the [Rules]
+-- tag of game records, the REPL's `rules` command, --rules of match,
+-- tournament, mine and tb, `rules diff/show`): rule specs on a command line,
+-- the writer of rules text, and composition.
 --
--- The text of a rule set (read by parse_text, written by format):
---   golomb                              a preset name
---   majority=false capture=jumps        options that differ (spaces or commas
---                                       between); true/false are booleans,
---                                       whole numbers integers, else text
+-- The text of a rule set is read by the core (core/rules.c, through
+-- cheskers.rules_text: the one grammar of name=value text, shared with bot
+-- options; docs/rules.md, "Options as text"):
+--   golomb                              a preset name alone
+--   majority=false capture=jumps        options that differ (spaces, commas or
+--                                       colons between); true/false are
+--                                       booleans, whole numbers integers
 --   start='7k/8/8/8/8/8/8/K7 w 0 1'     'quoted' or "quoted" values hold spaces
---   pieces={C={leaps={{1,5}}}}          a {...} value is a data literal (read
---                                       by cheskers.sandbox.load_data)
--- Option names are the core's (the keys of cheskers.rules(), plus start and
--- pieces, which have no default); an unknown one gets "did you mean".
--- Hooks (filter, result) cannot be written as text: they come from rule files.
+--   pieces={C={leaps={{1,5}}}}          a {...} value is a data literal (the
+--                                       core hands it over; read here by
+--                                       cheskers.sandbox.load_data)
+-- The core names the option and echoes the value in its messages, with "did
+-- you mean" for a near option, value or preset. Hooks (filter, result)
+-- cannot be written as text: they come from rule files.
 --
 -- A rule spec on a command line (parse) is that text, or also:
 --   a Lua table literal    "{promote='K', pieces={C={leaps={{1,5}}}}}" (data only)
@@ -20,7 +24,7 @@
 --                          table; ends in .lua; trusted: it may hold hooks)
 --   an experiment variant  scripts/experiments/camel.lua:camel-1-5
 --
---   M.parse(spec)       -> rules (a preset name or a table) | nil, message
+--   M.parse(spec)       -> rules (a preset name or a table), checked | nil, message
 --   M.parse_text(text)  -> the same, for untrusted text (no files)
 --   M.format(rules)     -> the shortest text: "golomb", else the options that differ
 --   M.equal(a, b)       -> whether two rule specs make the same rule set
@@ -30,12 +34,13 @@
 --   M.compose(base, spec) -> the rule table of spec laid over base | nil, message
 --
 -- Composition, the one rule for every place that layers rules (experiment
--- variants over base, --rules over a file's rules): start from base (a rule
--- table or nil), lay over it what the preset sets (a preset is what it
--- changes from the defaults: golomb changes nothing), then the spec's own
--- settings. So with base = {draw_repetition = 3}, "golomb" gives
--- draw_repetition = 3, and {majority = false} gives majority = false and
--- draw_repetition = 3. spec: nil, a preset name, rules text or a table.
+-- variants over base, --rules over a file's rules, the REPL's `rules
+-- OPTION=VALUE` over the game's rules): start from base (a rule table or
+-- nil), lay over it what the preset sets (a preset is what it changes from
+-- the defaults: golomb changes nothing), then the spec's own settings. So
+-- with base = {draw_repetition = 3}, "golomb" gives draw_repetition = 3, and
+-- {majority = false} gives majority = false and draw_repetition = 3. spec:
+-- nil, a preset name, rules text or a table.
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
 
@@ -52,99 +57,20 @@ function M.option_names()
   return names
 end
 
--- ---- did you mean ---------------------------------------------------------------
-
--- " (did you mean 'x'?)" for the nearest of names (cheskers.closest), or "".
-function M.suggest(word, names)
-  local best = cheskers.closest(word, names)
-  return best and (" (did you mean '" .. best .. "'?)") or ""
-end
-
 -- ---- reading --------------------------------------------------------------------
 
--- "true" -> true, "12" -> 12, anything else the text itself.
-local function bare_value(v)
-  if v == "true" then return true end
-  if v == "false" then return false end
-  if v:match("^%-?%d+$") then return math.tointeger(tonumber(v)) end
-  return v
-end
-
--- The end of the balanced {...} starting at i (quoted strings skipped), or nil.
-local function brace_end(text, i)
-  local depth = 0
-  while i <= #text do
-    local c = text:sub(i, i)
-    if c == "'" or c == '"' then
-      local e = text:find(c, i + 1, true)
-      if not e then return nil end
-      i = e
-    elseif c == "{" then depth = depth + 1
-    elseif c == "}" then
-      depth = depth - 1
-      if depth == 0 then return i end
-    end
-    i = i + 1
-  end
-  return nil
-end
-
--- Reads the value starting at pos: value, next position | nil, message.
-local function read_value(text, pos, name)
-  local q = text:sub(pos, pos)
-  if q == "'" or q == '"' then
-    local e = text:find(q, pos + 1, true)
-    if not e then return nil, "rule option '" .. name .. "': the quote " .. q .. " is not closed" end
-    return text:sub(pos + 1, e - 1), e + 1
-  elseif q == "{" then
-    local e = brace_end(text, pos)
-    if not e then return nil, "rule option '" .. name .. "': the { is not closed" end
-    local v, err = sandbox.load_data("return " .. text:sub(pos, e), "rule option '" .. name .. "'")
+-- The rule table of the options text reads (cheskers.rules_text: the core's
+-- grammar and option names), its {...} values read as data; or a preset
+-- name; or nil, message.
+local function read_options(text)
+  local t, data = cheskers.rules_text(text)
+  if t == nil then return nil, data end
+  if type(t) == "string" then return t end
+  for name in pairs(data) do
+    local v, err = sandbox.load_data("return " .. t[name], "rule option '" .. name .. "'")
     if v == nil then return nil, err end
-    return v, e + 1
+    t[name] = v
   end
-  local v = text:match("^[^%s,]+", pos)
-  if not v then return nil, "rule option '" .. name .. "' has no value after =" end
-  return bare_value(v), pos + #v
-end
-
--- The message for a word that is not name=value.
-local function not_an_option(word, names, text)
-  local default = cheskers.rules()[word]
-  if type(default) == "boolean" then
-    return ("rule option '%s' is not written name=value: write %s=true or %s=false"):format(word, word, word)
-  elseif default ~= nil then
-    return ("rule option '%s' is not written name=value: write %s=%s, for example"):format(
-      word, word, tostring(default))
-  end
-  for _, n in ipairs(names) do
-    if n == word then return ("rule option '%s' is not written name=value: write %s=..."):format(word, word) end
-  end
-  return ("cannot read rule spec '%s': '%s' is not written name=value%s"):format(
-    sandbox.truncate(text, 80), sandbox.truncate(word, 40), M.suggest(word, names))
-end
-
--- "a=1 b='x y'" -> {a = 1, b = "x y"}, or nil, message.
-local function parse_options(text)
-  local names, known = M.option_names(), {}
-  for _, n in ipairs(names) do known[n] = true end
-  local t, pos = {}, 1
-  while true do
-    pos = text:match("^[%s,]*()", pos)
-    if pos > #text then break end
-    local name, npos = text:match("^([%a_][%w_]*)%s*=%s*()", pos)
-    if not name then
-      return nil, not_an_option(text:match("^[^%s,=]*", pos), names, text)
-    end
-    if not known[name] then
-      return nil, ("unknown rule option '%s'%s"):format(sandbox.truncate(name, 40), M.suggest(name, names))
-    end
-    if t[name] ~= nil then return nil, ("rule option '%s' given twice"):format(name) end   -- a known name
-    local value, vpos = read_value(text, npos, name)
-    if value == nil then return nil, vpos end
-    t[name], pos = value, vpos
-  end
-  if next(t) == nil then return nil, "empty rule text" end
   return t
 end
 
@@ -166,14 +92,8 @@ function M.parse_text(text)
     if type(v) ~= "table" then return nil, "rules literal: not a table" end
     return validate(v)
   end
-  if s:match("^[%a_][%w_%-]*$") and cheskers.rules()[s] == nil then
-    for _, n in ipairs(NO_DEFAULT) do
-      if n == s then return nil, not_an_option(s, M.option_names(), s) end
-    end
-    return validate(s)         -- a preset name
-  end
-  local t, err = parse_options(s)
-  if not t then return nil, err end
+  local t, err = read_options(s)
+  if t == nil then return nil, err end
   return validate(t)
 end
 
@@ -207,11 +127,12 @@ local function data_text(v)
   return "{" .. table.concat(parts, ",") .. "}"
 end
 
--- A value as parse_text reads it back to the same value.
+-- A value as parse_text reads it back to the same value: text bare when the
+-- core's grammar reads it back as that text, else quoted.
 local function value_text(v)
   if type(v) == "table" then return data_text(v) end
   if type(v) ~= "string" then return tostring(v) end
-  if v ~= "" and not v:find("[%s,'\"={}]") and bare_value(v) == v then return v end
+  if v ~= "" and not v:find("[%s'\"={}]") and (cheskers.read_options("v=" .. v) or {}).v == v then return v end
   if v:find("'", 1, true) then return '"' .. v .. '"' end
   return "'" .. v .. "'"
 end
@@ -285,7 +206,9 @@ function M.parse(text)
     local ok, v = pcall(chunk)
     if not ok then return nil, tostring(v) end
     if type(v) ~= "table" then return nil, s .. ": does not return a rule table" end
-    return v
+    local r, verr = validate(v)
+    if r == nil then return nil, s .. ": " .. verr end
+    return r
   end
   return M.parse_text(s)
 end

@@ -207,17 +207,17 @@ command {
     .. "Options (docs/rules.md): majority, capture, promote, first, flying_kings,\n"
     .. "pawns_capture_backward, draw_repetition, draw_quiet_plies.\n"
     .. "Example: rules majority=false capture=jumps. `rules golomb` goes back to the defaults.\n"
+    .. "Options are laid over the current rules. A rule file or FILE.lua:VARIANT works too,\n"
+    .. "as for --rules (docs/rules.md, \"Options as text\").\n"
     .. "The position stays; its moves too when they are legal under the new rules\n"
     .. "(else the history is cleared, and rules says so). `new` starts over.",
   run = function(S, args, rest)
     if #args == 0 then return print_rules(S) end
     local spec, err = rulespec.parse(rest)
     if not spec then S:fail(err) end
-    if type(spec) == "table" then
-      local merged = S.board:rules()
-      for k, v in pairs(spec) do merged[k] = v end
-      spec = merged
-    end
+    -- options are laid over the game's rules (rulespec.compose); a preset
+    -- alone replaces them
+    if type(spec) == "table" then spec = assert(rulespec.compose(S.board:rules(), spec)) end
     local okr, rerr = pcall(cheskers.rules, spec)
     if not okr then S:fail(tostring(rerr)) end
     local b, note = game_under(S, spec)

@@ -26,6 +26,8 @@ local function parser()
   p:option("--seed", "the seed (default: the file's `seed`); a game depends only on "
            .. "(seed, variant, game number)"):convert(math.tointeger)
   p:option("--out", "output folder (created if missing)")
+  p:option("--rules", "rules laid over every variant's rules (a preset, name=value options, a {...} "
+           .. "table, a rule file or FILE.lua:VARIANT, as every --rules; composed as the file's base is)")
   p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
   p:flag("--restart", "start over: remove this experiment's result files (this seed) in DIR first")
   p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
@@ -58,6 +60,21 @@ local function command_line(args)
   return table.concat(words, " ")
 end
 
+-- Lays the rules of --rules over every variant's rules (rulespec.compose,
+-- the one composition); they are part of the experiment's fingerprint.
+local function over_variants(e, text)
+  local rulespec = require "cheskers.rulespec"
+  local spec, err = rulespec.parse(text)
+  if spec == nil then error("--rules: " .. err, 0) end
+  for _, v in ipairs(e.variants) do
+    local base = v.rules
+    if type(base) == "string" then base = assert(rulespec.compose(nil, base)) end
+    local r, cerr = rulespec.compose(base, spec)
+    if r == nil then error("--rules: " .. cerr, 0) end
+    v.rules = r
+  end
+end
+
 local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
@@ -68,6 +85,7 @@ local function run(args)
   local experiment = require "cheskers.experiment"
   local shard, nshards = require("cheskers.store").parse_shard(opts.shard)
   local e = experiment.load(opts.file, { sandbox = opts.sandbox })
+  if opts.rules then over_variants(e, opts.rules) end
   local seed = opts.seed or e.seed
   local started = os.time()
   local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil

@@ -37,7 +37,8 @@ local function parser()
   p:option("--seed", "random seed; the games depend only on it", "1"):convert(math.tointeger)
   p:option("--depth", "engine search depth for the moves played", "2"):convert(math.tointeger)
   p:option("--max", "stop after N puzzles"):convert(math.tointeger)
-  p:option("--rules", "a rules preset name (default golomb)")
+  p:option("--rules", "the rules (default golomb): a preset, name=value options, a {...} table, "
+           .. "a rule file or FILE.lua:VARIANT, as every --rules (written into each puzzle)")
   p:option("--from", "games, or random: N random positions (kings and up to --pieces other "
            .. "pieces a side)", "games")
   p:option("--pieces", "--from random: most extra pieces a side", "4"):convert(math.tointeger)
@@ -312,6 +313,18 @@ local function mine(opts)
   return m.found
 end
 
+-- The rules of --rules (rulespec.parse, as every command reads --rules),
+-- refused when a puzzle file cannot hold them (hooks); nil: golomb.
+local function puzzle_rules(text)
+  if text == nil then return nil end
+  local rules, err = require("cheskers.rulespec").parse(text)
+  if rules == nil then error("--rules: " .. err, 0) end
+  if type(rules) == "table" and (rules.filter ~= nil or rules.result ~= nil) then
+    error("--rules: rules with hooks (filter, result) cannot be written into puzzle files", 0)
+  end
+  return rules
+end
+
 local function run(args)
   local ap = parser()
   for _, a in ipairs(args) do
@@ -325,10 +338,12 @@ local function run(args)
   if not opts.seed then error("--seed must be an integer", 0) end
   if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
   local lo, hi = parse_range(opts.moves, opts.tb and 64 or 15)
+  local rules = puzzle_rules(opts.rules)
   local puzzle = require "cheskers.puzzle"
   mkdir(opts.out)
-  local header = string.format("Mined by cheskers mine --games %d --moves %s --seed %d%s", opts.games,
-    opts.moves, opts.seed, opts.tb and " --tb" or opts.from == "random" and " --from random" or "")
+  local header = string.format("Mined by cheskers mine --games %d --moves %s --seed %d%s%s", opts.games,
+    opts.moves, opts.seed, opts.tb and " --tb" or opts.from == "random" and " --from random" or "",
+    opts.rules and (" --rules %q"):format((opts.rules:gsub("%s+", " "))) or "")
   local so_far = {}
   local function found(p, hash)
     if opts.file then   -- the whole file again: an interrupted run keeps its finds
@@ -354,7 +369,7 @@ local function run(args)
   end
   if not opts.pieces or opts.pieces < 0 or opts.pieces > 10 then error("--pieces must be 0 to 10", 0) end
   local list = mine { games = opts.games, lo = lo, hi = hi, seed = opts.seed, depth = opts.depth,
-                      max = opts.max, rules = opts.rules, progress = progress, found = found,
+                      max = opts.max, rules = rules, progress = progress, found = found,
                       from = opts.from, pieces = opts.pieces, theme = opts.theme,
                       tables = opts.tb and puzzle.tables(opts.tb) }
   local counts = {}

@@ -68,6 +68,22 @@ function cheskers.closest(word, names) end
 ---@return string
 function cheskers.did_you_mean(word, names) end
 
+---Rules text read by the core: a preset name, or the options written ({name = value})
+---and data ({pieces = true} when pieces is given as its {...} text); or nil, message.
+---cheskers.rulespec.parse_text is the reader to use.
+---@param text string
+---@return string|table|nil rules
+---@return table|string|nil data_or_message
+function cheskers.rules_text(text) end
+
+---The name=value items of text by the grammar of rules text (bot options):
+---{name = value} (true/false, integers, numbers, texts) and data ({name = true}
+---for a {...} value, given as its text); or nil, message.
+---@param text string
+---@return table|nil values
+---@return table|string data_or_message
+function cheskers.read_options(text) end
+
 ---Seconds on a monotonic clock (for measuring time spent; not the time of day).
 ---@return number
 function cheskers.clock() end
