@@ -80,6 +80,22 @@ end
 
 H.cleanup_guard = setmetatable({}, { __gc = function() H.cleanup() end })
 
+-- The whole content of a file, or nil when it cannot be read.
+function H.read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Writes text to a file (raises when it cannot).
+function H.write_file(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+
 -- ---- squares ---------------------------------------------------------------
 
 local FILES = "abcdefgh"
