@@ -6,13 +6,22 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cheskers.h"
 
 #define LONGEST 32   /* longer words and names are never close */
 
-/* The edit distance (insertions, deletions, substitutions) of a and b, or a
- * number larger than any close one when either is long. */
+/* ASCII letters in lower case: a word that differs from a name only in case
+ * ("FEN", "Golomb") is as close as can be. */
+static int fold(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* The edit distance (insertions, deletions, substitutions; letter case not
+ * counted) of a and b, or a number larger than any close one when either is
+ * long. */
 static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
     size_t row[LONGEST + 1], i, j;
@@ -25,7 +34,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
         row[0] = i;
         for (j = 1; j <= lb; j++) {
             size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
+            size_t best = diag + (fold((unsigned char)a[i - 1]) != fold((unsigned char)b[j - 1]));
             if (up + 1 < best)
                 best = up + 1;
             if (row[j - 1] + 1 < best)
@@ -43,7 +52,7 @@ static size_t suggestion_distance(const char *word, size_t len, const char *name
 {
     size_t nlen = strlen(name);
     size_t d = edit_distance(word, len, name, nlen);
-    if (len >= 2 && len <= nlen && memcmp(word, name, len) == 0 && d > 1)
+    if (len >= 2 && len <= nlen && strncasecmp(word, name, len) == 0 && d > 1)
         d = 1;
     return d;
 }

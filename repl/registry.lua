@@ -12,15 +12,58 @@
 
 local registry = {}
 
-registry.settings = {
-  prompt = "cheskers> ",   -- a string, or a function(S) returning one
-  prompt2 = ">> ",         -- continuation of an unfinished Lua statement
-  ascii = false,           -- plain ASCII board even on a terminal
-  flip = false,            -- draw the board from Black's side
-  autoshow = nil,          -- draw after each change (nil: in interactive sessions)
-  history_size = 1000,
-  progress_after = 1.0,    -- seconds of perft/divide before the progress line shows
-}
+-- The settings: name -> { value, spec (cheskers.schema), what it does }.
+-- registry.settings reads and writes the values; a name nobody declared or a
+-- value of the wrong type is refused (with the nearest name), and a start-up
+-- file adds its own with registry.setting.
+local S = require "cheskers.schema"
+local declared, values = {}, {}
+
+-- Declares a setting (repl.setting{name =, default =, spec =, help =}):
+-- spec defaults to the type of default ("string", "boolean", ...).
+function registry.setting(def)
+  assert(type(def) == "table" and type(def.name) == "string" and def.name:match("^[%a_][%w_]*$"),
+         "repl.setting: needs a name (letters, digits, _)")
+  declared[def.name] = { spec = def.spec or (def.default == nil and "any" or type(def.default)),
+                         help = def.help }
+  values[def.name] = def.default
+end
+
+local function setting_names()
+  local names = {}
+  for k in pairs(declared) do names[#names + 1] = k end
+  table.sort(names)
+  return names
+end
+
+registry.settings = setmetatable({}, {
+  __index = function(_, k) return values[k] end,
+  __newindex = function(_, k, v)
+    local d = declared[k]
+    if not d then
+      registry.fail(("unknown setting %s%s (repl.setting{name = ...} adds one)"):format(S.show(k),
+        type(k) == "string" and require("cheskers").did_you_mean(k, setting_names()) or ""))
+    end
+    if v ~= nil then
+      local _, err = S.read(v, d.spec, "setting " .. k)
+      if err then registry.fail(err) end
+    end
+    values[k] = v
+  end,
+  __pairs = function() return next, values, nil end,
+})
+
+registry.setting { name = "prompt", default = "cheskers> ", spec = S.either("string", "function"),
+                   help = "a string, or a function(S) returning one" }
+registry.setting { name = "prompt2", default = ">> ", spec = S.either("string", "function"),
+                   help = "continuation of an unfinished Lua statement" }
+registry.setting { name = "ascii", default = false, help = "plain ASCII board even on a terminal" }
+registry.setting { name = "flip", default = false, help = "draw the board from Black's side" }
+registry.setting { name = "autoshow", spec = "boolean",
+                   help = "draw after each change (nil: in interactive sessions)" }
+registry.setting { name = "history_size", default = 1000, spec = S.int { min = 0 } }
+registry.setting { name = "progress_after", default = 1.0, spec = S.num { min = 0 },
+                   help = "seconds of perft/divide before the progress line shows" }
 
 registry.commands = {}         -- name -> command (aliases map to the same command)
 registry.command_list = {}     -- commands in definition order (for help)

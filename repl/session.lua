@@ -17,7 +17,8 @@
 --
 -- Extending, from ~/.cheskersrc.lua ($CHESKERS_RC) or at the prompt, where
 -- `repl` is this module: repl.command { ... } (see repl/registry.lua),
--- registry.settings.flip = true.
+-- repl.settings.flip = true (a setting nobody declared is refused: a
+-- start-up file declares its own with repl.setting{name =, default =}).
 -- In run: S.board is the board, S:set_board(b) replaces it, S:fail(msg) stops
 -- with a one-line error, S:print(...) writes a line, S:show() draws the board,
 -- S:changed() asks for a redraw after the line.
@@ -40,7 +41,7 @@ local COLOR = draw.COLOR
 
 -- The module: what start-up files and the prompt see as `repl`.
 local repl = {
-  settings = registry.settings, commands = registry.commands,
+  settings = registry.settings, setting = registry.setting, commands = registry.commands,
   command_list = registry.command_list, command = registry.command,
   command_names = registry.command_names, fail = registry.fail,
   draw = draw.board, pretty = draw.pretty, status = draw.status,

@@ -85,7 +85,7 @@ local ROWS = {
   { "repl", "rules majority=False", { "majority", "'False'" } },
   { "repl", "rules capture=jumps,majority=flase", { "majority", "'flase'", "true or false" } },
   { "repl", "rules flying_kings", { "flying_kings=true" } },
-  { "repl", "rules promote=kb", { "promote", "'k'" } },
+  { "repl", "rules promote=kb", { "promote", "'kb'" } },
   { "repl", "rules draw_repetition=-3", { "draw_repetition", "-3" } },
   { "repl", "rules capture=jump", { "capture", "'jump'", "did you mean 'jumps'" } },
   { "repl", "rules golmob", { "golmob", "did you mean 'golomb'" } },

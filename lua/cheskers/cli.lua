@@ -161,6 +161,71 @@ function cli.no_subcommand(word, noun, known)
     require("cheskers").did_you_mean(word, known), #known > 0 and table.concat(known, ", ") or "none")
 end
 
+-- ---- reading a subcommand's arguments ---------------------------------------
+
+-- What argparse converters a subcommand uses allow, in words.
+local CONVERTERS = { [math.tointeger] = "a whole number", [tonumber] = "a number" }
+
+-- The names of parser p's options ("--games", "-n", ...).
+local function option_names(p)
+  local names = {}
+  for _, o in ipairs(p._options or {}) do
+    for _, a in ipairs(o._aliases or {}) do names[#names + 1] = a end
+  end
+  return names
+end
+
+-- Makes every converter of p's options name its option and echo the value
+-- it refused ("--games must be a whole number, not '1.5'") instead of
+-- argparse's "malformed argument '1.5'"; once per parser.
+local function name_converters(p)
+  if p._cheskers_named then return end
+  p._cheskers_named = true
+  for _, o in ipairs(p._options or {}) do
+    local f = o._convert
+    if type(f) == "function" then
+      local name = o._name or (o._aliases or {})[1] or "option"
+      o._convert = function(x)
+        local v, err = f(x)
+        if v ~= nil then return v end
+        local what = err or ("must be " .. (CONVERTERS[f] or "something else"))
+        return nil, ("%s %s, not '%s'"):format(name, what, x)
+      end
+    end
+  end
+end
+
+-- The one reading of a subcommand's arguments by its argparse parser p:
+-- the options table, or raises one line: "unknown option '--gmaes' (did you
+-- mean '--games'?); see cheskers match --help", "--games must be a whole
+-- number, not '1.5'; see ...".
+function cli.parse_args(p, args)
+  name_converters(p)
+  local ok, opts = p:pparse(args)
+  if ok then return opts end
+  local msg = tostring(opts):gsub("\nDid you mean.*$", "")
+  local bad = msg:match("^unknown option '([^']*)'$")
+  if bad then msg = msg .. require("cheskers").did_you_mean(bad, option_names(p)) end
+  error(("%s; see %s --help"):format(msg, p._name or cli.progname), 0)
+end
+
+-- Checks the value of option name against a cheskers.schema spec; raises
+-- one line ("--theme must be 'stalemate' or 'kings', not 'stalmate' (did
+-- you mean 'stalemate'?)"). Returns the value.
+function cli.check_option(name, value, spec)
+  local v, err = require("cheskers.schema").read(value, spec, name)
+  if v == nil and err then error(err, 0) end
+  return v
+end
+
+-- The one message for a word that is none of choices (a subcommand's
+-- action): "unknown action 'shwo' (did you mean 'show'?); choose show or diff".
+function cli.not_one_of(word, noun, choices)
+  local list = #choices == 2 and (choices[1] .. " or " .. choices[2]) or table.concat(choices, ", ")
+  return ("unknown %s '%s'%s; choose %s"):format(noun, word,
+    require("cheskers").did_you_mean(word, choices), list)
+end
+
 -- Dispatches to cheskers.cmd.<name>.
 local function run_subcommand(name, args)
   local mod, err = cli.subcommand(name)

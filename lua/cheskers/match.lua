@@ -34,8 +34,24 @@ local bots_mod = require "cheskers.bots"
 local game_mod = require "cheskers.game"
 local store = require "cheskers.store"
 local stats = require "cheskers.stats"
+local S = require "cheskers.schema"
 
 local match = {}
+
+-- What match.run accepts (the fields of cfg above); any other is refused
+-- with the nearest name.
+match.CONFIG = S.record {
+  noun = "option", required = { "a", "b" },
+  fields = {
+    a = S.either("string", "table"), b = S.either("string", "table"),
+    games = S.int { min = 0 }, rules = "any", rules_text = "string", seed = "integer",
+    nodes = S.int { min = 1 }, time = S.num { above = 0 }, move_timeout = S.num { above = 0 },
+    openings = "table", openings_file = "string", opening_plies = S.int { min = 0 },
+    max_plies = S.int { min = 1 }, repetition = S.int { min = 0 }, out = "string",
+    records = "string", resume = "boolean", sprt = "table", progress = "function",
+    log = "function", sandbox = S.either("boolean", "table"), steal_lock = "boolean",
+  },
+}
 
 -- Elapsed seconds of a game: the binding's monotonic clock.
 match.wallclock = cheskers.clock
@@ -269,6 +285,7 @@ end
 -- draws, losses (of a), reasons (reason -> count), results, elo, elo_lo,
 -- elo_hi, sprt = {llr, lower, upper, decision} when asked.
 function match.run(cfg)
+  S.check(cfg, match.CONFIG, "match.run")
   local bots = load_bots(cfg)
   local sum = new_summary(cfg, bots)
   local st = open_store(cfg, bots)

@@ -216,13 +216,16 @@ local function go_limits(S, args)
     if not k then
       if a:match("^%d+$") then k, v = "depth", a
       elseif a:match("^[%d.]+s$") then k, v = "time", a:sub(1, -2)
-      else S:fail("go: expected depth N, nodes N, time S, N (a depth) or Ns (seconds), not '" .. a .. "'") end
+      else
+        S:fail("go: expected depth N, nodes N, time S, N (a depth) or Ns (seconds), not '" .. a .. "'"
+               .. cheskers.did_you_mean(a, { "depth", "nodes", "time" }))
+      end
     end
     local n = tonumber(v)
-    if not n or n <= 0 then S:fail("go: " .. k .. " must be a positive number") end
-    if k ~= "time" then
-      n = math.tointeger(n)
-      if not n then S:fail("go: " .. k .. " must be a whole number") end
+    if k ~= "time" then n = math.tointeger(n) end
+    if not n or n <= 0 or n ~= n or n == math.huge then
+      S:fail(("go: %s must be a %s > 0, not %s"):format(k, k == "time" and "number" or "whole number",
+             v == nil and "nothing" or "'" .. v .. "'"))
     end
     o[k] = n
     i = i + 1

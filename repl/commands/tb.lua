@@ -9,6 +9,9 @@ local draw = require "repl.draw"
 
 local tb = {}
 
+registry.setting { name = "tb", spec = require("cheskers.schema").either("string", "boolean"),
+                   help = "the tablebases' folder (false: none; nil: CHESKERS_TB or the default)" }
+
 local NO_TABLES = "no tablebases: set CHESKERS_TB or type `tb DIR` "
   .. "(build them with: cheskers tb build --pieces 4)"
 

@@ -119,21 +119,16 @@ local function page(list, title, reports)
 end
 
 local function run(args)
-  local ok, opts = parser():pparse(args)
-  if not ok then error(opts .. "\n" .. usage, 0) end
+  local opts = require("cheskers.cli").parse_args(parser(), args)
   if opts.help then io.stdout:write(usage, "\n") return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
   if not opts.out then error("--out FILE is required\n" .. usage, 0) end
   local puzzle = require "cheskers.puzzle"
-  local list, status = {}, 0
+  local list = {}
   for _, path in ipairs(opts.files) do
     local ps, err = puzzle.load(path, { each = opts.check })
-    if not ps then
-      io.stderr:write("cheskers book: ", tostring(err), "\n")
-      status = 1
-    else
-      for _, p in ipairs(ps) do list[#list + 1] = p end
-    end
+    if not ps then error(tostring(err) .. " (no page written)", 0) end
+    for _, p in ipairs(ps) do list[#list + 1] = p end
   end
   local reports
   if opts.check then
@@ -142,7 +137,7 @@ local function run(args)
   end
   require("cheskers.store").write_file(opts.out, page(list, opts.title, reports))
   io.stdout:write(string.format("%d puzzles written to %s\n", #list, opts.out))
-  return status
+  return 0
 end
 
 return {

@@ -39,8 +39,7 @@ local function parser()
 end
 
 local function run(args)
-  local ok, opts = parser():pparse(args)
-  if not ok then error(opts .. "\n" .. usage, 0) end
+  local opts = require("cheskers.cli").parse_args(parser(), args)
   if opts.help then io.stdout:write(usage, "\n") return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
   local secs = opts.max_seconds

@@ -78,8 +78,7 @@ end
 local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
-  local ok, opts = p:pparse(args)
-  if not ok then error(opts .. "; see --help", 0) end
+  local opts = require("cheskers.cli").parse_args(p, args)
   if not opts.out then error("--out DIR is required; see --help", 0) end
   if opts.games ~= nil and opts.games < 0 then error("--games must be >= 0", 0) end
   local experiment = require "cheskers.experiment"

@@ -54,7 +54,7 @@ local function config(o, match)
   if not ok then return nil, err end
   if o.sprt then
     local e0, e1 = o.sprt:match("^%s*(%-?[%d.]+)%s*,%s*(%-?[%d.]+)%s*$")
-    if not e0 then return nil, "--sprt takes ELO0,ELO1 (e.g. 0,50)" end
+    if not e0 then return nil, ("--sprt takes ELO0,ELO1 (e.g. 0,50), not '%s'"):format(o.sprt) end
     cfg.sprt = { elo0 = tonumber(e0), elo1 = tonumber(e1) }
   end
   return cfg
@@ -91,8 +91,7 @@ end
 local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
-  local ok, o = p:pparse(args)
-  if not ok then return fail(o .. "\n" .. p:get_usage()) end
+  local o = require("cheskers.cli").parse_args(p, args)
   local match = require "cheskers.match"
   local cfg, err = config(o, match)
   if not cfg then return fail(err) end

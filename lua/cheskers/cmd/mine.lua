@@ -54,8 +54,8 @@ local function parse_range(text, most)
   if not a then a = text:match("^(%d+)$") b = a end
   a, b = tonumber(a), tonumber(b)
   if not a or a < 1 or b < a or b > most then
-    error(string.format("--moves must be A-B with 1 <= A <= B <= %d, or one number%s", most,
-      most == 15 and " (up to 64 with --tb)" or ""), 0)
+    error(string.format("--moves must be A-B with 1 <= A <= B <= %d, or one number%s, not '%s'", most,
+      most == 15 and " (up to 64 with --tb)" or "", text), 0)
   end
   return a, b
 end
@@ -332,11 +332,14 @@ local function run(args)
       if require("cheskers.cli").wants_help(args) then io.stdout:write(ap:get_help(), "\n") return 0 end
     end
   end
-  local ok, opts = ap:pparse(args)
-  if not ok then error(opts .. "\n" .. ap:get_usage(), 0) end
+  local opts = require("cheskers.cli").parse_args(ap, args)
   if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
   if not opts.seed then error("--seed must be an integer", 0) end
   if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
+  local cli, S = require "cheskers.cli", require "cheskers.schema"
+  cli.check_option("--from", opts.from, S.one_of { "games", "random" })
+  if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of { "stalemate", "kings" }) end
+  cli.check_option("--pieces", opts.pieces, S.int { min = 0, max = 10 })
   local lo, hi = parse_range(opts.moves, opts.tb and 64 or 15)
   local rules = puzzle_rules(opts.rules)
   local puzzle = require "cheskers.puzzle"
@@ -363,11 +366,6 @@ local function run(args)
       io.stderr:flush()
     end
   end
-  if opts.from ~= "games" and opts.from ~= "random" then error("--from must be games or random", 0) end
-  if opts.theme and opts.theme ~= "stalemate" and opts.theme ~= "kings" then
-    error("--theme must be stalemate or kings", 0)
-  end
-  if not opts.pieces or opts.pieces < 0 or opts.pieces > 10 then error("--pieces must be 0 to 10", 0) end
   local list = mine { games = opts.games, lo = lo, hi = hi, seed = opts.seed, depth = opts.depth,
                       max = opts.max, rules = rules, progress = progress, found = found,
                       from = opts.from, pieces = opts.pieces, theme = opts.theme,

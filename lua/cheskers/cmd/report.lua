@@ -55,8 +55,7 @@ end
 local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
-  local ok, opts = p:pparse(args)
-  if not ok then error(opts .. "; see --help", 0) end
+  local opts = require("cheskers.cli").parse_args(p, args)
   local report = require "cheskers.report"
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end

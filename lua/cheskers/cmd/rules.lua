@@ -195,8 +195,7 @@ end
 
 local function run(args)
   if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
-  local ok, opts = parser():pparse(args)
-  if not ok then return fail(opts .. "; see cheskers rules --help") end
+  local opts = require("cheskers.cli").parse_args(parser(), args)
   if opts.help then io.stdout:write(usage, "\n") return 0 end
   local specs = opts.specs
   if opts.action == "show" then
@@ -213,7 +212,8 @@ local function run(args)
     end
     return rc
   end
-  return fail("unknown action '" .. tostring(opts.action) .. "' (diff or show); see cheskers rules --help")
+  return fail(require("cheskers.cli").not_one_of(tostring(opts.action), "action", { "diff", "show" })
+              .. "; see cheskers rules --help")
 end
 
 return {

@@ -68,9 +68,8 @@ end
 
 local function build(opts)
   local cheskers = require "cheskers"
-  if not opts.pieces or opts.pieces < 2 or opts.pieces > 6 then
-    return fail("--pieces must be 2 to 6")
-  end
+  local cli, S = require "cheskers.cli", require "cheskers.schema"
+  cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 })
   if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
   local okrl, rl = pcall(require, "cheskers.readline")
   local tty = okrl and rl.isatty(2)
@@ -175,13 +174,14 @@ end
 
 local function run(args)
   if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
-  local ok, opts = parser():pparse(args)
-  if not ok then return fail(opts .. "\n" .. usage) end
+  local opts = require("cheskers.cli").parse_args(parser(), args)
   if opts.help then io.stdout:write(usage, "\n") return 0 end
   opts.dir = opts.dir or default_dir()
   local actions = { build = build, probe = probe, atlas = atlas }
   local fn = actions[opts.action]
-  if not fn then return fail("unknown action '" .. opts.action .. "' (build, probe or atlas)") end
+  if not fn then
+    return fail(require("cheskers.cli").not_one_of(opts.action, "action", { "build", "probe", "atlas" }))
+  end
   if opts.action ~= "probe" and #opts.words > 0 then
     return fail("unexpected argument '" .. opts.words[1] .. "'")
   end

@@ -138,8 +138,7 @@ end
 local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
-  local ok, o = p:pparse(args)
-  if not ok then return fail(o .. "\n" .. p:get_usage()) end
+  local o = require("cheskers.cli").parse_args(p, args)
   local tournament = require "cheskers.tournament"
   if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
