@@ -16,7 +16,7 @@ local registry = {}
 -- registry.settings reads and writes the values; a name nobody declared or a
 -- value of the wrong type is refused (with the nearest name), and a start-up
 -- file adds its own with registry.setting.
-local S = require "cheskers.schema"
+local schema = require "cheskers.schema"
 local declared, values = {}, {}
 
 -- Declares a setting (repl.setting{name =, default =, spec =, help =}):
@@ -41,11 +41,11 @@ registry.settings = setmetatable({}, {
   __newindex = function(_, k, v)
     local d = declared[k]
     if not d then
-      registry.fail(("unknown setting %s%s (repl.setting{name = ...} adds one)"):format(S.show(k),
+      registry.fail(("unknown setting %s%s (repl.setting{name = ...} adds one)"):format(schema.show(k),
         type(k) == "string" and require("cheskers").did_you_mean(k, setting_names()) or ""))
     end
     if v ~= nil then
-      local _, err = S.read(v, d.spec, "setting " .. k)
+      local _, err = schema.read(v, d.spec, "setting " .. k)
       if err then registry.fail(err) end
     end
     values[k] = v
@@ -53,16 +53,16 @@ registry.settings = setmetatable({}, {
   __pairs = function() return next, values, nil end,
 })
 
-registry.setting { name = "prompt", default = "cheskers> ", spec = S.either("string", "function"),
+registry.setting { name = "prompt", default = "cheskers> ", spec = schema.either("string", "function"),
                    help = "a string, or a function(S) returning one" }
-registry.setting { name = "prompt2", default = ">> ", spec = S.either("string", "function"),
+registry.setting { name = "prompt2", default = ">> ", spec = schema.either("string", "function"),
                    help = "continuation of an unfinished Lua statement" }
 registry.setting { name = "ascii", default = false, help = "plain ASCII board even on a terminal" }
 registry.setting { name = "flip", default = false, help = "draw the board from Black's side" }
 registry.setting { name = "autoshow", spec = "boolean",
                    help = "draw after each change (nil: in interactive sessions)" }
-registry.setting { name = "history_size", default = 1000, spec = S.int { min = 0 } }
-registry.setting { name = "progress_after", default = 1.0, spec = S.num { min = 0 },
+registry.setting { name = "history_size", default = 1000, spec = schema.int { min = 0 } }
+registry.setting { name = "progress_after", default = 1.0, spec = schema.num { min = 0 },
                    help = "seconds of perft/divide before the progress line shows" }
 
 registry.commands = {}         -- name -> command (aliases map to the same command)
