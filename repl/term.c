@@ -47,6 +47,7 @@
 
 #include "cheskers.h"
 #include "lcheskers.h"
+#include "lerror.h"
 #include "term.h"
 
 enum { MODE_IDLE, MODE_PROMPT, MODE_RUN };
@@ -78,7 +79,7 @@ static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     lua_sethook(L, NULL, 0, 0);
-    lcheskers_error(L, "interrupted", "interrupted!");
+    lb_error(L, LB_E_INTERRUPTED, "interrupted!");
 }
 
 static void on_sigint(int sig)
