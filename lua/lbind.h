@@ -6,9 +6,9 @@
  * (the hot checks are inline here). Binding files include this header and
  * call downward only (tests/layers_test.sh checks it):
  *
- *   lerror.c <- lbind.c (the base) <- lmove.c, lrules.c, lperft.c, lsys.c,
- *   lsandbox.c <- lboard.c, ltb.c <- lsolve.c, lengine.c <- lcheskers.c
- *   (module registration, luaopen_cheskers_core)
+ *   lerror.c <- lbind.c (the base) <- lrules.c, lperft.c, lsys.c,
+ *   lsandbox.c <- lmove.c <- lboard.c, ltb.c <- lsolve.c, lengine.c <-
+ *   lcheskers.c (module registration, luaopen_cheskers_core)
  *
  * lerror.h declares lerror.c's error values and their codes; lcheskers.h,
  * the public interface (lcheskers.c's entry points, for the program and
