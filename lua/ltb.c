@@ -12,7 +12,8 @@
  *       progress(t) is called after each signature with t = {name =,
  *       done =, total =, skipped =, positions =, seconds =}; returning true
  *       stops the build (nil, "stopped"); so does cheskers.interrupt() or
- *       Ctrl-C (the interrupt flag, lbind.h; nil, "interrupted").
+ *       Ctrl-C (the interrupt flag, lbind.h: nil and the error value
+ *       "interrupted", code "interrupted").
  *   tables:probe(b), tables:moves(b)        as b:probe(), b:tb_moves()
  *   tables:best(b) -> move, value, distance  the fastest win, else a draw,
  *       else the slowest loss; nil when not covered or the game is over
@@ -478,8 +479,13 @@ static int tb_build(lua_State *L)
     push_default(L);
     if (!strcmp(checkdir(L, -1)->dir, dir))     /* the new files are seen */
         dir_close_all(checkdir(L, -1));
-    if (rc == CHK_TB_STOPPED)
-        return push_fail(L, *lb_interrupt_flag() ? "interrupted" : "stopped");
+    if (rc == CHK_STOPPED) {
+        luaL_pushfail(L);
+        lb_push_status_error(L, rc, NULL);
+        return 2;
+    }
+    if (rc == CHK_ABORTED)
+        return push_fail(L, "stopped");
     if (rc < 0)
         return push_fail(L, err);
     lua_pushboolean(L, 1);
