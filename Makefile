@@ -75,7 +75,7 @@ build/lua/%.o: lua/%.c $(CORE_HDR) $(wildcard lua/*.h) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -c $< -o $@
 
-build/repl/%.o: repl/%.c $(CORE_HDR) $(wildcard repl/*.h) build/flags
+build/repl/%.o: repl/%.c $(CORE_HDR) $(wildcard lua/*.h) $(wildcard repl/*.h) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -Ilua -DCHESKERS_LUADIR='"$(LUADIR)"' -c $< -o $@
 
@@ -220,7 +220,7 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_SRC) $(LDFLAGS) -lm -o $@
 
-build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_SRC) lua/lcheskers.h
+build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_SRC) $(wildcard lua/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) -Icore -Ilua \
 	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LDFLAGS) $(LUA_LIBS) -lm -o $@

@@ -1,6 +1,7 @@
 /*
- * board.c - positions: squares, set-up, the position text (FEN), Zobrist
- * hashing, make/unmake with the undo history, and the game result.
+ * board.c - positions: set-up, the position text (FEN), Zobrist hashing,
+ * make/unmake with the undo history. Calls rules.c (piece letters) and
+ * squares.c; the game result is result.c's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,32 +9,6 @@
 #include <string.h>
 
 #include "internal.h"
-
-/* ---- squares ------------------------------------------------------------ */
-
-int chk_sq_rank(int sq) { return sq >> 2; }
-int chk_sq_file(int sq) { return 2 * (sq & 3) + ((sq >> 2) & 1); }
-
-int chk_sq_from_fr(int file, int rank)
-{
-    if (file < 0 || file > 7 || rank < 0 || rank > 7 || ((file + rank) & 1))
-        return -1;
-    return rank * 4 + file / 2;
-}
-
-int chk_sq_parse(const char *s)
-{
-    if (!s || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
-        return -1;
-    return chk_sq_from_fr(s[0] - 'a', s[1] - '1');
-}
-
-void chk_sq_name(int sq, char out[3])
-{
-    out[0] = (char)('a' + chk_sq_file(sq));
-    out[1] = (char)('1' + chk_sq_rank(sq));
-    out[2] = 0;
-}
 
 /* ---- pieces ------------------------------------------------------------- */
 
@@ -444,74 +419,4 @@ bool chk_unmake(chk_pos *p)
         return false;
     memcpy(p, &p->hist[--p->nhist], UNDO_STATE);
     return true;
-}
-
-/* ---- results ------------------------------------------------------------ */
-
-static const char *const reason_names[] = {
-    "none", "kings", "stalemate", "repetition", "quiet", "hook", "error"
-};
-
-const char *chk_reason_name(int reason)
-{
-    return reason >= 0 && reason <= CHK_REASON_ERROR ? reason_names[reason] : "?";
-}
-
-int chk_repetitions(const chk_pos *p)
-{
-    size_t back = p->quiet < p->nhist ? p->quiet : p->nhist;
-    int n = 1;
-    for (size_t i = 2; i <= back; i += 2)
-        if (p->hist[p->nhist - i].hash == p->hash)
-            n++;
-    return n;
-}
-
-int chk_result_static(chk_pos *p, int *reason)
-{
-    const chk_rules *r = p->rules;
-    int side = p->side;
-    *reason = CHK_REASON_KINGS;
-    if (!p->bb[side][CHK_KING])
-        return !side;
-    if (!p->bb[!side][CHK_KING])
-        return side;
-    if (r->result) {
-        int winner = CHK_ONGOING;
-        int rc = r->result(r->hook_ud, p, &winner);
-        if (rc < 0) {
-            *reason = CHK_REASON_ERROR;
-            return CHK_ONGOING;
-        }
-        if (rc > 0 && (winner == CHK_WHITE || winner == CHK_BLACK || winner == CHK_DRAW_RESULT)) {
-            *reason = CHK_REASON_HOOK;
-            return winner;
-        }
-    }
-    *reason = CHK_REASON_REPETITION;
-    if (r->draw_repetition && chk_repetitions(p) >= r->draw_repetition)
-        return CHK_DRAW_RESULT;
-    *reason = CHK_REASON_QUIET;
-    if (r->draw_quiet_plies && p->quiet >= r->draw_quiet_plies)
-        return CHK_DRAW_RESULT;
-    *reason = CHK_REASON_NONE;
-    return CHK_ONGOING;
-}
-
-int chk_result(chk_pos *p, int *reason)
-{
-    chk_move list[CHK_MAX_MOVES];
-    int w = chk_result_static(p, reason);
-    if (w != CHK_ONGOING || *reason == CHK_REASON_ERROR)
-        return w;
-    int n = chk_gen_rule_moves(p, list);
-    if (n < 0) {
-        *reason = CHK_REASON_ERROR;
-        return CHK_ONGOING;
-    }
-    if (n == 0) {
-        *reason = CHK_REASON_STALEMATE;
-        return !p->side;
-    }
-    return CHK_ONGOING;
 }

@@ -36,7 +36,7 @@ typedef uint32_t chk_bb;
 /* How a long core call ended. Calls that return a count or a length return
  * it when >= 0 and a negative chk_status otherwise; calls that return only a
  * status return CHK_OK on success. The same value means the same thing in
- * perft, divide, search and solve. */
+ * perft, divide, search, solve and the tablebases (cheskers_tb.h). */
 typedef enum chk_status {
     CHK_OK = 0,
     CHK_STOPPED = -1,       /* the stop flag was raised (Ctrl-C, an interrupt) */
@@ -45,7 +45,11 @@ typedef enum chk_status {
     CHK_NO_MEMORY = -4,     /* the position's history (or a table) could not grow */
     CHK_NODE_LIMIT = -5,    /* the solver's node budget ran out */
     CHK_EVAL_ERROR = -6,    /* search: the eval callback failed */
-    CHK_ABORTED = -7        /* search: the info callback asked to stop */
+    CHK_ABORTED = -7,       /* a callback asked to stop (a search's info, a
+                               tablebase build's progress) */
+    CHK_TB_ERROR = -8       /* tablebases: a damaged or unwritable file, or a
+                               build that cannot be done (the call's message,
+                               err or chk_tb_error, says which) */
 } chk_status;
 
 /* A short name of a status ("stopped", "timeout" ...), "?" for no status. */

@@ -26,8 +26,10 @@
 #define CHK_TB_MAX_PIECES 6     /* the largest tables the index supports */
 #define CHK_TB_MAX_DIST   253   /* the longest distance a table can store */
 
+/* Values of a position for its side to move (not statuses: the calls
+ * below fail with a negative chk_status of cheskers.h, CHK_TB_ERROR for a
+ * damaged or unwritable file, with a message). */
 enum { CHK_TB_LOSS = -1, CHK_TB_DRAW = 0, CHK_TB_WIN = 1 };
-enum { CHK_TB_ERROR = -1, CHK_TB_STOPPED = -2 };
 
 typedef struct chk_tb chk_tb;
 
@@ -46,7 +48,8 @@ void chk_tb_close(chk_tb *tb);
 /* The largest n such that every signature with up to n pieces has a file
  * (0 when none: even K v K is missing). */
 int chk_tb_max_pieces(const chk_tb *tb);
-/* The message of the last CHK_TB_ERROR (a damaged or foreign file). */
+/* The message of the last failure of a call on tb: CHK_TB_ERROR (a
+ * damaged or foreign file), CHK_HOOK_ERROR or CHK_NO_MEMORY. */
 const char *chk_tb_error(const chk_tb *tb);
 
 /* The value of p (whose rules must be the table's rules: same text as
@@ -61,8 +64,8 @@ int chk_tb_probe(chk_tb *tb, const chk_pos *p, int *value, int *distance);
  * CHK_MAX_MOVES), values[i] CHK_TB_WIN/_DRAW/_LOSS and dists[i] the plies
  * to the end counting the move itself; known[i] false when no table covers
  * the position after the move. Returns the number of moves (0 when the game
- * is over), or CHK_TB_ERROR (hook failure, damaged file, no memory). p is
- * restored. */
+ * is over), or CHK_HOOK_ERROR, CHK_NO_MEMORY or CHK_TB_ERROR (a damaged
+ * file), chk_tb_error saying which. p is restored. */
 int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int *dists,
                        bool *known);
 
@@ -70,7 +73,8 @@ int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int
  * slowest loss (ties: the first in move generation order). *value and
  * *distance are the position's (as chk_tb_probe). Returns 1 when found,
  * 0 when the position or one of its moves is not covered, or the game is
- * over (no move), CHK_TB_ERROR as chk_tb_move_values. p is restored. */
+ * over (no move), a negative chk_status as chk_tb_move_values. p is
+ * restored. */
 int chk_tb_best_move(chk_tb *tb, chk_pos *p, chk_move *best, int *value, int *distance);
 
 /* ---- the contents of a directory (for the atlas) ---- */
@@ -100,7 +104,7 @@ typedef struct chk_tb_progress {
     double seconds;             /* its build time */
 } chk_tb_progress;
 
-/* Return non-zero to stop the build (chk_tb_build returns CHK_TB_STOPPED). */
+/* Return non-zero to stop the build (chk_tb_build returns CHK_ABORTED). */
 typedef int (*chk_tb_progress_fn)(void *ud, const chk_tb_progress *pr);
 
 typedef struct chk_tb_build_opts {
@@ -117,8 +121,9 @@ typedef struct chk_tb_build_opts {
 /* Builds every missing table for r in dir (created when missing), smallest
  * first. Each file is written to a temporary name, synced and renamed, so a
  * killed build loses at most the signature in progress; files already there
- * (and sound) are kept. Returns 0, CHK_TB_STOPPED, or CHK_TB_ERROR with a
- * message. */
+ * (and sound) are kept. Returns CHK_OK; CHK_STOPPED when o->stop was
+ * raised, CHK_ABORTED when o->progress asked to stop; else CHK_NO_MEMORY or
+ * CHK_TB_ERROR with a message in err. */
 int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o,
                  char *err, size_t errlen);
 

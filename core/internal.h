@@ -92,10 +92,11 @@ int chk__fail(char *err, size_t errlen, const char *fmt, ...)
 #endif
     ;
 
-/* movegen.c */
+/* movegen.c: the moves under the capture rule, no hooks (count_only: only
+ * their number matters, list is scratch); the legal moves counted from the
+ * bitboards alone (no hooks, no draw rules). */
 int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only);
 int chk__count_bb(const chk_pos *p);
-bool chk__fast_rules(const chk_rules *r);
 
 /* ---- status.c ----------------------------------------------------------- */
 

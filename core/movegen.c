@@ -5,7 +5,8 @@
  * rule options. Under fast_count rules (the default ones) a faster path
  * writes the same moves in the same order: one without jumps, one with
  * pawn and king jumps. Also a fast legal-move counter for perft's last ply.
- * Nothing here allocates.
+ * Whether the game is over, and so the legal moves (chk_gen_moves), is
+ * result.c's. Nothing here allocates; it calls no other file.
  */
 #include <string.h>
 
@@ -591,57 +592,7 @@ int chk_gen_rule_moves(const chk_pos *p, chk_move *list)
     return n;
 }
 
-/* chk_gen_moves with hooks or the repetition rule. */
-static __attribute__((noinline)) int gen_moves_hooked(chk_pos *p, chk_move *list)
-{
-    int reason;
-    int w = chk_result_static(p, &reason);
-    if (reason == CHK_REASON_ERROR)
-        return CHK_HOOK_ERROR;
-    if (w != CHK_ONGOING)
-        return 0;
-    return chk_gen_rule_moves(p, list);
-}
-
-int chk_gen_moves(chk_pos *p, chk_move *list)
-{
-    const chk_rules *r = p->rules;
-    if (r->result || r->draw_repetition || r->filter)
-        return gen_moves_hooked(p, list);
-    /* chk_result_static without hooks or repetitions: lost kings, quiet plies */
-    if (!p->bb[0][CHK_KING] || !p->bb[1][CHK_KING]
-        || (r->draw_quiet_plies && p->quiet >= r->draw_quiet_plies))
-        return 0;
-    return chk__gen_all(p, list, false);
-}
-
 /* ---- counting ----------------------------------------------------------- */
-
-/* Whether the fast counter knows these rules: non-flying kings and every
- * other kind a take-style piece whose captures are optional. */
-bool chk__fast_rules(const chk_rules *r)
-{
-    if (r->flying_kings || r->filter || r->capture == CHK_CAPTURE_ALL)
-        return false;
-    for (int k = 2; k < r->nkinds; k++)
-        if (r->kinds[k].style != CHK_STYLE_TAKE || r->kinds[k].compulsory)
-            return false;
-    return true;
-}
-
-int chk_count_moves(chk_pos *p)
-{
-    chk_move list[CHK_MAX_MOVES];
-    int reason;
-    int w = chk_result_static(p, &reason);
-    if (reason == CHK_REASON_ERROR)
-        return CHK_HOOK_ERROR;
-    if (w != CHK_ONGOING)
-        return 0;
-    if (p->rules->filter)
-        return chk_gen_rule_moves(p, list);
-    return chk__count_bb(p);
-}
 
 /* Counts the legal moves from the bitboards alone (bb, occ, side, rules):
  * the mailbox, hash and history may be stale. No hooks, no draw rules;

@@ -618,6 +618,19 @@ static int derive_kind(chk_kind *k)
     return 0;
 }
 
+/* Whether the fast paths of movegen.c (its generator and bitboard counter)
+ * know these rules: non-flying kings and every other kind a take-style
+ * piece whose captures are optional. */
+static bool fast_count_rules(const chk_rules *r)
+{
+    if (r->flying_kings || r->filter || r->capture == CHK_CAPTURE_ALL)
+        return false;
+    for (int k = 2; k < r->nkinds; k++)
+        if (r->kinds[k].style != CHK_STYLE_TAKE || r->kinds[k].compulsory)
+            return false;
+    return true;
+}
+
 int chk_rules_finish(chk_rules *r, char *err, size_t errlen)
 {
     static const int8_t diag[1][2] = { { 1, 1 } };
@@ -645,7 +658,7 @@ int chk_rules_finish(chk_rules *r, char *err, size_t errlen)
     for (int pc = 0; pc < 16; pc++)
         for (int sq = 0; sq < CHK_SQUARES; sq++)
             r->zobrist[pc][sq] = zob_piece(pc, sq);
-    r->fast_count = chk__fast_rules(r);
+    r->fast_count = fast_count_rules(r);
     r->finished = true;
     return 0;
 }

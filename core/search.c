@@ -12,9 +12,10 @@
  *
  * Everything a search needs is allocated by chk_search_new; searching does
  * not allocate (chk_make may grow the position's history the first time it
- * goes deeper than before). Errors (a failing rule hook or eval callback)
- * and stops unwind through s->abort: every chk_make is paired with a
- * chk_unmake on the way out, so the position is always restored.
+ * goes deeper than before). Limits, stops and errors (a failing rule hook
+ * or eval callback) unwind through s->halted, with the chk_status to return
+ * in s->status: every chk_make is paired with a chk_unmake on the way out,
+ * so the position is always restored.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,6 @@
 #define NO_SQ      0xFF
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
-enum { ABORT_NONE, ABORT_LIMIT, ABORT_STOP, ABORT_HOOK, ABORT_EVAL, ABORT_MEMORY, ABORT_INFO };
 
 /* A move as the transposition table and killers remember it: enough to
  * find the same move (chk_move_equal) in a generated list. */
@@ -64,8 +64,9 @@ struct chk_search {
     int64_t nodes, node_limit;
     double seconds;
     double t0;                          /* chk_clock() at the start */
-    chk_status stopped;                 /* how the stop condition failed */
-    int abort;
+    bool halted;                        /* unwinding: a limit, a stop, a failure */
+    chk_status status;                  /* what chk_search_run returns then: CHK_OK
+                                           when its own limits (nodes, seconds) ended it */
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
 
@@ -183,29 +184,30 @@ static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound,
 
 static void report_partial(chk_search *s);
 
+/* Makes the search unwind; chk_search_run then returns st. Returns true. */
+static bool halt(chk_search *s, chk_status st)
+{
+    s->halted = true;
+    s->status = st;
+    return true;
+}
+
 /* Polls the limits: every node for the node budget (so that node-limited
  * searches are reproducible), every 1024 nodes for the stop condition (the
  * flag and the deadline) and the time budget. */
 static inline bool check_limits(chk_search *s)
 {
-    if (s->node_limit && s->nodes >= s->node_limit) {
-        s->abort = ABORT_LIMIT;
-        return true;
-    }
+    if (s->node_limit && s->nodes >= s->node_limit)
+        return halt(s, CHK_OK);
     if ((s->nodes & 1023) == 0) {
         chk_status st = chk__stop_check_now(s->o->stop);
-        if (st != CHK_OK) {
-            s->stopped = st;
-            s->abort = ABORT_STOP;
-            return true;
-        }
-        if (s->seconds > 0 && elapsed(s) >= s->seconds) {
-            s->abort = ABORT_LIMIT;
-            return true;
-        }
+        if (st != CHK_OK)
+            return halt(s, st);
+        if (s->seconds > 0 && elapsed(s) >= s->seconds)
+            return halt(s, CHK_OK);
         if (s->o->info_every > 0 && s->o->info && elapsed(s) >= s->info_next) {
             report_partial(s);
-            return s->abort != ABORT_NONE;
+            return s->halted;
         }
     }
     return false;
@@ -225,7 +227,7 @@ static int evaluate(chk_search *s)
                 ;
             while (s->p->nhist < nh && chk_make(s->p, &s->p->hist[s->p->nhist].move))
                 ;
-            s->abort = ABORT_EVAL;
+            halt(s, CHK_EVAL_ERROR);
             return 0;
         }
         const int lim = CHK_SCORE_MATE_MIN - 1;
@@ -285,13 +287,13 @@ static inline void update_pv(chk_search *s, int ply, const chk_move *m)
 }
 
 /* The score of a finished game for the side to move at ply, or INF when
- * the game goes on. Sets s->abort when a hook fails. */
+ * the game goes on. Halts the search when a hook fails. */
 static int game_over(chk_search *s, int ply)
 {
     int reason;
     int w = chk_result_static(s->p, &reason);
     if (reason == CHK_REASON_ERROR) {
-        s->abort = ABORT_HOOK;
+        halt(s, CHK_HOOK_ERROR);
         return 0;
     }
     if (w == CHK_ONGOING)
@@ -380,7 +382,7 @@ static bool tb_root(chk_search *s, chk_search_info *out)
 /* ---- partial reports ------------------------------------------------------ */
 
 /* Calls info with the iteration in progress: its best line so far, else the
- * last completed one's. Sets s->abort when info asks to stop. */
+ * last completed one's. Halts the search when info asks to stop. */
 static void report_partial(chk_search *s)
 {
     chk_search_info *r = &s->part;
@@ -404,7 +406,7 @@ static void report_partial(chk_search *s)
     r->tb = false;
     r->root = &s->root;
     if (s->o->info(s->o->info_ud, r))
-        s->abort = ABORT_INFO;
+        halt(s, CHK_ABORTED);
 }
 
 /* ---- quiescence ---------------------------------------------------------- */
@@ -453,7 +455,7 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
     if (check_limits(s))
         return 0;
     int v = game_over(s, ply);
-    if (s->abort || v != INF)
+    if (s->halted || v != INF)
         return v;
     if (ply > 0 && (v = tb_score(s, ply)) != INF)
         return v;
@@ -465,12 +467,12 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
     bool known = s->fast_quiet && quiet_side(p);
     if (known) {
         best = evaluate(s);
-        if (s->abort || best >= beta)
+        if (s->halted || best >= beta)
             return best;
     }
     int n = chk_gen_rule_moves(p, list);
     if (n < 0) {
-        s->abort = ABORT_HOOK;
+        halt(s, CHK_HOOK_ERROR);
         return 0;
     }
     if (n == 0)
@@ -488,7 +490,7 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
     if (quiet) {
         if (!known) {
             best = evaluate(s);
-            if (s->abort || best >= beta)
+            if (s->halted || best >= beta)
                 return best;
         }
         if (best > alpha)
@@ -498,12 +500,12 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
     for (int i = 0; i < nq; i++) {
         pick(list, sc, i, nq);
         if (!chk_make(p, &list[i])) {
-            s->abort = ABORT_MEMORY;   /* the history could not grow */
+            halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
         }
         v = -qsearch(s, -beta, -alpha, ply + 1, list + nq);
         chk_unmake(p);
-        if (s->abort)
+        if (s->halted)
             return 0;
         if (v > best) {
             best = v;
@@ -533,7 +535,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     if (check_limits(s))
         return 0;
     int v = game_over(s, ply);
-    if (s->abort || v != INF)
+    if (s->halted || v != INF)
         return v;
     if (ply > 0 && repeated(p))
         return 0;
@@ -563,7 +565,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
 
     int n = chk_gen_rule_moves(p, list);
     if (n < 0) {
-        s->abort = ABORT_HOOK;
+        halt(s, CHK_HOOK_ERROR);
         return 0;
     }
     if (n == 0)
@@ -578,7 +580,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         chk_move *m = &list[i];
         bool tactical = m->captures || m->promo != CHK_NONE;
         if (!chk_make(p, m)) {
-            s->abort = ABORT_MEMORY;   /* the history could not grow */
+            halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
         }
         int d = depth - 1 + ext;
@@ -591,11 +593,11 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24))
                 r = i >= 8 ? 2 : 1;
             v = -search(s, d - r, -alpha - 1, -alpha, ply + 1, list + n);
-            if (!s->abort && v > alpha && (r || pv_node))
+            if (!s->halted && v > alpha && (r || pv_node))
                 v = -search(s, d, -beta, -alpha, ply + 1, list + n);
         }
         chk_unmake(p);
-        if (s->abort)
+        if (s->halted)
             return 0;
         if (v > best) {
             best = v;
@@ -659,7 +661,8 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->nodes = 0;
     s->node_limit = o->nodes > 0 ? o->nodes : 0;
     s->seconds = o->seconds > 0 ? o->seconds : 0;
-    s->abort = ABORT_NONE;
+    s->halted = false;
+    s->status = CHK_OK;
     s->seldepth = 0;
     s->fast_quiet = p->rules->fast_count && !p->rules->filter;
     if (++s->age == 0)
@@ -668,7 +671,6 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
     s->t0 = chk_clock();
-    s->stopped = CHK_OK;
     memset(out, 0, sizeof *out);
     s->out = out;
     s->root = *p;
@@ -684,8 +686,8 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         return CHK_HOOK_ERROR;
     if (n == 0) {
         int v = game_over(s, 0);
-        if (s->abort)
-            return CHK_HOOK_ERROR;
+        if (s->halted)
+            return s->status;
         out->score = v == INF ? -CHK_SCORE_WIN : v;
         return CHK_OK;
     }
@@ -699,7 +701,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     for (int depth = 1; depth <= maxdepth; depth++) {
         s->iter_depth = depth;
         int v = search(s, depth, -INF, INF, 0, s->moves);
-        if (s->abort)
+        if (s->halted)
             break;
         fill_info(s, out, depth, v);
         done = depth;
@@ -725,12 +727,5 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         out->nodes = s->nodes;
         out->seconds = elapsed(s);
     }
-    switch (s->abort) {
-    case ABORT_STOP: return s->stopped;
-    case ABORT_HOOK: return CHK_HOOK_ERROR;
-    case ABORT_EVAL: return CHK_EVAL_ERROR;
-    case ABORT_MEMORY: return CHK_NO_MEMORY;
-    case ABORT_INFO: return CHK_ABORTED;
-    default: return CHK_OK;
-    }
+    return s->status;
 }

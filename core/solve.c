@@ -214,30 +214,30 @@ static void tt_store(chk_solver *s, uint64_t key, int win, int nowin, int best)
         e->nowin = (uint8_t)(nowin > 255 ? 255 : nowin);
 }
 
-/* ---- node status -------------------------------------------------------- */
+/* ---- the game after a move ---------------------------------------------- */
 
-enum { ST_ERROR = -2, ST_ONGOING = 0, ST_WIN = 1, ST_LOSS = 2 };
+enum { GAME_ON, GAME_WON, GAME_LOST };
 
-/* The state of p for the attacker (a colour) after a move: ST_WIN when the
- * game is over and the attacker won, ST_LOSS when it is over otherwise
- * (draw or defeat), ST_ONGOING with *replies the side to move's number of
- * moves, ST_ERROR when a hook failed. The same judgement as chk_result:
- * the static rules, then a side without moves loses. */
-static int status(chk_pos *p, int attacker, int *replies)
+/* The game after a move, for the attacker (a colour): GAME_WON when it is
+ * over and the attacker won, GAME_LOST when it is over otherwise (draw or
+ * defeat), GAME_ON with *replies the side to move's number of moves; or
+ * CHK_HOOK_ERROR (negative) when a hook failed. The same judgement as
+ * chk_result: the static rules, then a side without moves loses. */
+static int game_after(chk_pos *p, int attacker, int *replies)
 {
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
-        return ST_ERROR;
+        return CHK_HOOK_ERROR;
     if (w != CHK_ONGOING)
-        return w == attacker ? ST_WIN : ST_LOSS;
+        return w == attacker ? GAME_WON : GAME_LOST;
     int n = chk_count_moves(p);
     if (n < 0)
-        return ST_ERROR;
+        return n;
     *replies = n;
     if (n == 0)
-        return p->side == attacker ? ST_LOSS : ST_WIN;
-    return ST_ONGOING;
+        return p->side == attacker ? GAME_LOST : GAME_WON;
+    return GAME_ON;
 }
 
 static inline chk_move *list_at(chk_solver *s, int ply) { return s->lists + (size_t)ply * CHK_MAX_MOVES; }
@@ -286,15 +286,15 @@ static int look_ahead(chk_pos *p, chk_move *list, int cnt, int32_t *score, uint1
         int replies = 0;
         if (!chk_make(p, &list[i]))
             return CHK_NO_MEMORY;
-        int st = status(p, me, &replies);
+        int st = game_after(p, me, &replies);
         chk_unmake(p);
-        if (st == ST_ERROR)
-            return CHK_HOOK_ERROR;
-        if (st == ST_WIN) {
+        if (st < 0)
+            return st;
+        if (st == GAME_WON) {
             *win = i;
             return 0;
         }
-        if (st == ST_ONGOING) {
+        if (st == GAME_ON) {
             score[i] = replies;
             order[(*cand)++] = (uint16_t)i;
         }
@@ -473,11 +473,11 @@ int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens
         int replies = 0;
         if (!chk_make(p, &list[i]))
             return CHK_NO_MEMORY;
-        int st = status(p, me, &replies);
+        int st = game_after(p, me, &replies);
         chk_unmake(p);
-        if (st == ST_ERROR)
-            return CHK_HOOK_ERROR;
-        score[i] = st == ST_WIN ? 1 : st == ST_LOSS ? -1 : 0;
+        if (st < 0)
+            return st;
+        score[i] = st == GAME_WON ? 1 : st == GAME_LOST ? -1 : 0;
     }
     for (int k = 2; k <= n; k++) {
         for (int i = 0; i < cnt; i++) {

@@ -19,6 +19,7 @@ const char *chk_status_name(int status)
     case CHK_NODE_LIMIT: return "node limit";
     case CHK_EVAL_ERROR: return "eval error";
     case CHK_ABORTED: return "aborted";
+    case CHK_TB_ERROR: return "tablebase error";
     default: return "?";
     }
 }

@@ -584,16 +584,17 @@ int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_sta
     tb_sig_name(&lay->sig, name);
     size_t hlen = header_make(tb, lay, st, tb_fnv64(data, lay->size), h);
     char *path = file_path(tb, name, ""), *tmp = file_path(tb, name, ".tmp");
-    int rc = -1;
-    if (!path || !tmp)
+    int rc = CHK_TB_ERROR;
+    if (!path || !tmp) {
         snprintf(err, errlen, "out of memory");
-    else if (write_file(tmp, h, hlen, data, lay->size) < 0)
+        rc = CHK_NO_MEMORY;
+    } else if (write_file(tmp, h, hlen, data, lay->size) < 0) {
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    else if (rename(tmp, path) < 0)
+    } else if (rename(tmp, path) < 0) {
         snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror(errno));
-    else {
+    } else {
         sync_dir(tb->dir);
-        rc = 0;
+        rc = CHK_OK;
     }
     if (rc < 0 && tmp)
         unlink(tmp);
@@ -723,14 +724,14 @@ int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int
     int n = chk_gen_moves(p, moves);
     if (n < 0) {
         snprintf(tb->err, sizeof tb->err, "a rule hook failed");
-        return CHK_TB_ERROR;
+        return n;
     }
     for (int i = 0; i < n; i++) {
         uint8_t b;
         int v, d, rc;
         if (!chk_make(p, &moves[i])) {
             snprintf(tb->err, sizeof tb->err, "out of memory");
-            return CHK_TB_ERROR;
+            return CHK_NO_MEMORY;
         }
         rc = tb_probe_byte(tb, p, &b);
         chk_unmake(p);
@@ -768,7 +769,7 @@ int chk_tb_best_move(chk_tb *tb, chk_pos *p, chk_move *best, int *value, int *di
     int n, pick = -1;
     if (!mv) {
         snprintf(tb->err, sizeof tb->err, "out of memory");
-        return CHK_TB_ERROR;
+        return CHK_NO_MEMORY;
     }
     n = chk_tb_move_values(tb, p, mv->moves, mv->values, mv->dists, mv->known);
     for (int i = 0; i < n; i++) {

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tb_internal.h"
@@ -57,16 +56,10 @@ struct worker {
     size_t nedges, capedges;
     uint64_t *found;        /* positions resolved at this level */
     size_t nfound, capfound;
-    int failed;
+    chk_status failed;      /* CHK_OK, or why the worker stopped (err:
+                               the message) */
     char err[200];
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static bool push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
 {
@@ -96,11 +89,12 @@ static bool push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
     return true;
 }
 
-static int fail(worker *w, const char *msg)
+/* Stops the worker with status st and message msg; returns st. */
+static int fail(worker *w, chk_status st, const char *msg)
 {
-    w->failed = 1;
+    w->failed = st;
     snprintf(w->err, sizeof w->err, "%s", msg);
-    return -1;
+    return st;
 }
 
 /* ---- phase 1: moves ------------------------------------------------------ */
@@ -129,16 +123,16 @@ static int child(worker *w, chk_pos *p, const chk_move *m, int *ew, int *el)
         tb_sym_canon(&b->u.lay[mem], bb);
         uint64_t idx = b->u.base[mem] + tb_index_bb(&b->u.lay[mem], bb);
         if (w->nedges == UINT32_MAX)    /* the offsets are 32-bit */
-            return fail(w, "too many moves for one thread: use more threads");
+            return fail(w, CHK_TB_ERROR, "too many moves for one thread: use more threads");
         return push_u32(&w->edges, &w->nedges, &w->capedges, (uint32_t)idx) ? 0
-               : fail(w, "out of memory");
+               : fail(w, CHK_NO_MEMORY, "out of memory");
     }
     uint8_t byte;
     int rc = tb_probe_byte(b->tb, p, &byte);
     if (rc == 0)
-        return fail(w, "a smaller table is missing (internal error)");
+        return fail(w, CHK_TB_ERROR, "a smaller table is missing (internal error)");
     if (rc < 0)
-        return fail(w, chk_tb_error(b->tb));
+        return fail(w, rc, chk_tb_error(b->tb));
     int v, d;
     tb_byte_value(byte, &v, &d);
     if (v == CHK_TB_LOSS) {
@@ -181,13 +175,13 @@ static void position_moves(worker *w, chk_pos *p, chk_move *list, uint64_t g)
     }
     int n = chk_gen_moves(p, list);
     if (n < 0) {
-        fail(w, "move generation failed");
+        fail(w, n, "move generation failed");
         return;
     }
     b->val[g] = n ? UNKNOWN : TB_BYTE(0);     /* no move: lost */
     for (int i = 0; i < n && !w->failed; i++) {
         if (!chk_make(p, &list[i])) {
-            fail(w, "out of memory");
+            fail(w, CHK_NO_MEMORY, "out of memory");
             return;
         }
         child(w, p, &list[i], &ew, &el);
@@ -196,7 +190,7 @@ static void position_moves(worker *w, chk_pos *p, chk_move *list, uint64_t g)
     b->ext_win[g] = (uint8_t)(ew > CHK_TB_MAX_DIST ? 0 : ew);
     b->ext_loss[g] = (uint8_t)(el > CHK_TB_MAX_DIST ? BLOCKED : el);
     if (ew > CHK_TB_MAX_DIST || (el > CHK_TB_MAX_DIST && el != BLOCKED))
-        fail(w, "a distance is longer than a table can store");
+        fail(w, CHK_TB_ERROR, "a distance is longer than a table can store");
 }
 
 static void *moves_thread(void *arg)
@@ -208,7 +202,7 @@ static void *moves_thread(void *arg)
     w->off = malloc((size_t)(w->hi - w->lo + 1) * sizeof *w->off);
     if (!list || !w->off) {
         free(list);
-        fail(w, "out of memory");
+        fail(w, CHK_NO_MEMORY, "out of memory");
         return NULL;
     }
     chk_pos_init(&p, &b->tb->rules);
@@ -216,7 +210,7 @@ static void *moves_thread(void *arg)
         w->off[g - w->lo] = (uint32_t)w->nedges;
         position_moves(w, &p, list, g);
         if ((g & 4095) == 0 && b->stop && *b->stop)
-            fail(w, "stopped");
+            fail(w, CHK_STOPPED, "stopped");
     }
     w->off[w->hi - w->lo] = (uint32_t)w->nedges;
     chk_pos_free(&p);
@@ -253,15 +247,28 @@ static void *level_thread(void *arg)
     for (uint64_t g = w->lo; g < w->hi; g++)
         if (b->val[g] == UNKNOWN && resolves(b, w, g, b->level) &&
             !push_u64(&w->found, &w->nfound, &w->capfound, g)) {
-            fail(w, "out of memory");
+            fail(w, CHK_NO_MEMORY, "out of memory");
             break;
         }
     return NULL;
 }
 
+/* The status of the first worker that failed (its message in err), else
+ * CHK_OK. */
+static int first_error(build *b, char *err, size_t errlen)
+{
+    for (int i = 0; i < b->nthreads; i++)
+        if (b->w[i].failed) {
+            snprintf(err, errlen, "%s", b->w[i].err);
+            return b->w[i].failed;
+        }
+    return CHK_OK;
+}
+
 /* Runs fn on every worker: workers 1.. in threads while they start, then
- * worker 0 and those whose thread could not start here. */
-static int run_threads(build *b, void *(*fn)(void *))
+ * worker 0 and those whose thread could not start here. Returns
+ * first_error's status. */
+static int run_threads(build *b, void *(*fn)(void *), char *err, size_t errlen)
 {
     pthread_t th[64];
     int n = 1;
@@ -272,27 +279,12 @@ static int run_threads(build *b, void *(*fn)(void *))
     fn(&b->w[0]);
     while (--n > 0)
         pthread_join(th[n], NULL);
-    for (int i = 0; i < b->nthreads; i++)
-        if (b->w[i].failed)
-            return -1;
-    return 0;
-}
-
-static int first_error(build *b, char *err, size_t errlen)
-{
-    for (int i = 0; i < b->nthreads; i++)
-        if (b->w[i].failed) {
-            if (!strcmp(b->w[i].err, "stopped"))
-                return CHK_TB_STOPPED;
-            snprintf(err, errlen, "%s", b->w[i].err);
-            return CHK_TB_ERROR;
-        }
-    return 0;
+    return first_error(b, err, errlen);
 }
 
 static int levels(build *b, char *err, size_t errlen)
 {
-    int maxext = 0;
+    int maxext = 0, rc;
     uint64_t changed[2] = {1, 1};
     for (uint64_t g = 0; g < b->u.total; g++) {
         if (b->ext_win[g] > maxext)
@@ -304,9 +296,9 @@ static int levels(build *b, char *err, size_t errlen)
         if (b->level > maxext + 1 && !changed[0] && !changed[1])
             return 0;
         if (b->stop && *b->stop)
-            return CHK_TB_STOPPED;
-        if (run_threads(b, level_thread) < 0)
-            return first_error(b, err, errlen);
+            return CHK_STOPPED;
+        if ((rc = run_threads(b, level_thread, err, errlen)) != CHK_OK)
+            return rc;
         changed[b->level & 1] = 0;
         for (int i = 0; i < b->nthreads; i++) {
             for (size_t j = 0; j < b->w[i].nfound; j++)
@@ -370,25 +362,25 @@ static int build_unit(build *b, char *err, size_t errlen)
     b->w = calloc((size_t)b->nthreads, sizeof *b->w);
     if (!b->val || !b->ext_win || !b->ext_loss || !b->w) {
         snprintf(err, errlen, "out of memory");
-        return CHK_TB_ERROR;
+        return CHK_NO_MEMORY;
     }
     for (int i = 0; i < b->nthreads; i++) {
         b->w[i].b = b;
         b->w[i].lo = per * (uint64_t)i < n ? per * (uint64_t)i : n;
         b->w[i].hi = b->w[i].lo + per < n ? b->w[i].lo + per : n;
     }
-    if (run_threads(b, moves_thread) < 0)
-        return first_error(b, err, errlen);
+    if ((rc = run_threads(b, moves_thread, err, errlen)) != CHK_OK)
+        return rc;
     if ((rc = levels(b, err, errlen)) != 0)
         return rc;
     for (int m = 0; m < b->u.nmem; m++) {
         tb_stats st;
         stats(&b->u.lay[m], b->val + b->u.base[m], &st);
-        if (tb_write(b->tb, &b->u.lay[m], b->val + b->u.base[m], &st, err, errlen) < 0)
-            return CHK_TB_ERROR;
+        if ((rc = tb_write(b->tb, &b->u.lay[m], b->val + b->u.base[m], &st, err, errlen)) < 0)
+            return rc;
         if (!tb_add(b->tb, &b->u.lay[m].sig)) {
             snprintf(err, errlen, "out of memory");
-            return CHK_TB_ERROR;
+            return CHK_NO_MEMORY;
         }
     }
     return 0;
@@ -460,7 +452,7 @@ static int report(const chk_tb_build_opts *o, const unit *u, int m, int *done, i
     pr.skipped = skipped;
     pr.positions = u->lay[m].size;
     pr.seconds = secs;
-    return o->progress && o->progress(o->progress_ud, &pr) ? CHK_TB_STOPPED : 0;
+    return o->progress && o->progress(o->progress_ud, &pr) ? CHK_ABORTED : CHK_OK;
 }
 
 static int threads_wanted(const chk_tb_build_opts *o)
@@ -495,13 +487,13 @@ static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, in
         b.nthreads = threads_wanted(o);
         unit_init(&b.u, &lays[i]);
         bool have = on_disk(tb, &b.u.lay[0]) && (b.u.nmem == 1 || on_disk(tb, &b.u.lay[1]));
-        double t0 = now();
+        double t0 = chk_clock();
         if (!have)
             rc = build_unit(&b, err, errlen);
         free_build(&b);
         for (int m = 0; m < b.u.nmem && rc == 0; m++)
             rc = report(o, &b.u, m, &done, o->only ? b.u.nmem : n, have,
-                        (now() - t0) * (double)b.u.lay[m].size / (double)b.u.total);
+                        (chk_clock() - t0) * (double)b.u.lay[m].size / (double)b.u.total);
     }
     if (rc == 0 && o->only && !done) {
         snprintf(err, errlen, "no signature %s with up to %d pieces", o->only, o->pieces);
@@ -529,7 +521,7 @@ int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o
     if (!lays) {
         chk_tb_close(tb);
         snprintf(err, errlen, "out of memory");
-        return CHK_TB_ERROR;
+        return CHK_NO_MEMORY;
     }
     rc = build_all(tb, o, lays, n, err, errlen);
     free(lays);

@@ -106,14 +106,16 @@ int tb_weight(const tb_layout *lay, uint64_t idx);
 int tb_sym_square(int t, int sq);
 
 /* The table for a signature key (NULL: no file), loaded; CHK_TB_ERROR
- * through *rc when damaged. */
+ * through *rc when damaged (else CHK_OK). */
 tb_table *tb_find(chk_tb *tb, uint32_t key, int *rc);
 /* Registers a table file (after a build); returns the table or NULL. */
 tb_table *tb_add(chk_tb *tb, const tb_sig *s);
-/* Writes a finished table: temporary file, fsync, rename. */
+/* Writes a finished table: temporary file, fsync, rename. CHK_OK, or
+ * CHK_NO_MEMORY or CHK_TB_ERROR with a message in err. */
 int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_stats *st,
              char *err, size_t errlen);
-/* The probe's core: the value byte for p, 1 found / 0 not covered / error. */
+/* The probe's core: the value byte for p, 1 found / 0 not covered /
+ * CHK_TB_ERROR (a damaged file). */
 int tb_probe_byte(chk_tb *tb, const chk_pos *p, uint8_t *byte);
 void tb_byte_value(uint8_t b, int *value, int *distance);
 /* Every signature with exactly `pieces` pieces, each side a king: out[]

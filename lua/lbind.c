@@ -181,7 +181,7 @@ Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
     lua_pushvalue(L, ridx);
     lua_setiuservalue(L, -2, 1);
     if (!lb_reserve_plies(b, nhist + 1))
-        lcheskers_error(L, "no_memory", "not enough memory");
+        lb_error(L, LB_E_NO_MEMORY, "not enough memory");
     return b;
 }
 
@@ -191,7 +191,7 @@ Board *lb_push_board_copy(lua_State *L, const chk_pos *src, int ridx, bool up)
 {
     Board *b = lb_new_board(L, ridx, src->nhist, up, up ? PLY_SLOTS : 0);
     if (!chk_pos_copy(&b->pos, src))
-        lcheskers_error(L, "no_memory", "not enough memory");
+        lb_error(L, LB_E_NO_MEMORY, "not enough memory");
     b->closed = false;
     return b;
 }
@@ -204,8 +204,8 @@ Board *lb_unusable_board(lua_State *L, int arg, const Board *b)
     if (b == NULL)
         luaL_typeerror(L, arg, BOARD_MT);
     if (b->closed)
-        lcheskers_error(L, "bad_argument", "attempt to use a closed board");
-    lcheskers_error(L, "busy", "board is busy");
+        lb_error(L, LB_E_BAD_ARGUMENT, "attempt to use a closed board");
+    lb_error(L, LB_E_BUSY, "board is busy");
     return NULL;
 }
 
@@ -275,7 +275,7 @@ static int call_filter(lua_State *L)
     lb_push_move(L, pos, m, lb_board_stamp(b, r->ctx.st), false);
     lua_call(L, 2, 1);
     if (!lua_isboolean(L, -1))
-        return lcheskers_error(L, "hook", "filter hook must return a boolean (got %s)", luaL_typename(L, -1));
+        return lb_error(L, LB_E_HOOK, "filter hook must return a boolean (got %s)", luaL_typename(L, -1));
     return 1;
 }
 
@@ -298,18 +298,18 @@ static int call_result(lua_State *L)
         return 2;
     }
     if (lua_type(L, top - 1) != LUA_TSTRING)
-        return lcheskers_error(L, "hook", "result hook must return \"white\", \"black\", \"draw\" or nil (got %s)",
+        return lb_error(L, LB_E_HOOK, "result hook must return \"white\", \"black\", \"draw\" or nil (got %s)",
                           luaL_typename(L, top - 1));
     for (i = 0; winners[i] && strcmp(winners[i], lua_tostring(L, top - 1)) != 0; i++)
         ;
     if (winners[i] == NULL) {
         size_t len;
         const char *s = lua_tolstring(L, top - 1, &len);
-        return lcheskers_error(L, "hook", "result hook returned a bad winner %s (\"white\", \"black\", \"draw\" or nil)",
+        return lb_error(L, LB_E_HOOK, "result hook returned a bad winner %s (\"white\", \"black\", \"draw\" or nil)",
                           lb_push_clipped(L, s, len));
     }
     if (!lua_isnil(L, top) && lua_type(L, top) != LUA_TSTRING)
-        return lcheskers_error(L, "hook", "result hook must return a reason string (got %s)", luaL_typename(L, top));
+        return lb_error(L, LB_E_HOOK, "result hook must return a reason string (got %s)", luaL_typename(L, top));
     lua_pushinteger(L, codes[i]);
     lua_pushvalue(L, top);
     return 2;
@@ -441,11 +441,11 @@ int lb_hook_error(lua_State *L, const CoreCall *cc, int failed)
         lua_pushvalue(L, cc->idx + 1);
         return lua_error(L);
     case HOOK_STACK:
-        return lcheskers_error(L, "hook", "rules hook: stack overflow");
+        return lb_error(L, LB_E_HOOK, "rules hook: stack overflow");
     case HOOK_DEPTH:
-        return lcheskers_error(L, "hook", "rules hooks nested too deeply (more than %d)", MAX_HOOK_DEPTH);
+        return lb_error(L, LB_E_HOOK, "rules hooks nested too deeply (more than %d)", MAX_HOOK_DEPTH);
     default:
-        return lcheskers_error(L, "hook", "rules hook failed");
+        return lb_error(L, LB_E_HOOK, "rules hook failed");
     }
 }
 
@@ -580,8 +580,8 @@ static int unknown_option(lua_State *L, const char *prefix, const char *what,
         luaL_addstring(&B, ")");
         luaL_pushresult(&B);
     }
-    return lcheskers_error(L, "bad_option", "%sunknown %s %s%s", prefix, what,
-                           lua_tostring(L, -2), lua_tostring(L, -1));
+    return lb_error(L, LB_E_BAD_OPTION, "%sunknown %s %s%s", prefix, what,
+                    lua_tostring(L, -2), lua_tostring(L, -1));
 }
 
 void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
@@ -595,8 +595,8 @@ void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
         size_t len;
         const char *name;
         if (lua_type(L, -2) != LUA_TSTRING)
-            lcheskers_error(L, "bad_option", "%s%s names must be strings (got %s)", prefix, what,
-                            luaL_typename(L, -2));
+            lb_error(L, LB_E_BAD_OPTION, "%s%s names must be strings (got %s)", prefix, what,
+                     luaL_typename(L, -2));
         name = lua_tolstring(L, -2, &len);
         if (!is_option(name, names) && (unknown == NULL || strcmp(name, unknown) < 0)) {
             unknown = name;     /* stays valid: the key is in the table */
@@ -613,7 +613,7 @@ void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
 /* The one mutable global: set by cheskers.interrupt() or a SIGINT handler. */
 static volatile sig_atomic_t interrupt_flag = 0;
 
-volatile sig_atomic_t *lcheskers_interrupt_flag(void)
+volatile sig_atomic_t *lb_interrupt_flag(void)
 {
     return &interrupt_flag;
 }
@@ -622,7 +622,7 @@ volatile sig_atomic_t *lcheskers_interrupt_flag(void)
  * a search returns its best move so far) once seconds (wall clock) have
  * passed from now; nil or no argument: no deadline. Returns the seconds
  * left of the previous deadline, or nil. */
-int lcheskers_deadline(lua_State *L)
+int lb_deadline(lua_State *L)
 {
     State *st = lb_state(L);
     double t = chk_clock();
@@ -648,35 +648,36 @@ chk_stop lb_stop(lua_State *L)
 
 void lb_push_status_error(lua_State *L, int status, const char *who)
 {
-    const char *sep = who ? ": " : "", *code;
+    const char *sep = who ? ": " : "";
+    lb_code code;
     if (who == NULL)
         who = "";
     switch (status) {
     case CHK_STOPPED:
-        code = "interrupted";
+        code = LB_E_INTERRUPTED;
         lua_pushliteral(L, "interrupted");
         break;
     case CHK_TIMEOUT:
-        code = "timeout";
+        code = LB_E_TIMEOUT;
         lua_pushfstring(L, "%s%sdeadline passed (cheskers.deadline)", who, sep);
         break;
     case CHK_HOOK_ERROR:
-        code = "hook";
+        code = LB_E_HOOK;
         lua_pushfstring(L, "%s%sa rule hook failed", who, sep);
         break;
     case CHK_NODE_LIMIT:
-        code = "node_limit";
+        code = LB_E_NODE_LIMIT;
         lua_pushfstring(L, "%s%snode limit reached", who, sep);
         break;
     case CHK_NO_MEMORY:
-        code = "no_memory";
+        code = LB_E_NO_MEMORY;
         lua_pushfstring(L, "%s%snot enough memory", who, sep);
         break;
     default:
-        code = "internal";
+        code = LB_E_INTERNAL;
         lua_pushfstring(L, "%s%sfailed (%s)", who, sep, chk_status_name(status));
     }
-    lcheskers_pusherror(L, code, lua_tostring(L, -1));
+    lb_push_error(L, code, lua_tostring(L, -1));
     lua_remove(L, -2);
 }
 

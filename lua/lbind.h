@@ -4,17 +4,21 @@
  * HookCtx, CoreCall), the type and argument checks, the core-call bracket,
  * options checking, stop conditions and errors. Implemented in lbind.c
  * (the hot checks are inline here). Binding files include this header and
- * depend downward only:
+ * call downward only (tests/layers_test.sh checks it):
  *
- *   lerror.c <- lbind.c (the base) <- lmove.c, lrules.c <- lboard.c,
- *   lperft.c, lsolve.c (also lmove.c), lengine.c <- lcheskers.c (module
- *   registration, luaopen_cheskers_core)
+ *   lerror.c <- lbind.c (the base) <- lrules.c, lperft.c, lsys.c,
+ *   lsandbox.c <- lmove.c <- lboard.c, ltb.c <- lsolve.c, lengine.c <-
+ *   lcheskers.c (module registration, luaopen_cheskers_core)
  *
- * Internal names start with lb_; the public interface is lcheskers.h.
+ * lerror.h declares lerror.c's error values and their codes; lcheskers.h,
+ * the public interface (lcheskers.c's entry points, for the program and
+ * the fuzz targets), is included by no binding file but lcheskers.c.
+ * Internal names start with lb_.
  */
 #ifndef LBIND_H
 #define LBIND_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +27,7 @@
 #include "lauxlib.h"
 
 #include "cheskers.h"
-#include "lcheskers.h"
+#include "lerror.h"
 
 #define BOARD_MT "cheskers.board"
 #define MOVE_MT  "cheskers.move"
@@ -221,6 +225,14 @@ int lb_closest(lua_State *L);
  * one wording of a suggestion, for every Lua message. */
 int lb_did_you_mean(lua_State *L);
 
+/* The flag that long core work (perft, divide, search, solve, a tablebase
+ * build) polls: cheskers.interrupt() and the program's SIGINT handler
+ * (through lcheskers_interrupt_flag) set it to 1; the running call then
+ * stops, restores the board and raises the error value "interrupted".
+ * Cleared when such a call starts. */
+volatile sig_atomic_t *lb_interrupt_flag(void);
+/* cheskers.deadline([seconds]) (also cheskers.engine.deadline). */
+int lb_deadline(lua_State *L);
 /* The stop condition of a long core call starting now: the interrupt flag
  * (cleared) and the deadline of cheskers.deadline. */
 chk_stop lb_stop(lua_State *L);
@@ -357,6 +369,8 @@ void lb_open_solve(lua_State *L);     /* lsolve.c: b:solve, b:defend, b:refute *
 void lb_open_engine(lua_State *L);    /* lengine.c: b:search, b:eval, cheskers.engine */
 void lb_open_tb(lua_State *L);        /* ltb.c: cheskers.tb, b:probe, b:tb_moves */
 void lb_open_sys(lua_State *L);       /* lsys.c: cheskers.clock, fsync, isatty */
+/* lsandbox.c: the module cheskers.budget (lcheskers.c preloads it). */
+int luaopen_cheskers_budget(lua_State *L);
 /* ltb.c: the tables object at arg opened for rules r (for a search or the
  * solver), or NULL with a message when r has none; raises when arg is not
  * a tables object. The object at arg keeps the result alive. */

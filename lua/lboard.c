@@ -42,9 +42,9 @@ static int l_new(lua_State *L)
         luaL_argexpected(L, lua_type(L, 1) == LUA_TSTRING, 1, "string or nil");
         fen = lua_tolstring(L, 1, &len);
         if (len > MAX_TEXT)
-            return lcheskers_error(L, "bad_position", "bad position: text too long (%d characters at most)", MAX_TEXT);
+            return lb_error(L, LB_E_BAD_POSITION, "bad position: text too long (%d characters at most)", MAX_TEXT);
         if (strlen(fen) != len)
-            return lcheskers_error(L, "bad_position", "bad position: text with a zero byte");
+            return lb_error(L, LB_E_BAD_POSITION, "bad position: text with a zero byte");
     }
     r = lb_push_rules(L, 2, st);
     ridx = lua_gettop(L);
@@ -60,7 +60,7 @@ static int l_new(lua_State *L)
     if (fen == NULL)
         chk_pos_start(&b->pos, &r->r);
     else if (chk_pos_set_fen(&b->pos, fen, err, sizeof err) < 0)
-        return lcheskers_error(L, "bad_position", "bad position: %s", err);
+        return lb_error(L, LB_E_BAD_POSITION, "bad position: %s", err);
     return 1;
 }
 
@@ -212,7 +212,7 @@ static int board_gc(lua_State *L)
 {
     Board *b = toboard(L);
     if (b->busy)
-        return lcheskers_error(L, "busy", "board is busy");
+        return lb_error(L, LB_E_BUSY, "board is busy");
     if (!b->closed) {
         b->closed = true;
         chk_pos_free(&b->pos);
@@ -340,7 +340,7 @@ static void play_legal(lua_State *L, Board *b, const chk_move *m, const Move *mv
     size_t n = b->pos.nhist;
     int slot = lb_ply_slot(b, n);
     if (!lb_reserve_plies(b, n + 2))
-        lcheskers_error(L, "no_memory", "not enough memory");
+        lb_error(L, LB_E_NO_MEMORY, "not enough memory");
     if (slot) {
         size_t old = b->slot_ply[slot - 3];
         if (old < n) {      /* the slot keeps an older entry: to the table */
@@ -357,7 +357,7 @@ static void play_legal(lua_State *L, Board *b, const chk_move *m, const Move *mv
         lua_rawseti(L, -2, (lua_Integer)n + 1);
     }
     if (!chk_make(&b->pos, m))
-        lcheskers_error(L, "no_memory", "not enough memory");
+        lb_error(L, LB_E_NO_MEMORY, "not enough memory");
     if (slot)
         b->slot_ply[slot - 3] = n;
     b->plies[n].played = mv;

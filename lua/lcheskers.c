@@ -26,19 +26,25 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "lcheskers.h"
+
+volatile sig_atomic_t *lcheskers_interrupt_flag(void)
+{
+    return lb_interrupt_flag();
+}
 
 /* cheskers.interrupt() */
 static int l_interrupt(lua_State *L)
 {
     (void)L;
-    *lcheskers_interrupt_flag() = 1;
+    *lb_interrupt_flag() = 1;
     return 0;
 }
 
 static const luaL_Reg module_funcs[] = {
     {"interrupt", l_interrupt},
-    {"deadline", lcheskers_deadline},
-    {"error_code", lcheskers_error_code},
+    {"deadline", lb_deadline},
+    {"error_code", lb_error_code},
     {"closest", lb_closest},
     {"did_you_mean", lb_did_you_mean},
     {NULL, NULL}

@@ -103,16 +103,16 @@ static void read_weights(lua_State *L, int idx, chk_weights *w)
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING)
-            lcheskers_error(L, "bad_argument", "weights: keys must be weight names");
+            lb_error(L, LB_E_BAD_ARGUMENT, "weights: keys must be weight names");
         const char *name = lua_tostring(L, -2);
         int i = chk_weight_index(name);
         if (i < 0)
-            lcheskers_error(L, "bad_option", "weights: unknown weight '%s'", name);
+            lb_error(L, LB_E_BAD_OPTION, "weights: unknown weight '%s'", name);
         if (!lua_isinteger(L, -1))
-            lcheskers_error(L, "bad_argument", "weights: '%s' must be an integer", name);
+            lb_error(L, LB_E_BAD_ARGUMENT, "weights: '%s' must be an integer", name);
         lua_Integer v = lua_tointeger(L, -1);
         if (v < -100000 || v > 100000)
-            lcheskers_error(L, "bad_argument", "weights: '%s' out of range (-100000..100000)", name);
+            lb_error(L, LB_E_BAD_ARGUMENT, "weights: '%s' out of range (-100000..100000)", name);
         nw.w[i] = (int)v;
         lua_pop(L, 1);
     }
@@ -323,9 +323,9 @@ static int eval_protected(lua_State *L)
     int isnum;
     lua_Number v = lua_tonumberx(L, -1, &isnum);
     if (!isnum)
-        return lcheskers_error(L, "hook", "eval function must return a number (got %s)", luaL_typename(L, -1));
+        return lb_error(L, LB_E_HOOK, "eval function must return a number (got %s)", luaL_typename(L, -1));
     if (v != v)
-        return lcheskers_error(L, "hook", "eval function returned NaN");
+        return lb_error(L, LB_E_HOOK, "eval function returned NaN");
     c->score = v;
     return 0;
 }
@@ -387,10 +387,10 @@ static lua_Integer opt_count(lua_State *L, const char *name)
     lua_Integer v = 0;
     if (lua_getfield(L, 2, name) != LUA_TNIL) {
         if (!lua_isinteger(L, -1))
-            lcheskers_error(L, "bad_argument", "search: '%s' must be an integer", name);
+            lb_error(L, LB_E_BAD_ARGUMENT, "search: '%s' must be an integer", name);
         v = lua_tointeger(L, -1);
         if (v < 1)
-            lcheskers_error(L, "bad_argument", "search: '%s' must be at least 1", name);
+            lb_error(L, LB_E_BAD_ARGUMENT, "search: '%s' must be at least 1", name);
     }
     lua_pop(L, 1);
     return v;
@@ -405,7 +405,7 @@ static int opt_function(lua_State *L, const char *name, int slot)
         return 0;
     }
     if (t != LUA_TFUNCTION)
-        lcheskers_error(L, "bad_argument", "search: '%s' must be a function", name);
+        lb_error(L, LB_E_BAD_ARGUMENT, "search: '%s' must be a function", name);
     lua_replace(L, slot);
     return slot;
 }
@@ -431,13 +431,13 @@ static int board_search(lua_State *L)
     lb_check_options(L, 2, "search: ", "option", known);
     o.depth = (int)opt_count(L, "depth");
     if (o.depth > CHK_MAX_PLY - 1)
-        return lcheskers_error(L, "bad_argument", "search: 'depth' must be at most %d", CHK_MAX_PLY - 1);
+        return lb_error(L, LB_E_BAD_ARGUMENT, "search: 'depth' must be at most %d", CHK_MAX_PLY - 1);
     o.nodes = (int64_t)opt_count(L, "nodes");
     if (lua_getfield(L, 2, "time") != LUA_TNIL) {
         int isnum;
         o.seconds = lua_tonumberx(L, -1, &isnum);
         if (!isnum || !(o.seconds > 0))
-            return lcheskers_error(L, "bad_argument", "search: 'time' must be a positive number of seconds");
+            return lb_error(L, LB_E_BAD_ARGUMENT, "search: 'time' must be a positive number of seconds");
     }
     lua_pop(L, 1);
     if (!o.depth && !o.nodes && !(o.seconds > 0))
@@ -446,7 +446,7 @@ static int board_search(lua_State *L)
         int isnum;
         o.info_every = lua_tonumberx(L, -1, &isnum);
         if (!isnum || !(o.info_every > 0))
-            return lcheskers_error(L, "bad_argument", "search: 'info_every' must be a positive number of seconds");
+            return lb_error(L, LB_E_BAD_ARGUMENT, "search: 'info_every' must be a positive number of seconds");
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 2, "tb") != LUA_TNIL) {
@@ -486,7 +486,7 @@ static int board_search(lua_State *L)
         ctx = e->search;
     }
     if (!ctx)
-        return lcheskers_error(L, "no_memory", "search: not enough memory");
+        return lb_error(L, LB_E_NO_MEMORY, "search: not enough memory");
     o.weights = &w;
     o.eval = c.eval ? eval_cb : NULL;
     o.eval_ud = &c;
@@ -507,12 +507,12 @@ static int board_search(lua_State *L)
         break;
     case CHK_EVAL_ERROR:
         if (lua_isnil(L, c.err))
-            return lcheskers_error(L, "hook", "search: the eval function failed");
+            return lb_error(L, LB_E_HOOK, "search: the eval function failed");
         lua_pushvalue(L, c.err);
         return lua_error(L);
     case CHK_ABORTED:
         if (lua_isnil(L, c.err))
-            return lcheskers_error(L, "hook", "search: the info function failed");
+            return lb_error(L, LB_E_HOOK, "search: the info function failed");
         lua_pushvalue(L, c.err);
         return lua_error(L);
     default:
@@ -529,7 +529,7 @@ static const luaL_Reg engine_funcs[] = {
     { "get", l_get },
     { "set", l_set },
     { "reset", l_reset },
-    { "deadline", lcheskers_deadline },
+    { "deadline", lb_deadline },
     { "defaults", l_defaults },
     { "features", l_features },
     { NULL, NULL }

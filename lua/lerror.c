@@ -9,18 +9,37 @@
  * code asks cheskers.error_code(e): the code of an error value, nil for
  * anything else (a plain string error, a table of its own).
  *
- * Codes (docs/lua_api.md lists them with their meaning): "interrupted",
- * "timeout", "illegal_move", "bad_position", "bad_rules", "bad_option",
- * "bad_argument", "hook", "busy", "no_memory", "node_limit".
+ * The codes are the enum lb_code of lerror.h, named by the table below;
+ * C code names a code by its enum value, never by a string.
  */
 #include <stdarg.h>
 
 #include "lua.h"
 #include "lauxlib.h"
 
-#include "lcheskers.h"
+#include "lerror.h"
 
 #define ERROR_MT "cheskers.error"
+
+static const char *const code_names[LB_E_NCODES] = {
+    [LB_E_INTERRUPTED] = "interrupted",
+    [LB_E_TIMEOUT] = "timeout",
+    [LB_E_ILLEGAL_MOVE] = "illegal_move",
+    [LB_E_BAD_POSITION] = "bad_position",
+    [LB_E_BAD_RULES] = "bad_rules",
+    [LB_E_BAD_OPTION] = "bad_option",
+    [LB_E_BAD_ARGUMENT] = "bad_argument",
+    [LB_E_HOOK] = "hook",
+    [LB_E_BUSY] = "busy",
+    [LB_E_NO_MEMORY] = "no_memory",
+    [LB_E_NODE_LIMIT] = "node_limit",
+    [LB_E_INTERNAL] = "internal",
+};
+
+const char *lb_code_name(int code)
+{
+    return code >= 0 && code < LB_E_NCODES ? code_names[code] : NULL;
+}
 
 static int error_tostring(lua_State *L)
 {
@@ -79,10 +98,10 @@ static void push_error_mt(lua_State *L)
     }
 }
 
-void lcheskers_pusherror(lua_State *L, const char *code, const char *msg)
+void lb_push_error(lua_State *L, lb_code code, const char *msg)
 {
     lua_createtable(L, 0, 2);
-    lua_pushstring(L, code);
+    lua_pushstring(L, lb_code_name(code));
     lua_setfield(L, -2, "code");
     lua_pushstring(L, msg);
     lua_setfield(L, -2, "message");
@@ -90,18 +109,18 @@ void lcheskers_pusherror(lua_State *L, const char *code, const char *msg)
     lua_setmetatable(L, -2);
 }
 
-int lcheskers_error(lua_State *L, const char *code, const char *fmt, ...)
+int lb_error(lua_State *L, lb_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     lua_pushvfstring(L, fmt, ap);
     va_end(ap);
-    lcheskers_pusherror(L, code, lua_tostring(L, -1));
+    lb_push_error(L, code, lua_tostring(L, -1));
     return lua_error(L);
 }
 
 /* cheskers.error_code(e) -> the code of an error value, or nil */
-int lcheskers_error_code(lua_State *L)
+int lb_error_code(lua_State *L)
 {
     if (lua_type(L, 1) == LUA_TTABLE && lua_getmetatable(L, 1)) {
         luaL_getmetatable(L, ERROR_MT);

@@ -291,7 +291,7 @@ bool lb_check_move(lua_State *L, int arg, chk_pos *p, Board *b, int bidx, chk_mo
         for (i = 0; i < n && !chk_move_equal(&list[i], &given->m); i++)
             ;
         if (i == n)
-            lcheskers_error(L, "illegal_move", "illegal move %s: %s", lb_move_text(given, err),
+            lb_error(L, LB_E_ILLEGAL_MOVE, "illegal move %s: %s", lb_move_text(given, err),
                        n == 0 ? "the game is over" : "not a legal move in this position");
         *out = list[i];
     } else {
@@ -302,7 +302,7 @@ bool lb_check_move(lua_State *L, int arg, chk_pos *p, Board *b, int bidx, chk_mo
         if (text == NULL) {
             /* the reason is on the top; read it before pushing anything */
             const char *why = lua_tostring(L, -1);
-            lcheskers_error(L, "illegal_move", "illegal move %s: %s", lb_push_clipped(L, s, len), why);
+            lb_error(L, LB_E_ILLEGAL_MOVE, "illegal move %s: %s", lb_push_clipped(L, s, len), why);
         }
         if (b)
             lb_core_begin(L, bidx, b, &cc);
@@ -313,8 +313,8 @@ bool lb_check_move(lua_State *L, int arg, chk_pos *p, Board *b, int bidx, chk_mo
         if (rc < 0) {
             err[sizeof err - 1] = '\0';
             if (rc == CHK_PARSE_ILLEGAL)    /* the message names the move already */
-                lcheskers_error(L, "illegal_move", "%s", err);
-            lcheskers_error(L, "illegal_move", "illegal move %s: %s", lb_push_clipped(L, s, len), err);
+                lb_error(L, LB_E_ILLEGAL_MOVE, "%s", err);
+            lb_error(L, LB_E_ILLEGAL_MOVE, "illegal move %s: %s", lb_push_clipped(L, s, len), err);
         }
     }
     return false;
@@ -328,7 +328,7 @@ void lb_check_move_of(lua_State *L, int arg, chk_pos *p, chk_move *out)
         Board *b = lb_testboard(L, i, false);
         if (b != NULL && !b->closed && &b->pos == p) {
             if (b->busy)
-                lcheskers_error(L, "busy", "board is busy");
+                lb_error(L, LB_E_BUSY, "board is busy");
             lb_check_move(L, arg, p, b, i, out, false);
             return;
         }

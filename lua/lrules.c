@@ -37,13 +37,13 @@ static int read_vectors(lua_State *L, int t, char c, const char *field, int8_t v
         return 0;
     }
     if (!lua_istable(L, -1))
-        lcheskers_error(L, "bad_rules", "pieces.%c.%s must be an array of {a, b} vectors", c, field);
+        lb_error(L, LB_E_BAD_RULES, "pieces.%c.%s must be an array of {a, b} vectors", c, field);
     n = (lua_Integer)lua_rawlen(L, -1);
     if (n > 8)
-        lcheskers_error(L, "bad_rules", "pieces.%c.%s: at most 8 vectors", c, field);
+        lb_error(L, LB_E_BAD_RULES, "pieces.%c.%s: at most 8 vectors", c, field);
     for (i = 1; i <= n; i++) {
         if (lua_rawgeti(L, -1, i) != LUA_TTABLE || lua_rawlen(L, -1) != 2)
-            lcheskers_error(L, "bad_rules", "pieces.%c.%s[%d] must be a vector {a, b}", c, field, (int)i);
+            lb_error(L, LB_E_BAD_RULES, "pieces.%c.%s[%d] must be a vector {a, b}", c, field, (int)i);
         for (k = 0; k < 2; k++) {
             lua_Integer x;
             int isint = 0;
@@ -52,9 +52,9 @@ static int read_vectors(lua_State *L, int t, char c, const char *field, int8_t v
             else
                 x = 0;
             if (!isint)
-                lcheskers_error(L, "bad_rules", "pieces.%c.%s[%d] must hold two integers", c, field, (int)i);
+                lb_error(L, LB_E_BAD_RULES, "pieces.%c.%s[%d] must hold two integers", c, field, (int)i);
             if (x < -7 || x > 7)
-                lcheskers_error(L, "bad_rules", "pieces.%c.%s[%d] is off the board", c, field, (int)i);
+                lb_error(L, LB_E_BAD_RULES, "pieces.%c.%s[%d] is off the board", c, field, (int)i);
             v[i - 1][k] = (int8_t)x;
             lua_pop(L, 1);
         }
@@ -74,7 +74,7 @@ static void read_kind(lua_State *L, Rules *r, char c, int t)
     char what[32];
     t = lua_absindex(L, t);
     if (!lua_istable(L, t))
-        lcheskers_error(L, "bad_rules", "pieces.%c must be a table", c);
+        lb_error(L, LB_E_BAD_RULES, "pieces.%c must be a table", c);
     snprintf(what, sizeof what, "pieces.%c field", c);
     lb_check_options(L, t, "", what, kind_fields);
     nleaps = read_vectors(L, t, c, "leaps", leaps);
@@ -91,7 +91,7 @@ static void read_kind(lua_State *L, Rules *r, char c, int t)
             break;
         /* FALLTHROUGH */
     default:
-        lcheskers_error(L, "bad_rules", "pieces.%c.capture must be \"take\" or \"jump\"", c);
+        lb_error(L, LB_E_BAD_RULES, "pieces.%c.capture must be \"take\" or \"jump\"", c);
     }
     compulsory = style == CHK_STYLE_JUMP;
     switch (lb_rawgetfield(L, t, "compulsory")) {
@@ -101,13 +101,13 @@ static void read_kind(lua_State *L, Rules *r, char c, int t)
         compulsory = lua_toboolean(L, -1);
         break;
     default:
-        lcheskers_error(L, "bad_rules", "pieces.%c.compulsory must be a boolean", c);
+        lb_error(L, LB_E_BAD_RULES, "pieces.%c.compulsory must be a boolean", c);
     }
     lua_pop(L, 2);
     if (chk_rules_set_kind(&r->r, c, style, compulsory,
                            (const int8_t (*)[2])leaps, nleaps,
                            (const int8_t (*)[2])rides, nrides, err, sizeof err) < 0)
-        lcheskers_error(L, "bad_rules", "pieces.%c: %s", c, err);
+        lb_error(L, LB_E_BAD_RULES, "pieces.%c: %s", c, err);
 }
 
 /* Reads the pieces table (at t): kinds in letter order, so that new kinds get
@@ -117,13 +117,13 @@ static void read_pieces(lua_State *L, Rules *r, int t)
     char c;
     t = lua_absindex(L, t);
     if (!lua_istable(L, t))
-        lcheskers_error(L, "bad_rules", "rules option 'pieces' must be a table");
+        lb_error(L, LB_E_BAD_RULES, "rules option 'pieces' must be a table");
     lua_pushnil(L);
     while (lua_next(L, t)) {
         size_t len = 0;
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
         if (k == NULL || len != 1 || !isupper((unsigned char)k[0]))
-            lcheskers_error(L, "bad_rules", "pieces: a kind is named by an upper-case letter (got %s)",
+            lb_error(L, LB_E_BAD_RULES, "pieces: a kind is named by an upper-case letter (got %s)",
                        k ? lb_push_clipped(L, k, len) : luaL_typename(L, -2));
         lua_pop(L, 1);
     }
@@ -176,7 +176,7 @@ static void read_option(lua_State *L, Rules *r, int i, int v)
     if (o.value == text)
         o.value_len = strlen(text);
     if (chk_rules_set_option(&r->r, &o, err, sizeof err) < 0)
-        lcheskers_error(L, "bad_rules", "%s", err);   /* the core's message names the option */
+        lb_error(L, LB_E_BAD_RULES, "%s", err);   /* the core's message names the option */
 }
 
 /* Reads a rules table (at t) into r, whose uservalue table is at h. */
@@ -196,7 +196,7 @@ static void read_rules_table(lua_State *L, Rules *r, int t, int h)
         lua_pop(L, 1);
     }
     if (chk_rules_finish(&r->r, err, sizeof err) < 0)
-        lcheskers_error(L, "bad_rules", "bad rules: %s", err);
+        lb_error(L, LB_E_BAD_RULES, "bad rules: %s", err);
     switch (lb_rawgetfield(L, t, "start")) {
     case LUA_TNIL:
         break;
@@ -206,18 +206,18 @@ static void read_rules_table(lua_State *L, Rules *r, int t, int h)
         chk_pos tmp;
         int rc;
         if (len > MAX_TEXT || strlen(s) != len)
-            lcheskers_error(L, "bad_position", "rules option 'start': bad position: text too long or with a zero byte");
+            lb_error(L, LB_E_BAD_POSITION, "rules option 'start': bad position: text too long or with a zero byte");
         chk_pos_init(&tmp, &r->r);
         rc = chk_pos_set_fen(&tmp, s, err, sizeof err);
         chk_pos_free(&tmp);
         if (rc < 0)
-            lcheskers_error(L, "bad_position", "rules option 'start': bad position: %s", err);
+            lb_error(L, LB_E_BAD_POSITION, "rules option 'start': bad position: %s", err);
         lua_setfield(L, h, "start");
         lua_pushnil(L);
         break;
     }
     default:
-        lcheskers_error(L, "bad_rules", "rules option 'start' must be a string");
+        lb_error(L, LB_E_BAD_RULES, "rules option 'start' must be a string");
     }
     lua_pop(L, 1);
     for (i = 0; i < 2; i++) {
@@ -228,7 +228,7 @@ static void read_rules_table(lua_State *L, Rules *r, int t, int h)
             continue;
         }
         if (type != LUA_TFUNCTION)
-            lcheskers_error(L, "bad_rules", "rules option '%s' must be a function", name);
+            lb_error(L, LB_E_BAD_RULES, "rules option '%s' must be a function", name);
         lua_setfield(L, h, name);
         if (i)
             r->r.result = lb_result_hook;
@@ -260,7 +260,7 @@ Rules *lb_push_rules(lua_State *L, int arg, State *st)
         const char *s = lua_tolstring(L, arg, &len);
         char err[ERR_SIZE];
         if (chk_rules_preset(&r->r, s, len, err, sizeof err) < 0)
-            lcheskers_error(L, "bad_option", "%s", err);
+            lb_error(L, LB_E_BAD_OPTION, "%s", err);
     } else if (type == LUA_TTABLE)
         read_rules_table(L, r, arg, -1);
     lua_pop(L, 1);

@@ -35,8 +35,7 @@
 #include "lauxlib.h"
 #include "lua.h"
 
-#include "cheskers.h"
-#include "lcheskers.h"
+#include "lbind.h"
 
 #define BUDGET_MT "cheskers.budget"
 #define HOOK_STEP 100           /* instructions between two hook calls */
@@ -56,7 +55,7 @@ typedef struct Budget {
 
 static const char HOOK_KEY = 'b';   /* registry[&HOOK_KEY]: the budget running */
 
-/* Monotonic seconds (until the core's one clock helper lands). */
+/* The budget at arg (raises otherwise). */
 static Budget *checkbudget(lua_State *L, int arg)
 {
     return luaL_checkudata(L, arg, BUDGET_MT);
@@ -154,7 +153,7 @@ static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
     b->why = NULL;
     b->refused = 0;
     b->deadline = seconds > 0 ? chk_clock() + seconds : 0;
-    *lcheskers_interrupt_flag() = 0;    /* see budget.interrupted */
+    *lb_interrupt_flag() = 0;    /* see budget.interrupted */
     if (b->limit > 0) {
         lua_gc(L, LUA_GCCOLLECT);
         b->entered = b->used;
@@ -235,7 +234,7 @@ static int budget_count(lua_State *L)
  * a box can rewrite the code of an error value it caught. */
 static int budget_interrupted(lua_State *L)
 {
-    lua_pushboolean(L, *lcheskers_interrupt_flag() != 0);
+    lua_pushboolean(L, *lb_interrupt_flag() != 0);
     return 1;
 }
 

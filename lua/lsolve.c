@@ -76,11 +76,11 @@ static chk_solver *get_solver(lua_State *L)
 {
     lsolver *ls = get_lsolver(L);
     if (ls->running)
-        lcheskers_error(L, "busy", "solve: the solver is busy (a solve inside a solve)");
+        lb_error(L, LB_E_BUSY, "solve: the solver is busy (a solve inside a solve)");
     if (!ls->s) {
         ls->s = chk_solver_new(0);
         if (!ls->s)
-            lcheskers_error(L, "no_memory", "solver: not enough memory");
+            lb_error(L, LB_E_NO_MEMORY, "solver: not enough memory");
     }
     return ls->s;
 }

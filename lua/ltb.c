@@ -12,7 +12,8 @@
  *       progress(t) is called after each signature with t = {name =,
  *       done =, total =, skipped =, positions =, seconds =}; returning true
  *       stops the build (nil, "stopped"); so does cheskers.interrupt() or
- *       Ctrl-C (the interrupt flag of lcheskers.h; nil, "interrupted").
+ *       Ctrl-C (the interrupt flag, lbind.h: nil and the error value
+ *       "interrupted", code "interrupted").
  *   tables:probe(b), tables:moves(b)        as b:probe(), b:tb_moves()
  *   tables:best(b) -> move, value, distance  the fastest win, else a draw,
  *       else the slowest loss; nil when not covered or the game is over
@@ -40,7 +41,6 @@
 
 #include "cheskers_tb.h"
 #include "lbind.h"
-#include "lcheskers.h"
 
 #define TBDIR_MT "cheskers.tables"
 #define TB_OPEN_MAX 8
@@ -144,8 +144,8 @@ chk_tb *lb_check_tables(lua_State *L, int arg, const chk_rules *r, char *err, si
 {
     TbDir *d = luaL_testudata(L, arg, TBDIR_MT);
     if (!d)
-        lcheskers_error(L, "bad_argument", "'tb' must be tables (cheskers.tb.open(dir)), not %s",
-                        luaL_typename(L, arg));
+        lb_error(L, LB_E_BAD_ARGUMENT, "'tb' must be tables (cheskers.tb.open(dir)), not %s",
+                 luaL_typename(L, arg));
     return dir_tables(d, r, err, errlen);
 }
 
@@ -419,8 +419,8 @@ static const char *push_shown(lua_State *L, int idx)
  * (at idx) is not what (the words of what is allowed). */
 static int bad_build_field(lua_State *L, const char *name, const char *what, int idx)
 {
-    return lcheskers_error(L, "bad_argument", "tb.build: %s must be %s, not %s", name, what,
-                           push_shown(L, idx));
+    return lb_error(L, LB_E_BAD_ARGUMENT, "tb.build: %s must be %s, not %s", name, what,
+                    push_shown(L, idx));
 }
 
 /* The integer field name of table 1, or def; raises when not an integer
@@ -471,16 +471,21 @@ static int tb_build(lua_State *L)
     const chk_rules *r = rules_at(L, 5);                /* 6: the board */
     o.progress = build_progress;
     o.progress_ud = &g;
-    o.stop = lcheskers_interrupt_flag();    /* Ctrl-C stops within a level */
-    *lcheskers_interrupt_flag() = 0;
+    o.stop = lb_interrupt_flag();    /* Ctrl-C stops within a level */
+    *lb_interrupt_flag() = 0;
     int rc = chk_tb_build(dir, r, &o, err, sizeof err);
     if (g.failed)
         return lua_error(L);
     push_default(L);
     if (!strcmp(checkdir(L, -1)->dir, dir))     /* the new files are seen */
         dir_close_all(checkdir(L, -1));
-    if (rc == CHK_TB_STOPPED)
-        return push_fail(L, *lcheskers_interrupt_flag() ? "interrupted" : "stopped");
+    if (rc == CHK_STOPPED) {
+        luaL_pushfail(L);
+        lb_push_status_error(L, rc, NULL);
+        return 2;
+    }
+    if (rc == CHK_ABORTED)
+        return push_fail(L, "stopped");
     if (rc < 0)
         return push_fail(L, err);
     lua_pushboolean(L, 1);

@@ -98,7 +98,7 @@ end
 -- the locale is UTF-8.
 function Session:set_interactive(on)
   self.interactive = on
-  self.tty_out = rl.isatty(1)
+  self.tty_out = io.type(self.out) == "file" and cheskers.isatty(self.out)
   local no_color = os.getenv("NO_COLOR")
   self.fancy = on and self.tty_out and not registry.settings.ascii
     and (no_color == nil or no_color == "") and os.getenv("TERM") ~= "dumb"
@@ -538,7 +538,7 @@ end
 -- Reads and handles lines until the end of input or quit. Interactive when
 -- standard input is a terminal. Returns the exit status.
 function Session:loop()
-  local interactive = rl.isatty(0)
+  local interactive = cheskers.isatty(io.stdin)
   self:set_interactive(interactive)
   if interactive then self:begin_interactive() end
   while not self.done do

@@ -10,9 +10,9 @@
  *   truncate_history(path, max)   -> true | nil, message
  *   set_completer(f | nil)   f(line, start, stop) -> candidates [, kind]
  *   run(f, ...)           -> true, results... | false, error, traceback
- *   isatty(fd)            -> boolean
- *   now()                 -> seconds on a monotonic clock (float)
  *   listdir(path)         -> array of names | nil, message
+ * (whether a file is a terminal, and the clock: cheskers.isatty and
+ * cheskers.clock, lua/lsys.c)
  *
  * Input: GNU readline when standard input is a terminal, else a plain
  * stdio reader (no prompt is printed unless one is given).
@@ -45,8 +45,8 @@
 #include "lauxlib.h"
 #include "lua.h"
 
-#include "cheskers.h"
 #include "lcheskers.h"
+#include "lerror.h"
 #include "term.h"
 
 enum { MODE_IDLE, MODE_PROMPT, MODE_RUN };
@@ -78,7 +78,7 @@ static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     lua_sethook(L, NULL, 0, 0);
-    lcheskers_error(L, "interrupted", "interrupted!");
+    lb_error(L, LB_E_INTERRUPTED, "interrupted!");
 }
 
 static void on_sigint(int sig)
@@ -419,18 +419,6 @@ static int l_truncate_history(lua_State *L)
 
 /* ---- small system helpers ----------------------------------------------- */
 
-static int l_isatty(lua_State *L)
-{
-    lua_pushboolean(L, isatty((int)luaL_checkinteger(L, 1)));
-    return 1;
-}
-
-static int l_now(lua_State *L)
-{
-    lua_pushnumber(L, (lua_Number)chk_clock());
-    return 1;
-}
-
 static int l_listdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
@@ -462,8 +450,6 @@ static const luaL_Reg term_funcs[] = {
     {"truncate_history", l_truncate_history},
     {"set_completer", l_set_completer},
     {"run", l_run},
-    {"isatty", l_isatty},
-    {"now", l_now},
     {"listdir", l_listdir},
     {NULL, NULL}
 };

@@ -52,6 +52,8 @@ local FILE_TESTS = {
   ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
   -- the C API's edges that the binding never reaches (a second, quick)
   ["core/board.c"] = { "sh tests/capi_test.sh" },
+  ["core/squares.c"] = { "sh tests/capi_test.sh" },
+  ["core/result.c"] = { "sh tests/capi_test.sh" },
   ["core/movetext.c"] = { "sh tests/capi_test.sh" },
   ["core/rules.c"] = { "sh tests/capi_test.sh" },
 }

@@ -8,8 +8,6 @@
 
 package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or function()
   return {
-    isatty = function() return false end,
-    now = os.clock,
     readline = function() return nil end,
     add_history = function() end,
     read_history = function() return nil, "no history here" end,

@@ -3,16 +3,20 @@
  * stop conditions (chk_stop: a flag and a deadline), checked on every long
  * call: perft, divide, search and the four solver calls stop with
  * CHK_STOPPED or CHK_TIMEOUT and leave the position exactly as it was; a
- * failed check stays failed; divide fills the counts of the root moves done.
+ * failed check stays failed; divide fills the counts of the root moves done;
+ * a tablebase build stops with the same values (cheskers_tb.h).
  * Prints TAP. Built and run by tests/status_test.sh. Time bounds are
  * multiplied by CHESKERS_TIME_SCALE (sanitizer runs are slower).
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cheskers.h"
+#include "cheskers_tb.h"
 #include "tap.h"
 
 /* What must not change: the position text, hash and history length. */
@@ -122,16 +126,17 @@ static void stop_conditions(void)
 static void status_names(void)
 {
     static const int all[] = { CHK_OK, CHK_STOPPED, CHK_TIMEOUT, CHK_HOOK_ERROR, CHK_NO_MEMORY,
-                               CHK_NODE_LIMIT, CHK_EVAL_ERROR, CHK_ABORTED };
+                               CHK_NODE_LIMIT, CHK_EVAL_ERROR, CHK_ABORTED, CHK_TB_ERROR };
+    enum { N = sizeof all / sizeof *all };
     int distinct = 1;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < N; i++)
         for (int j = 0; j < i; j++)
             distinct &= all[i] != all[j] && strcmp(chk_status_name(all[i]), chk_status_name(all[j])) != 0;
-    check(distinct, "the statuses and their names are all different");
+    check(distinct, "the statuses (the tablebases' included) and their names are all different");
     int negative = 1;
-    for (int i = 1; i < 8; i++)
-        negative &= all[i] < 0;
-    check(negative, "every failure is negative (counts and lengths are not)");
+    for (int i = 1; i < N; i++)
+        negative &= all[i] < 0 && strcmp(chk_status_name(all[i]), "?") != 0;
+    check(negative, "every failure is negative (counts and lengths are not) and has a name");
     check(strcmp(chk_status_name(CHK_TIMEOUT), "timeout") == 0 && strcmp(chk_status_name(1), "?") == 0,
           "chk_status_name: \"timeout\"; \"?\" for no status");
 }
@@ -188,6 +193,58 @@ static void divide_keeps_counts(const chk_rules *base)
     chk_pos_free(&p);
 }
 
+/* Progress that asks the build to stop after the first table. */
+static int stop_at_once(void *ud, const chk_tb_progress *pr)
+{
+    (void)ud;
+    (void)pr;
+    return 1;
+}
+
+/* Removes the folder path and the files in it. */
+static void remove_folder(const char *path)
+{
+    char file[600];
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            unlink(file);
+        }
+    if (d)
+        closedir(d);
+    rmdir(path);
+}
+
+/* A tablebase build ends with the statuses of every long call: the raised
+ * flag gives CHK_STOPPED, progress asking to stop CHK_ABORTED (as a
+ * search's info callback does), a build that cannot be done CHK_TB_ERROR
+ * with a message. */
+static void tablebase_build_stops(const chk_rules *r)
+{
+    char path[512], err[256] = "";
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/status_check_XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (mkdtemp(path) == NULL) {
+        check(0, "a scratch folder for the tablebase builds");
+        return;
+    }
+    volatile sig_atomic_t flag = 1;
+    chk_tb_build_opts o = { .pieces = 2, .threads = 1, .stop = &flag };
+    int rc = chk_tb_build(path, r, &o, err, sizeof err);
+    check(rc == CHK_STOPPED, "tablebase build: the raised flag gives CHK_STOPPED");
+    flag = 0;
+    o.progress = stop_at_once;
+    rc = chk_tb_build(path, r, &o, err, sizeof err);
+    check(rc == CHK_ABORTED, "tablebase build: progress asking to stop gives CHK_ABORTED");
+    o.progress = NULL;
+    o.pieces = 1;
+    rc = chk_tb_build(path, r, &o, err, sizeof err);
+    check(rc == CHK_TB_ERROR && strstr(err, "pieces") != NULL,
+          "tablebase build: pieces = 1 gives CHK_TB_ERROR with a message");
+    remove_folder(path);
+}
+
 int main(void)
 {
     chk_rules r;
@@ -204,6 +261,7 @@ int main(void)
     status_names();
     every_call_stops(&p, sv, se);
     divide_keeps_counts(&r);
+    tablebase_build_stops(&r);
     chk_solver_free(sv);
     chk_search_free(se);
     chk_pos_free(&p);

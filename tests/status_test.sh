@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/cprog.sh
-cprog tests/status_check.c "$tmp/status_check"
+cprog tests/status_check.c "$tmp/status_check" -lpthread
 "$tmp/status_check"

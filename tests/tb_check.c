@@ -271,7 +271,7 @@ static void check_no_memory(const char *dir)
         size_t after = mallinfo2().uordblks;
         snprintf(what, sizeof what, "%s: %s; nothing held (%zu bytes in use, then %zu)",
                  cases[i].what, err, before, after);
-        tap(rc == CHK_TB_ERROR && !strcmp(err, "out of memory") && after == before, what);
+        tap(rc == CHK_NO_MEMORY && !strcmp(err, "out of memory") && after == before, what);
     }
 }
 
@@ -383,7 +383,7 @@ static void check_build_order(const char *dir)
     int rc = chk_tb_build(sub, &r, &o, err, sizeof err);
     snprintf(what, sizeof what, "build order: pieces, then pawns (%d signatures, first out of order: %s)",
              seen.units, seen.bad ? seen.first_bad : "none");
-    tap(rc == CHK_TB_STOPPED && !seen.bad && seen.units == 31, what);
+    tap(rc == CHK_ABORTED && !seen.bad && seen.units == 31, what);
 }
 
 static int resources(const char *dir)

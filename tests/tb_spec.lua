@@ -208,6 +208,17 @@ describe("tablebases", function()
     assert.are.equal(1, #files(ROOT .. "/stopped"))   -- K v K, finished and kept
   end)
 
+  it("cheskers.interrupt() stops the build: nil and an error value with code interrupted", function()
+    local n = 0
+    local ok, err = cheskers.tb.build{ pieces = 3, dir = ROOT .. "/interrupted",
+      progress = function() n = n + 1 cheskers.interrupt() end }
+    assert.is_nil(ok)
+    assert.are.equal("interrupted", cheskers.error_code(err))
+    assert.are.equal("interrupted", tostring(err))
+    assert.are.equal(1, n)
+    assert.are.equal(1, #files(ROOT .. "/interrupted"))   -- K v K, finished and kept
+  end)
+
   describe("positions worked out by hand (K v K, default rules)", function()
     -- rows: position, value for the side to move, plies
     local ROWS = {

@@ -387,7 +387,7 @@ function cli.main(progname, argv)
     if status ~= 0 then return status end
   end
   if wants_repl(o) then
-    local rs = session_of(o, term().isatty(0)):loop()
+    local rs = session_of(o, require("cheskers").isatty(io.stdin)):loop()
     if rs ~= 0 then status = rs end
   end
   return status

@@ -10,7 +10,6 @@ local draw = require "repl.draw"
 
 local command, count_arg = registry.command, registry.count_arg
 
-local rl = require "cheskers.readline"
 
 -- The engine's method, when the board has one.
 local function engine_method(b, name)
@@ -50,7 +49,7 @@ local function progress_reporter(S, name, depth, t0)
   local after = registry.settings.progress_after
   local shown = 0
   return function(i, n, nodes)
-    local now = rl.now()
+    local now = cheskers.clock()
     if now - t0 >= after and now - shown >= 0.1 then
       shown = now
       S.progress_shown = true
@@ -92,11 +91,11 @@ local function count_command(S, args, divide)
   local depth = count_arg(S, args[1], "the depth")
   if divide and depth < 1 then S:fail("divide needs a depth of 1 or more") end
   local b = S.board:copy()   -- the board stays as it was, even after Ctrl-C
-  local t0 = rl.now()
+  local t0 = cheskers.clock()
   local st = {}
   local how = registry.catch_interrupt(count_moves, b, depth, divide, st, progress_reporter(S, name, depth, t0))
   S:clear_progress()
-  print_counts(S, name, depth, st, rl.now() - t0, divide, how == "interrupted")
+  print_counts(S, name, depth, st, cheskers.clock() - t0, divide, how == "interrupted")
   if how == "interrupted" then S:interrupted() end
 end
 

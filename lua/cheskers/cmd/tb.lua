@@ -71,8 +71,7 @@ local function build(opts)
   local cli, S = require "cheskers.cli", require "cheskers.schema"
   cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 })
   if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
-  local okrl, rl = pcall(require, "cheskers.readline")
-  local tty = okrl and rl.isatty(2)
+  local tty = cheskers.isatty(io.stderr)
   local start, built = os.time(), 0
   local function progress(t)
     if not t.skipped then built = built + 1 end

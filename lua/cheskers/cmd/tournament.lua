@@ -82,8 +82,7 @@ local function print_report(tournament, sum, o, cfg)
 end
 
 local function progress_printer(tournament)
-  local okrl, rl = pcall(require, "cheskers.readline")
-  local tty = okrl and rl.isatty(2)
+  local tty = require("cheskers").isatty(io.stderr)
   local shown = false
   local function progress(done, total, r)
     if r.detail then
