@@ -177,7 +177,7 @@ static int read_fields(chk_pos *q, const char *s, char *err, size_t errlen)
 {
     long n;
     if ((*s != 'w' && *s != 'b') || !field_end(s[1]))
-        return fen_fail(err, errlen, "side to move must be w or b");
+        return fen_fail(err, errlen, "side to move must be w or b, not '%.8s'", s);
     q->side = *s == 'w' ? CHK_WHITE : CHK_BLACK;
     if (q->side == CHK_BLACK)
         q->hash ^= ZOB_SIDE;

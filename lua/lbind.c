@@ -98,6 +98,25 @@ const char *lb_push_clipped(lua_State *L, const char *s, size_t len)
     return lua_pushlstring(L, buf, n + 2);
 }
 
+/* [-0, +1] Pushes the value at idx as messages echo it ("'maybe'", "2.5",
+ * "a table"), as cheskers.schema.show does; returns it. */
+const char *lb_push_value_text(lua_State *L, int idx)
+{
+    size_t len;
+    switch (lua_type(L, idx)) {
+    case LUA_TSTRING: {
+        const char *s = lua_tolstring(L, idx, &len);
+        return lb_push_clipped(L, s, len);
+    }
+    case LUA_TNUMBER:
+    case LUA_TBOOLEAN:
+    case LUA_TNIL:
+        return luaL_tolstring(L, idx, &len);
+    default:
+        return lua_pushfstring(L, "a %s", luaL_typename(L, idx));
+    }
+}
+
 /* A piece's letter (lower case for Black), 0 for CHK_NONE. */
 char lb_piece_letter(const chk_rules *r, uint8_t pc)
 {

@@ -198,6 +198,9 @@ void lb_push_board_methods(lua_State *L);
 /* [-0, +1] Pushes s (len bytes) quoted and cut short for an error message;
  * returns it. */
 const char *lb_push_clipped(lua_State *L, const char *s, size_t len);
+/* [-0, +1] Pushes the value at idx as messages echo it ("'maybe'", "2.5",
+ * "a table"); returns it. */
+const char *lb_push_value_text(lua_State *L, int idx);
 static inline char lb_kind_letter(const chk_rules *r, int kind)
 {
     return (kind >= 0 && kind < r->nkinds) ? r->kinds[kind].letter : '?';

@@ -108,11 +108,10 @@ static void read_weights(lua_State *L, int idx, chk_weights *w)
         int i = chk_weight_index(name);
         if (i < 0)
             lb_error(L, LB_E_BAD_OPTION, "weights: unknown weight '%s'", name);
-        if (!lua_isinteger(L, -1))
-            lb_error(L, LB_E_BAD_ARGUMENT, "weights: '%s' must be an integer", name);
-        lua_Integer v = lua_tointeger(L, -1);
+        lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : LUA_MININTEGER;
         if (v < -100000 || v > 100000)
-            lb_error(L, LB_E_BAD_ARGUMENT, "weights: '%s' out of range (-100000..100000)", name);
+            lb_error(L, LB_E_BAD_ARGUMENT, "weights: %s must be a whole number from -100000 to 100000, not %s",
+                     name, lb_push_value_text(L, -1));
         nw.w[i] = (int)v;
         lua_pop(L, 1);
     }
@@ -386,11 +385,10 @@ static lua_Integer opt_count(lua_State *L, const char *name)
 {
     lua_Integer v = 0;
     if (lua_getfield(L, 2, name) != LUA_TNIL) {
-        if (!lua_isinteger(L, -1))
-            lb_error(L, LB_E_BAD_ARGUMENT, "search: '%s' must be an integer", name);
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+            lb_error(L, LB_E_BAD_ARGUMENT, "search: %s must be a whole number >= 1, not %s", name,
+                     lb_push_value_text(L, -1));
         v = lua_tointeger(L, -1);
-        if (v < 1)
-            lb_error(L, LB_E_BAD_ARGUMENT, "search: '%s' must be at least 1", name);
     }
     lua_pop(L, 1);
     return v;

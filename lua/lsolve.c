@@ -129,13 +129,15 @@ static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s, cons
         lua_getfield(L, arg, "nodes");
         if (!lua_isnil(L, -1)) {
             if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
-                luaL_argerror(L, arg, "field 'nodes' must be a positive integer");
+                luaL_argerror(L, arg, lua_pushfstring(L, "nodes must be a whole number >= 1, not %s",
+                                                      lb_push_value_text(L, -1)));
             chk_solver_limit(s, (uint64_t)lua_tointeger(L, -1));
         }
         lua_pop(L, 1);
         lua_getfield(L, arg, "moves");
         if (!lua_isinteger(L, -1))
-            luaL_argerror(L, arg, "field 'moves' must be an integer");
+            luaL_argerror(L, arg, lua_pushfstring(L, "moves must be a whole number, not %s",
+                                                  lb_push_value_text(L, -1)));
         n = lua_tointeger(L, -1);
         lua_pop(L, 1);
         lua_getfield(L, arg, "all");
@@ -155,9 +157,10 @@ static int check_moves_arg(lua_State *L, int arg, bool *all, chk_solver *s, cons
         luaL_argcheck(L, has, arg, "moves above " STRINGIFY(CHK_SOLVE_MAX_MOVES)
                       " need tablebases: {moves = n, tb = tables}");
     }
-    luaL_argcheck(L, n >= 1 && n <= CHK_SOLVE_MAX_MOVES_TB, arg,
-                  "moves must be between 1 and " STRINGIFY(CHK_SOLVE_MAX_MOVES)
-                  " (" STRINGIFY(CHK_SOLVE_MAX_MOVES_TB) " with tablebases)");
+    if (n < 1 || n > CHK_SOLVE_MAX_MOVES_TB)
+        luaL_argerror(L, arg, lua_pushfstring(L, "moves must be a whole number from 1 to "
+                      STRINGIFY(CHK_SOLVE_MAX_MOVES) " (" STRINGIFY(CHK_SOLVE_MAX_MOVES_TB)
+                      " with tablebases), not %I", (LUAI_UACINT)n));
     return (int)n;
 }
 
