@@ -63,6 +63,7 @@ build = {
       ["cheskers.movetext"] = "lua/cheskers/movetext.lua",
       ["cheskers.rulespec"] = "lua/cheskers/rulespec.lua",
       ["cheskers.sandbox"] = "lua/cheskers/sandbox.lua",
+      ["cheskers.schema"] = "lua/cheskers/schema.lua",
       ["cheskers.stats"] = "lua/cheskers/stats.lua",
       ["cheskers.store"] = "lua/cheskers/store.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",

@@ -301,10 +301,10 @@ end
 -- What preset name changes from the defaults: a table (maybe empty), or
 -- nil, message.
 local function preset_settings(name)
-  local ok, full = pcall(cheskers.rules, name)
-  if not ok then return nil, (tostring(full):gsub("^[^:]*:%d+: ", "")) end
+  local ok, all = pcall(cheskers.rules, name)
+  if not ok then return nil, (tostring(all):gsub("^[^:]*:%d+: ", "")) end
   local defaults, t = cheskers.rules(), {}
-  for k, v in pairs(full) do
+  for k, v in pairs(all) do
     if not deep_equal(v, defaults[k]) then t[k] = v end
   end
   return t
