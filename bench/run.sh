@@ -6,15 +6,21 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 runs=${BENCH_RUNS:-5}
 
+# the median of the numbers on standard input, one a line
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# the output of COMMAND over $runs runs
+runs_of() { # command...
+  i=0
+  while [ $i -lt "$runs" ]; do
+    "$@"
+    i=$((i + 1))
+  done
+}
 # median of the figures printed by COMMAND that the sed expression picks,
 # over $runs runs
 median_of() { # sed-expression command...
   expr=$1; shift
-  i=0
-  while [ $i -lt "$runs" ]; do
-    "$@" | sed -n "$expr"
-    i=$((i + 1))
-  done | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+  runs_of "$@" | sed -n "$expr" | median
 }
 # median of the "N Mnps" figures printed by COMMAND
 median_mnps() { median_of 's/.* \([0-9.]*\) Mnps$/\1/p' "$@"; }
@@ -40,6 +46,15 @@ awk -v m="$moves" -v o="$MOVES_BEFORE" \
   'BEGIN {printf "b:moves() move objects/s, now / before issue 13 (%s Mnps): %.2f (target >= 2)\n", o, m / o}'
 ratio=$(median_of 's/^Lua bot \/ C search nodes\/s: \([0-9.]*\)$/\1/p' ./cheskers bench/bot_bench.lua)
 echo "Lua bot (scripts/bots/alphabeta.lua) nodes/s / C search nodes/s: $ratio (median of $runs; target >= 0.05)"
+
+# what a board costs (bench/lua_new.lua): the memory of a live board (the
+# same in every run: the first run's; target <= 2 KB) and cheskers.new(fen)
+# calls a second (medians)
+out=$(runs_of ./cheskers bench/lua_new.lua)
+printf '%s\n' "$out" | sed -n "1,2s/^memory/Memory/p"
+newfen=$(printf '%s\n' "$out" | sed -n 's/^cheskers.new(fen): \([0-9.]*\) M\/s$/\1/p' | median)
+newrules=$(printf '%s\n' "$out" | sed -n 's/^cheskers.new(fen, {majority = false}): \([0-9.]*\) M\/s$/\1/p' | median)
+echo "cheskers.new(fen): $newfen M/s (median of $runs; target >= 1); with a rules table: $newrules M/s"
 
 for f in bench/*.sh; do
   case "$f" in bench/run.sh) continue ;; esac

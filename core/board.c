@@ -298,10 +298,12 @@ _Static_assert(SAME_FIELD(bb) && SAME_FIELD(occ) && SAME_FIELD(sq) && SAME_FIELD
                && offsetof(chk_pos, hash) + sizeof(uint64_t) == UNDO_STATE,
                "chk_undo must begin as chk_pos does");
 
-/* Doubles the history (64 entries at first); false when out of memory. */
+/* Doubles the history (8 entries at first, 1.4 KB: boards kept by the
+ * thousand, e.g. in a search tree, pay for the moves they made); false when
+ * out of memory. */
 static __attribute__((noinline)) bool grow_history(chk_pos *p)
 {
-    size_t cap = p->caphist ? p->caphist * 2 : 64;
+    size_t cap = p->caphist ? p->caphist * 2 : 8;
     chk_undo *h = realloc(p->hist, cap * sizeof *h);
     if (!h)
         return false;

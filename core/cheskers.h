@@ -160,6 +160,11 @@ typedef struct chk_rules {
 
 /* The default rules (golomb), finished and ready to use. */
 void chk_rules_default(chk_rules *r);
+/* Sets the options and piece kinds of r to the default rules' (no hooks)
+ * and leaves the tables derived from them as they were: a cheap start for
+ * reading rules to find their key (chk_rules_key). chk_rules_finish makes r
+ * usable again. */
+void chk_rules_reset(chk_rules *r);
 /* ---- name=value text: the one grammar (docs/rules.md, "Options as text") --
  * A list of items separated by spaces, tabs, line ends, commas or colons.
  * An item is NAME=VALUE (spaces may surround the =): NAME is a letter or _,
@@ -239,6 +244,13 @@ int chk_rules_set_kind(chk_rules *r, char letter, int style, bool compulsory,
 int chk_rules_finish(chk_rules *r, char *err, size_t errlen);
 /* The kind index for a piece letter (either case), or -1. */
 int chk_rules_kind(const chk_rules *r, char letter);
+/* The content that defines r, as bytes: the options and the piece kinds as
+ * given (not the tables chk_rules_finish derives from them, not the hooks;
+ * the king moves as flying_kings says). Two rule sets move and end games
+ * alike when their keys are equal, finished or not. Writes at most
+ * CHK_RULES_KEY_SIZE bytes to buf; returns the length. */
+#define CHK_RULES_KEY_SIZE 256
+size_t chk_rules_key(const chk_rules *r, unsigned char *buf);
 /* Write the options as "majority=true capture=mixed ..." (no piece kinds). */
 size_t chk_rules_to_text(const chk_rules *r, char *buf, size_t n);
 const char *chk_capture_name(int capture);

@@ -23,16 +23,19 @@ int chk__fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-static void set_kind_vectors(chk_kind *k, char letter, int style, bool compulsory,
-                             const int8_t (*leaps)[2], int nleaps,
-                             const int8_t (*rides)[2], int nrides)
+/* Sets what defines kind k (the fields chk_rules_key reads); the derived
+ * tables are left as they are. */
+static void set_kind_fields(chk_kind *k, char letter, int style, bool compulsory,
+                            const int8_t (*leaps)[2], int nleaps,
+                            const int8_t (*rides)[2], int nrides)
 {
-    memset(k, 0, sizeof *k);
     k->letter = letter;
     k->style = (uint8_t)style;
     k->compulsory = compulsory;
     k->nleaps = (uint8_t)nleaps;
     k->nrides = (uint8_t)nrides;
+    memset(k->leaps, 0, sizeof k->leaps);
+    memset(k->rides, 0, sizeof k->rides);
     for (int i = 0; i < nleaps; i++) {
         k->leaps[i][0] = leaps[i][0];
         k->leaps[i][1] = leaps[i][1];
@@ -43,23 +46,42 @@ static void set_kind_vectors(chk_kind *k, char letter, int style, bool compulsor
     }
 }
 
-void chk_rules_default(chk_rules *r)
+static void set_kind_vectors(chk_kind *k, char letter, int style, bool compulsory,
+                             const int8_t (*leaps)[2], int nleaps,
+                             const int8_t (*rides)[2], int nrides)
+{
+    memset(k, 0, sizeof *k);
+    set_kind_fields(k, letter, style, compulsory, leaps, nleaps, rides, nrides);
+}
+
+void chk_rules_reset(chk_rules *r)
 {
     static const int8_t diag[1][2] = { { 1, 1 } };
     static const int8_t camel[1][2] = { { 1, 3 } };
-    memset(r, 0, sizeof *r);
     r->majority = true;
     r->capture = CHK_CAPTURE_MIXED;
     r->promote = (1u << CHK_KING) | (1u << CHK_BISHOP) | (1u << CHK_CAMEL);
     r->first = CHK_BLACK;
+    r->flying_kings = false;
+    r->pawns_capture_backward = false;
+    r->draw_repetition = 0;
+    r->draw_quiet_plies = 0;
     r->nkinds = 4;
-    r->kinds[CHK_PAWN].letter = 'P';
-    r->kinds[CHK_PAWN].style = CHK_STYLE_JUMP;
-    r->kinds[CHK_PAWN].compulsory = true;
+    set_kind_fields(&r->kinds[CHK_PAWN], 'P', CHK_STYLE_JUMP, true, NULL, 0, NULL, 0);
     /* the king's vectors are set by chk_rules_finish (flying or not) */
-    set_kind_vectors(&r->kinds[CHK_KING], 'K', CHK_STYLE_JUMP, true, diag, 1, NULL, 0);
-    set_kind_vectors(&r->kinds[CHK_BISHOP], 'B', CHK_STYLE_TAKE, false, NULL, 0, diag, 1);
-    set_kind_vectors(&r->kinds[CHK_CAMEL], 'C', CHK_STYLE_TAKE, false, camel, 1, NULL, 0);
+    set_kind_fields(&r->kinds[CHK_KING], 'K', CHK_STYLE_JUMP, true, diag, 1, NULL, 0);
+    set_kind_fields(&r->kinds[CHK_BISHOP], 'B', CHK_STYLE_TAKE, false, NULL, 0, diag, 1);
+    set_kind_fields(&r->kinds[CHK_CAMEL], 'C', CHK_STYLE_TAKE, false, camel, 1, NULL, 0);
+    r->filter = NULL;
+    r->result = NULL;
+    r->hook_ud = NULL;
+    r->finished = false;
+}
+
+void chk_rules_default(chk_rules *r)
+{
+    memset(r, 0, sizeof *r);
+    chk_rules_reset(r);
     chk_rules_finish(r, NULL, 0);
 }
 
@@ -680,4 +702,34 @@ size_t chk_rules_to_text(const chk_rules *r, char *buf, size_t n)
                        r->pawns_capture_backward ? "true" : "false",
                        r->draw_repetition, r->draw_quiet_plies);
     return len < 0 ? 0 : (size_t)len;
+}
+
+size_t chk_rules_key(const chk_rules *r, unsigned char *buf)
+{
+    size_t n = 0;
+    int nkinds = r->nkinds < CHK_MAX_KINDS ? r->nkinds : CHK_MAX_KINDS;
+    buf[n++] = r->majority;
+    buf[n++] = r->capture;
+    buf[n++] = r->promote;
+    buf[n++] = r->first;
+    buf[n++] = r->flying_kings;
+    buf[n++] = r->pawns_capture_backward;
+    for (int i = 0; i < 8; i++)
+        buf[n++] = (unsigned char)((uint32_t)(i < 4 ? r->draw_repetition : r->draw_quiet_plies) >> (8 * (i % 4)));
+    buf[n++] = (unsigned char)nkinds;
+    /* pawns and kings are fixed by the rule book (kings by flying_kings) */
+    for (int k = CHK_BISHOP; k < nkinds; k++) {
+        const chk_kind *kd = &r->kinds[k];
+        int nl = kd->nleaps < 8 ? kd->nleaps : 8, nr = kd->nrides < 8 ? kd->nrides : 8;
+        buf[n++] = (unsigned char)kd->letter;
+        buf[n++] = kd->style;
+        buf[n++] = kd->compulsory;
+        buf[n++] = (unsigned char)nl;
+        buf[n++] = (unsigned char)nr;
+        memcpy(buf + n, kd->leaps, (size_t)nl * 2);
+        n += (size_t)nl * 2;
+        memcpy(buf + n, kd->rides, (size_t)nr * 2);
+        n += (size_t)nr * 2;
+    }
+    return n;   /* at most 15 + 6 * (5 + 32) = 237 */
 }

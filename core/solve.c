@@ -124,22 +124,11 @@ static int max_moves(const chk_solver *s)
 /* A fingerprint of everything in the rules that decides the moves. */
 static uint64_t rules_print(const chk_rules *r)
 {
-    char text[512];
-    size_t len = chk_rules_to_text(r, text, sizeof text);
+    unsigned char key[CHK_RULES_KEY_SIZE];
+    size_t len = chk_rules_key(r, key);
     uint64_t h = 0x51ED5017ull;
-    for (size_t i = 0; i < len && i < sizeof text; i++)
-        h = zob_mix(h ^ (uint8_t)text[i]);
-    for (int k = 0; k < r->nkinds; k++) {
-        const chk_kind *kd = &r->kinds[k];
-        h = zob_mix(h ^ (uint64_t)kd->letter ^ ((uint64_t)kd->style << 8)
-                    ^ ((uint64_t)kd->compulsory << 16) ^ ((uint64_t)kd->nleaps << 24)
-                    ^ ((uint64_t)kd->nrides << 32));
-        for (int i = 0; i < kd->nleaps; i++)
-            h = zob_mix(h ^ (uint64_t)(uint8_t)kd->leaps[i][0] ^ ((uint64_t)(uint8_t)kd->leaps[i][1] << 8));
-        for (int i = 0; i < kd->nrides; i++)
-            h = zob_mix(h ^ 0x100000ull ^ (uint64_t)(uint8_t)kd->rides[i][0]
-                        ^ ((uint64_t)(uint8_t)kd->rides[i][1] << 8));
-    }
+    for (size_t i = 0; i < len; i++)
+        h = zob_mix(h ^ key[i]);
     return h;
 }
 

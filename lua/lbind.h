@@ -49,6 +49,7 @@ typedef struct State {
     const void *board_mt;   /* lua_topointer of the board and move metatables */
     const void *move_mt;
     double deadline;        /* cheskers.deadline: a chk_clock() time, 0: none */
+    lua_Integer last_rules_id;  /* the id of the last rule set made (Rules.id) */
 } State;
 
 enum { HOOK_OK, HOOK_ERROR, HOOK_STACK, HOOK_DEPTH };
@@ -65,10 +66,14 @@ typedef struct HookCtx {
 
 /* cheskers.rules: a chk_rules plus the context its hooks run in; uservalue 1
  * is a table {filter =, result =, start =}. Never handed to Lua code;
- * boards keep it alive. */
+ * boards keep it alive. Interned (lrules.c): every board of a Lua state
+ * whose rules have the same content, start position and hook functions
+ * uses the same one, and nothing changes it once made but ctx (where its
+ * hooks run during a core call, saved and restored around each). */
 typedef struct Rules {
     chk_rules r;    /* first member: a board's pos.rules points here */
     HookCtx ctx;
+    lua_Integer id; /* b:rules_id(): unique within the Lua state */
 } Rules;
 
 struct Move;
@@ -355,8 +360,9 @@ void lb_open_move(lua_State *L);
 
 /* ---- lrules.c ----------------------------------------------------------- */
 
-/* [-0, +1] A new Rules userdata from the rules spec at arg: nil (or none), a
- * preset name, or a table. */
+/* [-0, +1] The Rules userdata of the rules spec at arg: nil (or none), a
+ * preset name, or a table. The one rule set of that content (made when no
+ * board or copy has it). */
 Rules *lb_push_rules(lua_State *L, int arg, State *st);
 /* [-0, +1] The rule set of the Rules userdata at ridx as a table of every
  * option, which read back gives the same rule set. */

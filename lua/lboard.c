@@ -157,6 +157,14 @@ static int board_rules(lua_State *L)
     return 1;
 }
 
+/* b:rules_id() -> an integer naming the board's rule set: boards made with
+ * the same rules (and their copies) share one and have the same id. */
+static int board_rules_id(lua_State *L)
+{
+    lua_pushinteger(L, rules_of(lb_checkboard(L))->id);
+    return 1;
+}
+
 static int board_copy(lua_State *L)
 {
     Board *b = lb_checkboard(L);
@@ -632,28 +640,17 @@ static int board_mirror(lua_State *L)
 }
 
 /* Whether two rule sets are the same: the same object, or the same options
- * and piece kinds and no hooks. */
+ * and piece kinds and no hooks (start positions are not compared). */
 static bool same_rules(const chk_rules *a, const chk_rules *b)
 {
-    char ta[512], tb[512];
-    int k;
+    unsigned char ka[CHK_RULES_KEY_SIZE], kb[CHK_RULES_KEY_SIZE];
+    size_t n;
     if (a == b)
         return true;
-    if (a->filter || a->result || b->filter || b->result || a->nkinds != b->nkinds)
+    if (a->filter || a->result || b->filter || b->result)
         return false;
-    chk_rules_to_text(a, ta, sizeof ta);
-    chk_rules_to_text(b, tb, sizeof tb);
-    if (strcmp(ta, tb) != 0)
-        return false;
-    for (k = 0; k < a->nkinds; k++) {
-        const chk_kind *x = &a->kinds[k], *y = &b->kinds[k];
-        if (x->letter != y->letter || x->style != y->style || x->compulsory != y->compulsory
-            || x->nleaps != y->nleaps || x->nrides != y->nrides
-            || memcmp(x->leaps, y->leaps, sizeof x->leaps) != 0
-            || memcmp(x->rides, y->rides, sizeof x->rides) != 0)
-            return false;
-    }
-    return true;
+    n = chk_rules_key(a, ka);
+    return n == chk_rules_key(b, kb) && memcmp(ka, kb, n) == 0;
 }
 
 /* a == b: the same pieces on the same squares, the same side to move and
@@ -683,6 +680,7 @@ static const luaL_Reg board_methods[] = {
     {"get", board_get},
     {"put", board_put},
     {"rules", board_rules},
+    {"rules_id", board_rules_id},
     {"moveno", board_moveno},
     {"quiet", board_quiet},
     {"pieces", board_pieces},

@@ -1,9 +1,10 @@
 /*
  * lrules.c - rule sets between Lua and the core: a rules table (or preset
  * name) read into a Rules userdata ("cheskers.rules": a chk_rules and its
- * Lua hooks), a rule set written back as a table that reads back to the
- * same rules, and cheskers.rules(); rules text and name=value options read
- * by the core's grammar (cheskers.rules_text, cheskers.read_options).
+ * Lua hooks), interned so that boards with the same rules share one (see
+ * "interning" below), a rule set written back as a table that reads back to
+ * the same rules, and cheskers.rules(); rules text and name=value options
+ * read by the core's grammar (cheskers.rules_text, cheskers.read_options).
  * Errors carry the codes "bad_option" (an unknown key, with "did you
  * mean"), "bad_rules" (a bad value) and "bad_position" (a bad start
  * position).
@@ -65,7 +66,7 @@ static int read_vectors(lua_State *L, int t, char c, const char *field, int8_t v
 }
 
 /* Defines kind c from its table (at t). */
-static void read_kind(lua_State *L, Rules *r, char c, int t)
+static void read_kind(lua_State *L, chk_rules *r, char c, int t)
 {
     int8_t leaps[8][2], rides[8][2];
     int nleaps, nrides, style = CHK_STYLE_TAKE;
@@ -104,7 +105,7 @@ static void read_kind(lua_State *L, Rules *r, char c, int t)
         lb_error(L, LB_E_BAD_RULES, "pieces.%c.compulsory must be a boolean", c);
     }
     lua_pop(L, 2);
-    if (chk_rules_set_kind(&r->r, c, style, compulsory,
+    if (chk_rules_set_kind(r, c, style, compulsory,
                            (const int8_t (*)[2])leaps, nleaps,
                            (const int8_t (*)[2])rides, nrides, err, sizeof err) < 0)
         lb_error(L, LB_E_BAD_RULES, "pieces.%c: %s", c, err);
@@ -112,7 +113,7 @@ static void read_kind(lua_State *L, Rules *r, char c, int t)
 
 /* Reads the pieces table (at t): kinds in letter order, so that new kinds get
  * the same indices whatever the table's traversal order. */
-static void read_pieces(lua_State *L, Rules *r, int t)
+static void read_pieces(lua_State *L, chk_rules *r, int t)
 {
     char c;
     t = lua_absindex(L, t);
@@ -137,7 +138,7 @@ static void read_pieces(lua_State *L, Rules *r, int t)
 
 /* Sets option i (below NOPTIONS) from the value at v: the core checks it
  * (chk_rules_set_option), as it checks the same option written as text. */
-static void read_option(lua_State *L, Rules *r, int i, int v)
+static void read_option(lua_State *L, chk_rules *r, int i, int v)
 {
     chk_option o;
     char text[64], err[ERR_SIZE];
@@ -175,15 +176,18 @@ static void read_option(lua_State *L, Rules *r, int i, int v)
     }
     if (o.value == text)
         o.value_len = strlen(text);
-    if (chk_rules_set_option(&r->r, &o, err, sizeof err) < 0)
+    if (chk_rules_set_option(r, &o, err, sizeof err) < 0)
         lb_error(L, LB_E_BAD_RULES, "%s", err);   /* the core's message names the option */
 }
 
-/* Reads a rules table (at t) into r, whose uservalue table is at h. */
-static void read_rules_table(lua_State *L, Rules *r, int t, int h)
+/* Reads a rules table (at t) into r, set to the default rules (finished or
+ * not): its options and piece kinds into r, its start position and hooks
+ * into the table at h (the uservalue of the Rules to be), and r gets the
+ * hook functions (their hook_ud is set when the Rules is made). Checks each
+ * value; finish_rules checks the whole. */
+static void read_rules_table(lua_State *L, chk_rules *r, int t, int h)
 {
     int i;
-    char err[ERR_SIZE];
     t = lua_absindex(L, t);
     h = lua_absindex(L, h);
     lb_check_options(L, t, "", "rules option", option_names);
@@ -195,23 +199,14 @@ static void read_rules_table(lua_State *L, Rules *r, int t, int h)
             read_option(L, r, i, lua_gettop(L));
         lua_pop(L, 1);
     }
-    if (chk_rules_finish(&r->r, err, sizeof err) < 0)
-        lb_error(L, LB_E_BAD_RULES, "bad rules: %s", err);
     switch (lb_rawgetfield(L, t, "start")) {
     case LUA_TNIL:
         break;
     case LUA_TSTRING: {
         size_t len;
         const char *s = lua_tolstring(L, -1, &len);
-        chk_pos tmp;
-        int rc;
         if (len > MAX_TEXT || strlen(s) != len)
             lb_error(L, LB_E_BAD_POSITION, "rules option 'start': bad position: text too long or with a zero byte");
-        chk_pos_init(&tmp, &r->r);
-        rc = chk_pos_set_fen(&tmp, s, err, sizeof err);
-        chk_pos_free(&tmp);
-        if (rc < 0)
-            lb_error(L, LB_E_BAD_POSITION, "rules option 'start': bad position: %s", err);
         lua_setfield(L, h, "start");
         lua_pushnil(L);
         break;
@@ -231,39 +226,206 @@ static void read_rules_table(lua_State *L, Rules *r, int t, int h)
             lb_error(L, LB_E_BAD_RULES, "rules option '%s' must be a function", name);
         lua_setfield(L, h, name);
         if (i)
-            r->r.result = lb_result_hook;
+            r->result = lb_result_hook;
         else
-            r->r.filter = lb_filter_hook;
-        r->r.hook_ud = &r->ctx;
+            r->filter = lb_filter_hook;
     }
 }
 
-/* [-0, +1] A new Rules userdata from the rules spec at arg: nil (or none), a
- * preset name, or a table. */
+/* Finishes r, read by read_rules_table with the table at h, and checks its
+ * start position. */
+static void finish_rules(lua_State *L, chk_rules *r, int h)
+{
+    char err[ERR_SIZE];
+    if (chk_rules_finish(r, err, sizeof err) < 0)
+        lb_error(L, LB_E_BAD_RULES, "bad rules: %s", err);
+    if (lua_getfield(L, h, "start") == LUA_TSTRING) {
+        chk_pos tmp;
+        int rc;
+        chk_pos_init(&tmp, r);
+        rc = chk_pos_set_fen(&tmp, lua_tostring(L, -1), err, sizeof err);
+        chk_pos_free(&tmp);
+        if (rc < 0)
+            lb_error(L, LB_E_BAD_POSITION, "rules option 'start': bad position: %s", err);
+    }
+    lua_pop(L, 1);
+}
+
+/* ---- interning ------------------------------------------------------------
+ * The rule sets of a Lua state are interned: a table of the registry with
+ * weak values maps what makes a rule set (push_key) to its Rules userdata,
+ * so that every board made with the same rules uses one, and a rule set
+ * goes when the last board using it does. Its [1] is the default rule set
+ * (the fast path of cheskers.new(fen)). A rules table is first read into a
+ * scratch chk_rules (one per Lua state; only its options and kinds, which
+ * chk_rules_reset makes cheap) for its key, and again into a new Rules only
+ * when no rule set has that key. Nothing writes to a Rules once it is made
+ * but lb_core_begin and lb_core_end (its hook context). */
+
+static const char intern_key = 'i', scratch_key = 's';
+
+/* The scratch of a Lua state. uses counts the readings begun, so that a
+ * reading can tell whether another one ran in between: the collector runs
+ * finalizers (Lua code that may make boards) when the reading allocates. */
+typedef struct Scratch {
+    chk_rules r;
+    unsigned uses;
+} Scratch;
+
+/* [-0, +1] The intern table, made on first use. */
+static void push_intern_table(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &intern_key) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &intern_key);
+}
+
+/* The scratch of L, made on first use. */
+static Scratch *get_scratch(lua_State *L)
+{
+    Scratch *s;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &scratch_key) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        memset(lua_newuserdatauv(L, sizeof *s, 0), 0, sizeof *s);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &scratch_key);
+    }
+    s = lua_touserdata(L, -1);
+    lua_pop(L, 1);      /* the registry keeps it */
+    return s;
+}
+
+/* [-0, +1] The intern key of a rule set: key (n bytes), the chk_rules_key
+ * of its content, then which hook functions the table at h (its start
+ * position and hooks) has, by identity (a rule set keeps its functions
+ * alive, so no other function can have the address of one while its entry
+ * is there), then its start position. */
+static void push_key(lua_State *L, const unsigned char *key, size_t n, int h)
+{
+    static const char *const fields[] = {"filter", "result"};
+    unsigned char all[CHK_RULES_KEY_SIZE + 2 * (1 + sizeof(void *)) + 1 + MAX_TEXT];
+    size_t len;
+    int i;
+    h = lua_absindex(L, h);
+    memcpy(all, key, n);
+    for (i = 0; i < 2; i++) {
+        if (lua_getfield(L, h, fields[i]) == LUA_TFUNCTION) {
+            const void *f = lua_topointer(L, -1);
+            all[n++] = (unsigned char)fields[i][0];
+            memcpy(all + n, &f, sizeof f);
+            n += sizeof f;
+        }
+        lua_pop(L, 1);
+    }
+    if (lua_getfield(L, h, "start") == LUA_TSTRING) {
+        const char *start = lua_tolstring(L, -1, &len);    /* read_rules_table: at most MAX_TEXT */
+        all[n++] = 's';
+        memcpy(all + n, start, len);
+        n += len;
+    }
+    lua_pop(L, 1);
+    lua_pushlstring(L, (const char *)all, n);
+}
+
+/* [-0, +2] Reads the rules table at t (0: none, the default rules) into the
+ * scratch; pushes the table of its start position and hooks and its intern
+ * key. */
+static void push_scratch_key(lua_State *L, int t)
+{
+    Scratch *s = get_scratch(L);
+    unsigned char key[CHK_RULES_KEY_SIZE];
+    int top = lua_gettop(L);
+    unsigned use;
+    size_t n;
+    do {    /* again when another reading ran meanwhile (see Scratch) */
+        lua_settop(L, top);
+        use = ++s->uses;
+        chk_rules_reset(&s->r);
+        lua_newtable(L);
+        if (t != 0)
+            read_rules_table(L, &s->r, t, -1);
+        n = chk_rules_key(&s->r, key);
+    } while (use != s->uses);
+    push_key(L, key, n, -1);
+}
+
+/* [-0, +2] A new Rules userdata of the rules table at t (0: none, the
+ * default rules) and its intern key; its uservalue is the table at h, which
+ * gets its start position and hooks. */
+static Rules *push_new_rules(lua_State *L, int t, int h, State *st)
+{
+    unsigned char key[CHK_RULES_KEY_SIZE];
+    Rules *rules;
+    h = lua_absindex(L, h);
+    rules = lua_newuserdatauv(L, sizeof(Rules), 1);
+    memset(rules, 0, sizeof *rules);
+    chk_rules_default(&rules->r);
+    if (t != 0) {
+        read_rules_table(L, &rules->r, t, h);
+        finish_rules(L, &rules->r, h);
+    }
+    rules->r.hook_ud = &rules->ctx;
+    rules->ctx.st = st;
+    rules->id = ++st->last_rules_id;
+    luaL_setmetatable(L, RULES_MT);
+    lua_pushvalue(L, h);
+    lua_setiuservalue(L, -2, 1);
+    /* the key of what was read here: the same as the scratch's, unless a
+     * finalizer changed the table in between */
+    push_key(L, key, chk_rules_key(&rules->r, key), h);
+    return rules;
+}
+
 Rules *lb_push_rules(lua_State *L, int arg, State *st)
 {
+    int type = lua_type(L, arg), intern;
     Rules *r;
-    int type = lua_type(L, arg);
     arg = lua_absindex(L, arg);
     luaL_argexpected(L, type == LUA_TNIL || type == LUA_TNONE || type == LUA_TSTRING ||
                      type == LUA_TTABLE, arg, "rules table, preset name or nil");
-    r = lua_newuserdatauv(L, sizeof(Rules), 1);
-    memset(r, 0, sizeof *r);
-    chk_rules_default(&r->r);
-    r->ctx.st = st;
-    luaL_setmetatable(L, RULES_MT);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setiuservalue(L, -3, 1);
     if (type == LUA_TSTRING) {
         size_t len;
         const char *s = lua_tolstring(L, arg, &len);
         char err[ERR_SIZE];
-        if (chk_rules_preset(&r->r, s, len, err, sizeof err) < 0)
+        Scratch *sc = get_scratch(L);
+        /* the one preset, golomb, is the default rule set: the name is
+         * checked (with a suggestion) on the scratch, counted as a use so
+         * that a reading this interrupts starts again */
+        sc->uses++;
+        if (chk_rules_preset(&sc->r, s, len, err, sizeof err) < 0)
             lb_error(L, LB_E_BAD_OPTION, "%s", err);
-    } else if (type == LUA_TTABLE)
-        read_rules_table(L, r, arg, -1);
-    lua_pop(L, 1);
+    }
+    push_intern_table(L);
+    intern = lua_gettop(L);
+    if (type != LUA_TTABLE) {
+        if (lua_rawgeti(L, intern, 1) == LUA_TUSERDATA) {
+            lua_remove(L, intern);
+            return lua_touserdata(L, -1);
+        }
+        lua_pop(L, 1);
+    }
+    push_scratch_key(L, type == LUA_TTABLE ? arg : 0);  /* intern + 1: start and hooks */
+    if (lua_rawget(L, intern) == LUA_TUSERDATA)
+        r = lua_touserdata(L, -1);
+    else {
+        lua_pop(L, 1);
+        r = push_new_rules(L, type == LUA_TTABLE ? arg : 0, intern + 1, st);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, intern);
+    }
+    if (type != LUA_TTABLE) {
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, intern, 1);
+    }
+    lua_replace(L, intern);
+    lua_settop(L, intern);
     return r;
 }
 
@@ -291,11 +453,14 @@ static void push_vectors(lua_State *L, const int8_t (*v)[2], int n)
 
 /* Sets t.pieces (t at index t) to the kinds of r that are new or differ from
  * the default; leaves it out when there are none. */
-static void set_pieces_field(lua_State *L, const chk_rules *r, int t)
+static void set_pieces_field(lua_State *L, const Rules *rules, int t)
 {
-    chk_rules *def = lua_newuserdatauv(L, sizeof(chk_rules), 0);
+    const chk_rules *r = &rules->r;
+    const chk_rules *def;
     int k, n = 0;
-    chk_rules_default(def);
+    lua_pushnil(L);
+    def = &lb_push_rules(L, -1, rules->ctx.st)->r;
+    lua_remove(L, -2);
     lua_newtable(L);
     for (k = 0; k < r->nkinds; k++) {
         const chk_kind *kd = &r->kinds[k];
@@ -361,7 +526,7 @@ void lb_push_rules_table(lua_State *L, int ridx)
     lua_setfield(L, t, "draw_repetition");
     lua_pushinteger(L, r->draw_quiet_plies);
     lua_setfield(L, t, "draw_quiet_plies");
-    set_pieces_field(L, r, t);
+    set_pieces_field(L, rules, t);
     lua_getiuservalue(L, ridx, 1);
     for (k = 0; hooks[k]; k++) {
         if (lua_getfield(L, -1, hooks[k]) != LUA_TNIL)

@@ -85,7 +85,7 @@ end
 local BOARD_METHODS = {
   "bitboards", "copy", "count", "defend", "divide", "eval", "fen", "get", "hash", "history",
   "is_capture", "material", "mirror", "move_shape", "moveno", "moves", "ordered_moves", "parse", "perft",
-  "piece_map", "pieces", "play", "probe", "put", "quiet", "refute", "result", "rules", "search",
+  "piece_map", "pieces", "play", "probe", "put", "quiet", "refute", "result", "rules", "rules_id", "search",
   "solve", "squares", "svg", "tb_moves", "turn", "undo",
 }
 

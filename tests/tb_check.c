@@ -163,13 +163,13 @@ static void signatures(walk *w, uint8_t *pieces, int n, int max, int from)
  * library's (the core is linked in statically, so its calls come here):
  * they count the threads started, and make an allocation of one size (a
  * malloc, or a realloc from NULL) fail on demand. The sizes told apart
- * (core/board.c, core/tb_build.c): a position's history (64 entries of
- * chk_undo), a worker's list of positions found at a level (1024 indexes
+ * (core/board.c, core/tb_build.c): a position's history (8 entries of
+ * chk_undo at first), a worker's list of positions found at a level (1024 indexes
  * of 8 bytes), the list of signatures to build (one tb_layout for 2
  * pieces), a worker's move list (CHK_MAX_MOVES moves). */
 static int threads_started;
 static size_t fail_size;
-#define HISTORY_SIZE (64 * sizeof(chk_undo))
+#define HISTORY_SIZE (8 * sizeof(chk_undo))
 #define FOUND_SIZE   (1024 * sizeof(uint64_t))
 #define LAYOUTS_SIZE sizeof(tb_layout)
 #define MOVES_SIZE   (CHK_MAX_MOVES * sizeof(chk_move))

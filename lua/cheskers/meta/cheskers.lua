@@ -180,6 +180,10 @@ function Board:put(square, letter) end
 ---@return table
 function Board:rules() end
 
+---An integer naming the board's rule set: boards made with the same rules share one.
+---@return integer
+function Board:rules_id() end
+
 ---@return integer
 function Board:moveno() end
 
