@@ -530,6 +530,11 @@ function Session:take(line, interactive)
   end
   self.lineno = self.lineno + 1
   line = line:gsub("\r$", "")
+  local nul = line:find("\0", 1, true)
+  if nul then     -- no command, move or Lua reads it right: said, not guessed at
+    self:error(("a NUL byte (at column %d) in the line: it is skipped"):format(nul))
+    return true
+  end
   if interactive then self:remember(line) end
   self:feed(line)
   return true

@@ -313,11 +313,12 @@ static int interactive_readline(lua_State *L, const char *prompt)
 
 /* Reads a line from stdin without readline. Pushes the line (without its
  * newline), nil at end of input, or false when a Ctrl-C interrupted the
- * read. */
+ * read. Byte by byte (stdio buffers them), so that a NUL byte is kept in
+ * its line: fgets would hide what follows it and glue on the next line. */
 static int plain_readline(lua_State *L, const char *prompt)
 {
     luaL_Buffer b;
-    int got = 0, interrupted = 0;
+    int c, got = 0, interrupted = 0;
     if (*prompt) {
         fputs(prompt, stdout);
         fflush(stdout);
@@ -325,25 +326,15 @@ static int plain_readline(lua_State *L, const char *prompt)
     prompt_interrupted = 0;
     mode = MODE_PROMPT;
     luaL_buffinit(L, &b);
-    for (;;) {
-        char *p = luaL_prepbuffer(&b);
-        size_t n;
-        if (fgets(p, LUAL_BUFFERSIZE, stdin) == NULL) {
-            if (ferror(stdin) && errno == EINTR) {
-                clearerr(stdin);
-                interrupted = 1;
-            }
-            break;
-        }
-        n = strlen(p);
+    while ((c = getc(stdin)) != EOF) {
         got = 1;
-        if (n > 0 && p[n - 1] == '\n') {
-            luaL_addsize(&b, n - 1);
-            mode = MODE_IDLE;
-            luaL_pushresult(&b);
-            return 1;
-        }
-        luaL_addsize(&b, n);
+        if (c == '\n')
+            break;
+        luaL_addchar(&b, (char)c);
+    }
+    if (c == EOF && ferror(stdin) && errno == EINTR) {
+        clearerr(stdin);
+        interrupted = 1;
     }
     mode = MODE_IDLE;
     if (interrupted)
@@ -351,7 +342,7 @@ static int plain_readline(lua_State *L, const char *prompt)
     else if (!got)
         lua_pushnil(L);
     else
-        luaL_pushresult(&b); /* last line without a newline */
+        luaL_pushresult(&b); /* a line, or the last one without a newline */
     return 1;
 }
 

@@ -117,6 +117,17 @@ check "batch: exit 0 when every line succeeded" 0 "$RC"
 check "batch: nothing on stderr" "" "$ERR"
 hasnot "batch: no colours" "$ESC" "$OUT"
 
+# a NUL byte in a line: that line is refused whole, naming where the NUL is
+# (column 6), and the next line is read on its own (it plays d6-e5: the
+# position above); not "d6-e5d6-e5" glued together
+printf 'd6-e5\000junk\nd6-e5\nfen\n' | (cd "$TMP" && "$BIN") >"$TMP/out" 2>"$TMP/err"
+RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+check "batch: a line with a NUL byte is refused in one line" \
+  "cheskers: line 1: a NUL byte (at column 6) in the line: it is skipped" "$ERR"
+check "batch: the line after a NUL byte is read on its own" \
+  "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+check "batch: a refused line makes the exit status 1" 1 "$RC"
+
 run 'fen
 perft 1
 perft 2
