@@ -53,6 +53,7 @@ build = {
       ["cheskers.bots"] = "lua/cheskers/bots.lua",
       ["cheskers.chart"] = "lua/cheskers/chart.lua",
       ["cheskers.cli"] = "lua/cheskers/cli.lua",
+      ["cheskers.escape"] = "lua/cheskers/escape.lua",
       ["cheskers.experiment"] = "lua/cheskers/experiment.lua",
       ["cheskers.game"] = "lua/cheskers/game.lua",
       ["cheskers.match"] = "lua/cheskers/match.lua",

@@ -411,3 +411,112 @@ describe("hostile experiment files run with --sandbox", function()
     assert.same(games(nil), games({ sandbox = true }))
   end)
 end)
+
+-- Names are chosen by the code that runs (issue 22, "Names and values"):
+-- shown escaped on the console, stored as valid JSON, written as
+-- well-formed XML and HTML (cheskers.escape; docs/security.md).
+describe("hostile names and values", function()
+  local dkjson = require "dkjson"
+  local dir
+  before_each(function() dir = H.tmpdir() end)
+  after_each(function() os.execute("rm -rf -- '" .. dir .. "'") end)
+
+  local FFFD = "\239\191\189"
+
+  -- Copies a corpus file into dir: its path.
+  local function copy(name)
+    local path = dir .. "/" .. name
+    H.write_file(path, read(name))
+    return path
+  end
+
+  -- Runs the program with args (a shell command line): stdout and stderr
+  -- together, exit code.
+  local function cheskers_run(args)
+    local p = io.popen(("%s/cheskers %s 2>&1"):format(H.ROOT, args))
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code
+  end
+
+  -- Text a terminal shows as it is: UTF-8, and no control byte but newline
+  -- and tab (a traceback's indent).
+  local function assert_console_safe(text)
+    assert.is_truthy(utf8.len(text), "not UTF-8")
+    local at = text:find("[\0-\8\11-\31\127]")
+    assert.is_nil(at, at and ("control byte %d at %d: %q"):format(text:byte(at), at, text:sub(at - 40, at + 10)))
+    assert.is_nil(text:find("\194[\128-\159]"), "a C1 control")
+    assert.is_nil(text:find("\226\128\174", 1, true), "a right-to-left override")
+  end
+
+  -- Text XML 1.0 accepts (and HTML without parse errors): UTF-8, no C0 but
+  -- tab, newline, return; no DEL, no C1.
+  local function assert_xml_safe(text)
+    assert.is_truthy(utf8.len(text), "not UTF-8")
+    local at = text:find("[\0-\8\11\12\14-\31\127]")
+    assert.is_nil(at, at and ("byte %d at %d"):format(text:byte(at), at))
+    assert.is_nil(text:find("\194[\128-\159]"), "a C1 control")
+  end
+
+  -- Every line of a JSON-lines file is JSON: UTF-8 text, no raw control
+  -- byte (RFC 8259: they must be escaped), and it decodes. The lines, decoded.
+  local function json_lines(path)
+    local list = {}
+    for line in io.lines(path) do
+      assert.is_truthy(utf8.len(line), "a line is not UTF-8")
+      assert.is_nil(line:find("[\0-\31]"), "a raw control byte in a line")
+      list[#list + 1] = assert(dkjson.decode(line))
+    end
+    return list
+  end
+
+  it("match: the table and progress show the bot's name escaped, one line each; the results file is JSON", function()
+    local bot = copy("bot_name_forge.lua")
+    local text, code = cheskers_run(("match %s builtin-random -n 2 --sandbox --out %s/m.jsonl"):format(bot, dir))
+    assert.equal(0, code, text)
+    assert_console_safe(text)
+    assert.is_nil(text:find("\n%s*1%s+forged"), "a forged row")
+    -- the table: the header, one row per bot, the Elo line, how games ended
+    local escaped = "evil\\n  1  forged   9  9.0\\x1b[2J\\x1b[31m\\x00\\xff\\xfe\\u{202e}<b>&"
+    assert.matches("\nbot%s+games", text)
+    assert.truthy(text:find("\n" .. escaped .. "      2 ", 1, true), text)
+    assert.truthy(text:find("\nbuiltin-random" .. string.rep(" ", #escaped - 14 + 6) .. "2 ", 1, true), text)
+    -- the fault line: the bot's error text escaped too
+    assert.truthy(text:find("lost by error: bad move\\x1b[2J\\x00\\xff\n", 1, true), text)
+    local lines = json_lines(dir .. "/m.jsonl")
+    assert.equal(3, #lines)     -- the header and two games
+    assert.equal("evil\n  1  forged   9  9.0\27[2J\27[31m\0" .. FFFD .. FFFD .. "\226\128\174<b>&", lines[2].white)
+  end)
+
+  it("tournament: the standings, crosstable and fault lines are one line each; the HTML is well-formed", function()
+    local bot = copy("bot_name_forge.lua")
+    local text, code = cheskers_run(("tournament %s builtin-random builtin-greedy -n 2 --sandbox --out %s/t --html %s/t.html")
+      :format(bot, dir, dir))
+    assert.equal(0, code, text)
+    assert_console_safe(text)
+    assert.is_nil(text:find("\n%s*1%s+forged"), "a forged row")
+    local html = H.read_file(dir .. "/t.html")
+    assert_xml_safe(html)
+    assert.truthy(html:find("&lt;b&gt;&amp;", 1, true))
+    assert.is_nil(html:find("<b>", 1, true))
+    for _, f in ipairs({ "/t/tournament.shard1of1.jsonl" }) do json_lines(dir .. f) end
+  end)
+
+  it("experiment and report: variant and measure names escaped in the text, the SVG and the HTML", function()
+    local exp = copy("experiment_names.lua")
+    local text, code = cheskers_run(("experiment %s --out %s/e --quiet --sandbox"):format(exp, dir))
+    assert.equal(0, code, text)
+    json_lines(dir .. "/e/names.seed1.shard1of1.jsonl")
+    text, code = cheskers_run(("report %s/e --html %s/e.html"):format(dir, dir))
+    assert.equal(0, code, text)
+    assert_console_safe(text)
+    assert.truthy(text:find("\na\\n1  forged\\x1b[31m\\x00" .. FFFD .. "  ", 1, true), text)
+    assert.truthy(text:find("m\\x1b[1m\\n 1.000", 1, true), text)
+    local svg = H.read_file(dir .. "/e/report.svg")
+    assert_xml_safe(svg)
+    assert.truthy(svg:find("b&lt;i&gt;&amp;", 1, true))
+    local html = H.read_file(dir .. "/e.html")
+    assert_xml_safe(html)
+    assert.is_nil(html:find("<i>", 1, true))
+  end)
+end)

@@ -348,6 +348,51 @@ describe("cheskers match as a user runs it", function()
     assert.is_nil(text:find("match.lua", 1, true))     -- not the runner's frames
   end)
 
+  it("prints the table of bots whose specs are longer than 99 characters, aligned", function()
+    -- two engines: one name, so each is shown by its spec (format widths of
+    -- 100 and more, '%-105s', are refused by string.format)
+    local a = "engine:nodes=50,pawn=100,king=220,bishop=300,camel=280,mobility=3,center=5,tempo=2,back_rank=4,advance=1"
+    local b = "engine:nodes=60"
+    assert.is_true(#a > 99)
+    local text, code = run(("%s %s --games 2 --quiet"):format(a, b))
+    assert.equal(0, code, text)
+    local header = "bot" .. string.rep(" ", #a - 3) .. "  games   wins  draws  losses    score\n"
+    assert.truthy(text:find(header, 1, true), text)
+    assert.truthy(text:find("\n" .. a .. "      2  ", 1, true), text)
+    assert.truthy(text:find("\n" .. b .. string.rep(" ", #a - #b) .. "      2  ", 1, true), text)
+    assert.truthy(text:find("Elo difference (" .. a .. " - " .. b .. ")", 1, true), text)
+  end)
+
+  -- Runs `cheskers match ARGS...` from Lua code that first breaks the match
+  -- library (setup): output, exit code.
+  local function run_broken(setup, args)
+    local code = setup .. "; os.exit(require('cheskers.cmd.match').run({" .. args .. "}))"
+    local p = io.popen(exe .. " -e " .. ("%q"):format(code) .. " 2>&1")     -- no $ nor ` in code
+    local text = p:read("a")
+    local _, _, status = p:close()
+    return text, status
+  end
+
+  it("prints the games played when the table cannot be made", function()
+    local text, code = run_broken("require('cheskers.match').table = function() error('broken', 0) end",
+                                  "'random', 'greedy', '--games', '2', '--quiet'")
+    assert.equal(1, code)
+    local w, d, l = text:match("^random %+(%d+) =(%d+) %-(%d+) greedy\n")
+    assert.truthy(w, text)
+    assert.equal(2, w + d + l)
+    assert.matches("\ncheskers match: cannot make the table: broken\n$", text)
+  end)
+
+  it("prints the games played before an error stopped the match", function()
+    local text, code = run_broken("local m = require('cheskers.match'); local play = m.play_game; "
+      .. "m.play_game = function(cfg, bots, g) if g == 3 then error('late failure', 0) end "
+      .. "return play(cfg, bots, g) end", "'random', 'greedy', '--games', '4', '--quiet'")
+    assert.equal(1, code)
+    assert.matches("^after 2 of 4 games:\nbot +games", text)
+    assert.matches("\nrandom +2 ", text)
+    assert.matches("\ncheskers match: late failure\n$", text)
+  end)
+
   it("names the file and line of a syntax error in one line", function()
     local bot = dir .. "/syntax.lua"
     write(bot, "return { name = 'syn',\n  choose = function(b) return end\n")

@@ -43,6 +43,16 @@ describe("store JSON", function()
     assert.equal('{"k":1,"a":2}', store.encode({ a = 2, k = 1 }, { "k" }))
   end)
 
+  it("writes every text as valid UTF-8 with control characters escaped (names are the bots' choice)", function()
+    -- a byte that is not UTF-8 becomes U+FFFD (JSON text is UTF-8, RFC 8259;
+    -- dkjson writes U+FFFD as \ufffd); keys too; a newline, ESC and NUL are
+    -- written as escapes
+    local line = store.encode({ white = "a\n\27\0b\255", moves = { "x\254y" }, ["k\255"] = 1 })
+    assert.equal('{"white":"a\\n\\u001b\\u0000b\\ufffd","k\\ufffd":1,"moves":["x\\ufffdy"]}', line)
+    assert.is_nil(line:find("[\0-\31]"))
+    assert.equal("a\n\27\0b\239\191\189", store.decode(line).white)
+  end)
+
   it("reads integers back as integers and fractions as floats", function()
     local t = store.decode('{"game":1,"x":1.5,"n":[2,3]}')
     assert.equal("integer", math.type(t.game))

@@ -183,6 +183,22 @@ describe("a tournament with forced results", function()
     assert.are.equal(4, #board:history())   -- the opening; nomove never moved
   end)
 
+  it("aligns names of any length and shows them escaped, one row each", function()
+    -- a bot's name is its file's choice: 120 characters (a format width past
+    -- 99 is refused by string.format), a newline, an escape sequence, a NUL
+    local long = string.rep("n", 120)
+    local t = tournament.standings { names = { long, "x\n  2  forged\27[2J\0" }, pairs = { { 1, 2 } },
+      results = { { pair = 1, score_a = 1 } } }
+    local text = tournament.report(t)
+    local shown = "x\\n  2  forged\\x1b[2J\\x00"      -- 24 characters
+    assert.truthy(text:find("\n  #  bot" .. string.rep(" ", 117) .. "  games", 1, true), text)
+    assert.truthy(text:find("\n  1  " .. long .. "      1      1", 1, true), text)
+    assert.truthy(text:find("\n  2  " .. shown .. string.rep(" ", 120 - #shown) .. "      1      0", 1, true), text)
+    assert.truthy(text:find("\n  2  " .. shown .. string.rep(" ", 120 - #shown) .. "  0/1    .", 1, true), text)
+    assert.is_nil(text:find("[\0-\9\11-\31]"))
+    assert.is_nil(text:find("\n  2  forged"))
+  end)
+
   it("an HTML crosstable escapes names", function()
     local t = tournament.standings { names = { "a<b", "c" }, pairs = { { 1, 2 } },
       results = { { pair = 1, score_a = 1 } } }

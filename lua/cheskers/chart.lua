@@ -16,10 +16,8 @@ local COLORS = {
 }
 local SIDES = { "white", "black", "draw" }
 
-local function esc(s)
-  return (tostring(s):gsub("[&<>\"']", {
-    ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
-end
+-- Text for XML/HTML: entities, and no byte XML 1.0 forbids (cheskers.escape).
+local esc = require("cheskers.escape").xml
 
 local function f(x) return ("%.1f"):format(x) end
 

@@ -35,6 +35,7 @@ local game_mod = require "cheskers.game"
 local store = require "cheskers.store"
 local stats = require "cheskers.stats"
 local S = require "cheskers.schema"
+local escape = require "cheskers.escape"
 
 local match = {}
 
@@ -299,6 +300,10 @@ end
 
 -- ---- text ------------------------------------------------------------------------------
 
+-- Bot names are chosen by bot files: shown escaped (cheskers.escape.console),
+-- so that a newline or an escape sequence in a name cannot forge a line.
+local console = escape.console
+
 local function elo_text(e)
   if e == math.huge then return "+inf" end
   if e == -math.huge then return "-inf" end
@@ -312,9 +317,9 @@ function match.progress_line(sum, r)
   local s = n > 0 and (sum.wins + sum.draws / 2) / n * 100 or 0
   local e, lo, hi = stats.elo(sum.wins, sum.draws, sum.losses)
   local line = string.format("game %d/%d  %s +%d =%d -%d  %.1f%%  Elo %s [%s, %s]",
-    n, sum.games, sum.a, sum.wins, sum.draws, sum.losses, s, elo_text(e), elo_text(lo), elo_text(hi))
+    n, sum.games, console(sum.a), sum.wins, sum.draws, sum.losses, s, elo_text(e), elo_text(lo), elo_text(hi))
   if r then
-    local who = r.winner == "draw" and "draw" or (r.winner == "white" and r.white or r.black) .. " won"
+    local who = r.winner == "draw" and "draw" or console(r.winner == "white" and r.white or r.black) .. " won"
     line = line .. string.format("  (last: %s, %s)", who, r.reason)
   end
   if sum.sprt then
@@ -327,25 +332,26 @@ end
 function match.table(sum)
   local n = sum.played
   local lines = {}
-  local w = math.max(#sum.a, #sum.b, 3)
+  local a, b = console(sum.a), console(sum.b)
+  local w = math.max(escape.width(a), escape.width(b), 3)
   local function row(name, wi, d, l)
     local s = n > 0 and (wi + d / 2) / n * 100 or 0
-    return string.format("%-" .. w .. "s  %5d  %5d  %5d  %6d  %6.1f%%", name, n, wi, d, l, s)
+    return string.format("%s  %5d  %5d  %5d  %6d  %6.1f%%", escape.pad(name, w), n, wi, d, l, s)
   end
-  lines[#lines + 1] = string.format("%-" .. w .. "s  %5s  %5s  %5s  %6s  %7s",
-                                    "bot", "games", "wins", "draws", "losses", "score")
-  lines[#lines + 1] = row(sum.a, sum.wins, sum.draws, sum.losses)
-  lines[#lines + 1] = row(sum.b, sum.losses, sum.draws, sum.wins)
+  lines[#lines + 1] = string.format("%s  %5s  %5s  %5s  %6s  %7s",
+                                    escape.pad("bot", w), "games", "wins", "draws", "losses", "score")
+  lines[#lines + 1] = row(a, sum.wins, sum.draws, sum.losses)
+  lines[#lines + 1] = row(b, sum.losses, sum.draws, sum.wins)
   local e, lo, hi = stats.elo(sum.wins, sum.draws, sum.losses)
   lines[#lines + 1] = string.format("Elo difference (%s - %s): %s, 95%% interval [%s, %s]",
-    sum.a, sum.b, elo_text(e), elo_text(lo), elo_text(hi))
+    a, b, elo_text(e), elo_text(lo), elo_text(hi))
   local reasons = {}
   for k, v in pairs(sum.reasons) do reasons[#reasons + 1] = string.format("%s %d", k, v) end
   table.sort(reasons)
   lines[#lines + 1] = "ended by: " .. table.concat(reasons, ", ")
   if sum.sprt then
     lines[#lines + 1] = string.format("SPRT: LLR %.2f, bounds [%.2f, %.2f]: %s", sum.sprt.llr, sum.sprt.lower,
-      sum.sprt.upper, sum.sprt.decision == "H1" and "H1 accepted (" .. sum.a .. " is stronger)"
+      sum.sprt.upper, sum.sprt.decision == "H1" and "H1 accepted (" .. a .. " is stronger)"
       or sum.sprt.decision == "H0" and "H0 accepted" or "no decision")
   end
   return table.concat(lines, "\n")

@@ -66,8 +66,10 @@ function record.movetext(board)
   return table.concat(out, " ")
 end
 
+-- A tag value: \ and " escaped, control characters (a bot's name may hold
+-- a newline or an escape sequence) as spaces.
 local function escape(s)
-  return (tostring(s):gsub("[\\\"]", "\\%0"):gsub("[\r\n]", " "))
+  return (tostring(s):gsub("[\\\"]", "\\%0"):gsub("[\0-\31\127]", " "))
 end
 
 local function unescape(s)

@@ -20,6 +20,7 @@ local store = require "cheskers.store"
 local stats = require "cheskers.stats"
 local measures = require "cheskers.measures"
 local experiment = require "cheskers.experiment"
+local escape = require "cheskers.escape"
 
 local M = {}
 
@@ -267,7 +268,9 @@ local function pct(x) return ("%5.1f%%"):format(100 * x) end
 local function rate_text(r)
   return ("%s [%4.1f, %5.1f]"):format(pct(r.p), 100 * r.lo, 100 * r.hi)
 end
-local function pad(s, n) return s .. string.rep(" ", math.max(0, n - #s)) end
+-- A label (a variant, family or bot name: the experiment file chose it)
+-- escaped for the console and padded to n columns.
+local function pad(s, n) return escape.pad(escape.console(s), n) end
 local function diff_text(d, lo, hi, significant)
   local sig = significant and "*" or " "
   return ("%+5.1f [%+5.1f, %+5.1f]%s"):format(d, lo, hi, sig)
@@ -538,9 +541,11 @@ M.by_experiment = by_experiment
 -- The report text for summarize()'s list.
 function M.format_report(groups)
   local out = {}
-  local function say(fmt, ...) out[#out + 1] = fmt:format(...) end
+  -- every line escaped for the console: names, bots and measures are the
+  -- experiment file's, and the folder's files may have been written by anyone
+  local function say(fmt, ...) out[#out + 1] = escape.console(fmt:format(...)) end
   local w = 12
-  for _, g in ipairs(groups) do w = math.max(w, #g.variant, 3 + #g.variant) end
+  for _, g in ipairs(groups) do w = math.max(w, 3 + escape.width(escape.console(g.variant))) end
   for _, list in ipairs(by_experiment(groups)) do
     local games = 0
     for _, h in ipairs(list) do games = games + h.games end

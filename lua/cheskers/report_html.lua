@@ -18,10 +18,8 @@ local store = require "cheskers.store"
 
 local M = {}
 
-local function esc(s)
-  return (tostring(s):gsub("[&<>\"']", {
-    ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
-end
+-- Text for XML/HTML: entities, and no byte XML 1.0 forbids (cheskers.escape).
+local esc = require("cheskers.escape").xml
 
 local CSS = [[
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 24px auto; max-width: 1000px;

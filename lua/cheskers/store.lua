@@ -32,7 +32,10 @@
 --   s:close()                     releases the lock
 --   store.read(path) -> header, results, torn (a last line cut short), bad
 --   store.encode(value [, first]) -> text   JSON on one line: the keys named in
---                                 first (default KEY_ORDER), then the others sorted
+--                                 first (default KEY_ORDER), then the others sorted;
+--                                 control characters escaped (\n, \u001b), bytes
+--                                 that are not UTF-8 as U+FFFD (cheskers.escape.utf8:
+--                                 a name a bot chose may hold any bytes)
 --   store.decode(text) -> value | nil   (integers read back as integers)
 --   store.mkdir(path) -> true | nil, message      (with its parents)
 --   store.diff(a, b) -> { "field: X there, Y here", ... }
@@ -81,6 +84,7 @@ local M = {}
 M.VERSION = 1
 
 local cheskers = require "cheskers"
+local escape = require "cheskers.escape"
 
 local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
 
@@ -102,8 +106,28 @@ end
 local PREFERRED = {}
 for _, k in ipairs(M.KEY_ORDER) do PREFERRED[k] = true end
 
+-- Whether every text in v (keys too) is UTF-8.
+local function all_utf8(v)
+  if type(v) == "string" then return utf8.len(v) ~= nil end
+  if type(v) ~= "table" then return true end
+  for k, x in pairs(v) do
+    if not (all_utf8(k) and all_utf8(x)) then return false end
+  end
+  return true
+end
+
+-- A copy of v with every text made valid UTF-8.
+local function to_utf8(v)
+  if type(v) == "string" then return escape.utf8(v) end
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[to_utf8(k)] = to_utf8(x) end
+  return t
+end
+
 function M.encode(value, first)
   first = first or M.KEY_ORDER
+  if not all_utf8(value) then value = to_utf8(value) end
   local acc = {}
   collect_keys(value, acc)
   local rest = {}

@@ -50,9 +50,8 @@ local COLORS = {
   highlight = "#e8c547", arrow = "#2f7d32", coord = "#4a3a2a",
 }
 
-local function esc(s)
-  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
-end
+-- Text for XML/HTML: entities, and no byte XML 1.0 forbids (cheskers.escape).
+local esc = require("cheskers.escape").xml
 
 local function fmt(x)
   if math.type(x) == "integer" then return tostring(x) end

@@ -43,6 +43,7 @@ local bots_mod = require "cheskers.bots"
 local match = require "cheskers.match"
 local stats = require "cheskers.stats"
 local store = require "cheskers.store"
+local escape = require "cheskers.escape"
 
 local M = {}
 
@@ -308,6 +309,10 @@ end
 
 -- ---- text ------------------------------------------------------------------------------
 
+-- Bot names are chosen by bot files: shown escaped (cheskers.escape), and
+-- columns padded by escape.pad, never by a format width built from data.
+local console = escape.console
+
 local function num(x)
   if x == math.floor(x) then return string.format("%d", math.floor(x)) end
   return string.format("%.1f", x)
@@ -327,14 +332,14 @@ local function cell(t, i, j)
 end
 
 local function standings_lines(t, w, say)
-  say("%3s  %-" .. w .. "s  %5s  %5s  %6s  %5s  %-14s  %6s", "#", "bot", "games", "score", "%",
+  say("%3s  %s  %5s  %5s  %6s  %5s  %-14s  %6s", "#", escape.pad("bot", w), "games", "score", "%",
       "Elo", "95% interval", "LOS")
   local r = t.ratings
   local shown = r.finite and elo_text or function() return "?" end
   for k, i in ipairs(t.order) do
     local pct = t.played[i] > 0 and 100 * t.score[i] / t.played[i] or 0
     local interval = string.format("[%s, %s]", shown(r.lo[i]), shown(r.hi[i]))
-    local line = string.format("%3d  %-" .. w .. "s  %5d  %5s  %6.1f  %5s  %-14s  %6s", k, t.names[i],
+    local line = string.format("%3d  %s  %5d  %5s  %6.1f  %5s  %-14s  %6s", k, escape.pad(console(t.names[i]), w),
       t.played[i], num(t.score[i]), pct, shown(r.elo[i]), interval,
       t.los[k] and r.finite and string.format("%.1f%%", 100 * t.los[k]) or "")
     say("%s", (line:gsub("%s+$", "")))
@@ -347,12 +352,12 @@ local function crosstable_lines(t, w, say)
     widths[k] = 3
     for _, i in ipairs(t.order) do widths[k] = math.max(widths[k], #cell(t, i, t.order[k])) end
   end
-  local head = { string.format("%3s  %-" .. w .. "s", "#", "bot") }
-  for k in ipairs(t.order) do head[#head + 1] = string.format("%" .. widths[k] .. "d", k) end
+  local head = { string.format("%3s  %s", "#", escape.pad("bot", w)) }
+  for k in ipairs(t.order) do head[#head + 1] = escape.lpad(k, widths[k]) end
   say("%s", table.concat(head, "  "))
   for k, i in ipairs(t.order) do
-    local row = { string.format("%3d  %-" .. w .. "s", k, t.names[i]) }
-    for c, j in ipairs(t.order) do row[#row + 1] = string.format("%" .. widths[c] .. "s", cell(t, i, j)) end
+    local row = { string.format("%3d  %s", k, escape.pad(console(t.names[i]), w)) }
+    for c, j in ipairs(t.order) do row[#row + 1] = escape.lpad(cell(t, i, j), widths[c]) end
     say("%s", (table.concat(row, "  "):gsub("%s+$", "")))
   end
 end
@@ -360,9 +365,9 @@ end
 -- The report: standings with ratings, the crosstable, how they were made.
 function M.report(t)
   local out = {}
-  local function say(fmt, ...) out[#out + 1] = string.format(fmt, ...) end
+  local function say(fmt, ...) out[#out + 1] = console(string.format(fmt, ...)) end   -- one line each
   local w = 3
-  for _, name in ipairs(t.names) do w = math.max(w, #name) end
+  for _, name in ipairs(t.names) do w = math.max(w, escape.width(console(name))) end
   say("%s of %d bots, %d game%s", t.gauntlet and "gauntlet" or "round robin", t.n, t.games,
       t.games == 1 and "" or "s")
   for _, line in ipairs(t.warnings) do say("warning: %s", line) end
@@ -386,9 +391,8 @@ function M.report(t)
   return table.concat(out, "\n")
 end
 
-local function escape(s)
-  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
-end
+-- Text for XML/HTML: entities, and no byte XML 1.0 forbids.
+local xml = escape.xml
 
 -- The standings and crosstable as a standalone HTML page.
 function M.html(t)
@@ -402,10 +406,10 @@ function M.html(t)
   local r = t.ratings
   for k, i in ipairs(t.order) do
     local row = { string.format("<tr><td>%d</td><td class=\"name\">%s</td><td>%d</td><td>%s</td><td>%s</td>"
-      .. "<td>[%s, %s]</td><td>%s</td>", k, escape(t.names[i]), t.played[i], num(t.score[i]), elo_text(r.elo[i]),
+      .. "<td>[%s, %s]</td><td>%s</td>", k, xml(t.names[i]), t.played[i], num(t.score[i]), elo_text(r.elo[i]),
       elo_text(r.lo[i]), elo_text(r.hi[i]), t.los[k] and string.format("%.1f%%", 100 * t.los[k]) or "") }
     for _, j in ipairs(t.order) do
-      row[#row + 1] = i == j and "<td class=\"self\"></td>" or "<td>" .. escape(cell(t, i, j)) .. "</td>"
+      row[#row + 1] = i == j and "<td class=\"self\"></td>" or "<td>" .. xml(cell(t, i, j)) .. "</td>"
     end
     out[#out + 1] = table.concat(row) .. "</tr>"
   end
@@ -415,7 +419,7 @@ end
 
 -- "game 7/30  greedy - random 1-0 (no moves)"
 function M.progress_line(done, total, r)
-  return string.format("game %d/%d  %s - %s %s (%s)", done, total, r.white, r.black,
+  return string.format("game %d/%d  %s - %s %s (%s)", done, total, console(r.white), console(r.black),
                        RESULT_TOKEN[r.winner] or "?", tostring(r.reason))
 end
 

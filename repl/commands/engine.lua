@@ -5,6 +5,7 @@
 
 local cheskers = require "cheskers"
 local movetext = require "cheskers.movetext"
+local console = require("cheskers.escape").console   -- bot names are the bot file's choice
 local registry = require "repl.registry"
 local draw = require "repl.draw"
 
@@ -280,11 +281,11 @@ local function bot_reply(S)
     S.bot_player = nil
     local how = detail and detail:sub(1, #reason) == reason and detail
       or detail and reason .. ": " .. detail or reason
-    S:error(string.format("bot %s failed (%s); bot off", p.bot.name, how))
+    S:error(console(string.format("bot %s failed (%s); bot off", p.bot.name, how)))
     return
   end
   b:play(m)
-  S:print(string.format("%s (%s) plays %s", p.bot.name, p.color, tostring(m)))
+  S:print(string.format("%s (%s) plays %s", console(p.bot.name), p.color, tostring(m)))
   -- the board's status line says it when the board is drawn
   local over = movetext.game_over(b)
   if over and not S:autoshow() then S:print(over) end
@@ -301,7 +302,7 @@ command {
     local name = args[1]
     if not name then
       local p = S.bot_player
-      S:print(p and string.format("bot %s plays %s", p.bot.name, p.color) or "no bot (bot NAME [white|black])")
+      S:print(p and string.format("bot %s plays %s", console(p.bot.name), p.color) or "no bot (bot NAME [white|black])")
       return
     end
     if name == "off" then
@@ -319,7 +320,7 @@ command {
     local okn, _, err = require("cheskers.game").start(bot, S.board:rules())
     if not okn then S:fail("bot " .. name .. ": " .. tostring(err)) end
     S.bot_player = { bot = bot, color = color, limits = { nodes = 20000 } }
-    S:print(string.format("bot %s plays %s", bot.name, color))
+    S:print(string.format("bot %s plays %s", console(bot.name), color))
     -- answer after every line of this session (moves typed, play, redo ...)
     S:answer_after_lines("bot", bot_reply, function(self) self.bot_player = nil end)
   end,

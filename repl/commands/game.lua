@@ -134,7 +134,8 @@ command {
     if done < n then S:print(string.format("took back %d move%s (no more to undo)", done, done == 1 and "" or "s")) end
     local bot = S.bot_player
     if bot and S.board:turn() == bot.color and undo_one(S) then
-      S:print(string.format("took back %d moves (back to your turn; %s plays %s)", done + 1, bot.bot.name, bot.color))
+      S:print(string.format("took back %d moves (back to your turn; %s plays %s)", done + 1,
+                            require("cheskers.escape").console(bot.bot.name), bot.color))
     end
     S:sync_key()
   end,

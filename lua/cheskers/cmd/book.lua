@@ -23,9 +23,8 @@ local function parser()
   return p
 end
 
-local function esc(s)
-  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
-end
+-- Text for XML/HTML: entities, and no byte XML 1.0 forbids (cheskers.escape).
+local esc = require("cheskers.escape").xml
 
 local STYLE = [[
 body { font-family: Georgia, serif; max-width: 62em; margin: 2em auto; padding: 0 1em;

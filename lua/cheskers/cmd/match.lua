@@ -19,8 +19,9 @@ a colon: engine:level=5  engine:nodes=50000  alphabeta:depth=3  my/bot.lua]]
 
 local EPILOG = [[
 Prints a progress line as games end and a final table: wins, draws, losses,
-score, the Elo difference with its 95% interval. Exit status 0, or 1 on a
-usage error.]]
+score, the Elo difference with its 95% interval; when an error stops the
+match, the table of the games played so far first. Names the bots chose are
+shown escaped (\n, \x1b). Exit status 0, or 1 on an error.]]
 
 local function parser()
   local p = argparse("cheskers match", DESCRIPTION, EPILOG)
@@ -62,14 +63,21 @@ end
 
 -- "game 3: liar (black) lost by illegal move a1-h8: ..." (a detail that
 -- starts with the reason is not preceded by it again) and, for a Lua
--- error, the bot's own traceback.
+-- error, the bot's own traceback. What the bot chose (its name, its error
+-- text) is escaped for the console, the traceback line by line.
 local function fault_text(r)
+  local console = require("cheskers.escape").console
   local who = r.winner == "white" and r.black or r.white
   local color = r.winner == "white" and "black" or "white"
   local detail = r.detail or ""
   local how = detail:sub(1, #r.reason) == r.reason and detail or r.reason .. ": " .. detail
-  local text = string.format("game %d: %s (%s) lost by %s", r.game, who, color, how)
-  if r.traceback and r.traceback ~= "" then text = text .. "\n" .. r.traceback end
+  local text = string.format("game %d: %s (%s) lost by %s", r.game, console(who), color, console(how))
+  if r.traceback and r.traceback ~= "" then
+    text = text .. "\n" .. r.traceback:gsub("([^\n]+)", function(line)
+      local indent, rest = line:match("^(\t*)(.*)$")    -- Lua's tab before each level kept
+      return indent .. console(rest)
+    end)
+  end
   return text
 end
 
@@ -88,6 +96,19 @@ local function progress_printer(match)
   return progress, function() if tty and shown then io.stderr:write("\n") end end
 end
 
+-- Prints the final table (after partial = the games played when the match
+-- stopped). Games played are never lost with a table that cannot be made:
+-- then the counts are printed bare, and the error after them.
+local function print_table(match, sum, partial)
+  if partial then print(("after %d of %d games:"):format(sum.played, sum.games)) end
+  local ok, text = pcall(match.table, sum)
+  if ok then print(text) return true end
+  local console = require("cheskers.escape").console
+  print(("%s +%d =%d -%d %s"):format(console(sum.a), sum.wins, sum.draws, sum.losses, console(sum.b)))
+  fail("cannot make the table: " .. tostring(text))
+  return false
+end
+
 local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
@@ -95,21 +116,24 @@ local function run(args)
   local match = require "cheskers.match"
   local cfg, err = config(o, match)
   if not cfg then return fail(err) end
-  local finish = function() end
+  local progress, finish
   if o.quiet then
-    cfg.progress = function(_, r) if r.detail then io.stderr:write(fault_text(r), "\n") end end
+    progress = function(_, r) if r.detail then io.stderr:write(fault_text(r), "\n") end end
+    finish = function() end
   else
-    cfg.progress, finish = progress_printer(match)
+    progress, finish = progress_printer(match)
     cfg.log = function(msg) io.stderr:write(msg, "\n") end
   end
+  local so_far      -- the summary of the games played, should the match stop
+  cfg.progress = function(sum, r) so_far = sum; progress(sum, r) end
   local okr, sum = pcall(match.run, cfg)
   finish()
   if not okr then
+    if so_far and so_far.played > 0 then print_table(match, so_far, true) end
     if type(sum) == "string" then return fail(sum) end
     error(sum, 0)
   end
-  print(match.table(sum))
-  return 0
+  return print_table(match, sum) and 0 or 1
 end
 
 return {

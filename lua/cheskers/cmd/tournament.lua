@@ -86,8 +86,9 @@ local function progress_printer(tournament)
   local shown = false
   local function progress(done, total, r)
     if r.detail then
+      local console = require("cheskers.escape").console   -- names and details bots chose
       io.stderr:write(shown and tty and "\r\27[K" or "", string.format("game %d: %s - %s: %s: %s\n",
-        r.round, r.white, r.black, r.reason, r.detail))
+        r.round, console(r.white), console(r.black), r.reason, console(r.detail)))
     end
     local line = tournament.progress_line(done, total, r)
     if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
