@@ -519,4 +519,32 @@ describe("hostile names and values", function()
     assert_xml_safe(html)
     assert.is_nil(html:find("<i>", 1, true))
   end)
+
+  it("a measure of math.maxinteger every game has a mean of about 9.22e18, not -1", function()
+    local exp = copy("experiment_measure_huge.lua")
+    local text, code = cheskers_run(("experiment %s --out %s/h --quiet --sandbox"):format(exp, dir))
+    assert.equal(0, code, text)
+    local report = require "cheskers.report"
+    local games = report.read_dir(dir .. "/h")
+    local groups = report.summarize(games)
+    assert.equal(4, groups[1].games)
+    assert.near(2 ^ 63, groups[1].measures.huge, 2 ^ 63 * 1e-12)
+    assert.matches("measures:%s+huge 9223372036854775808%.000", report.format_report(groups))
+  end)
+
+  it("a measure returning nan, inf or -inf ends the run with a message naming it", function()
+    local exp = copy("experiment_measure_nan.lua")
+    local text, code = cheskers_run(("experiment %s --out %s/n --quiet --sandbox"):format(exp, dir))
+    assert.equal(1, code)
+    assert.equal("cheskers experiment: variant nan, game 1: measure odd returned nan, not a finite number\n", text)
+    local experiment = require "cheskers.experiment"
+    local selfplay = require "cheskers.selfplay"
+    local e = experiment.load(exp)
+    selfplay.prepare(e)
+    for i, v in ipairs({ "nan", "inf", "-inf" }) do
+      local ok, err = pcall(selfplay.play_game, e, e.variants[i], 1, 1)
+      assert.is_false(ok)
+      assert.equal("measure odd returned " .. v .. ", not a finite number", err:match("measure .*"))
+    end
+  end)
 end)

@@ -33,6 +33,7 @@
 --   measures.piece_values(recs) -> {values = {kind -> {value, lo, hi}}, ...} or nil, reason
 local stats = require "cheskers.stats"
 local S = require "cheskers.schema"
+local escape = require "cheskers.escape"
 
 local M = {}
 
@@ -150,10 +151,15 @@ function M.finish(e, rec, b)
   if #e.custom == 0 then return end
   rec.measures = {}
   for _, c in ipairs(e.custom) do
+    local name = escape.console(c.name)
     local ok, val = pcall(c.fn, rec, b)
-    if not ok then error(("measure %s: %s"):format(c.name, tostring(val)), 0) end
+    if not ok then error(("measure %s: %s"):format(name, tostring(val)), 0) end
     if type(val) ~= "number" then
-      error(("measure %s returned %s, not a number"):format(c.name, type(val)), 0)
+      error(("measure %s returned %s, not a number"):format(name, type(val)), 0)
+    end
+    -- JSON has no nan nor inf: stored, they would come back as nothing
+    if val ~= val or val == math.huge or val == -math.huge then
+      error(("measure %s returned %s, not a finite number"):format(name, val ~= val and "nan" or tostring(val)), 0)
     end
     rec.measures[c.name] = val
   end

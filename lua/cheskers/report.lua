@@ -204,7 +204,7 @@ function M.summarize(recs)
     local g = groups[key]
     if not g then
       g = { experiment = r.experiment, variant = r.variant, seeds = {}, games = 0,
-            white = 0, black = 0, draw = 0, lengths = {}, bsum = 0, bn = 0,
+            white = 0, black = 0, draw = 0, lengths = {}, bsum = 0.0, bn = 0,
             reasons = {}, captures = {}, captured = {}, promotions = {},
             msum = {}, mn = {}, bots = {}, first = {}, recs = {},
             family = r.family or r.variant, strength = r.strength }
@@ -225,7 +225,7 @@ function M.summarize(recs)
     add_counts(g.captured, r.captured)
     add_counts(g.promotions, r.promotions)
     for k, x in pairs(r.measures or {}) do
-      g.msum[k] = (g.msum[k] or 0) + x
+      g.msum[k] = (g.msum[k] or 0.0) + x      -- in floats: integers would wrap
       g.mn[k] = (g.mn[k] or 0) + 1
     end
     g.bots[(r.white or "?") .. " vs " .. (r.black or "?")] = true

@@ -106,7 +106,7 @@ end
 function M.mean_var(xs)
   local n = #xs
   if n == 0 then return 0, 0 end
-  local sum = 0
+  local sum = 0.0      -- in floats: a sum of integers would wrap
   for _, x in ipairs(xs) do sum = sum + x end
   local mean = sum / n
   local sq = 0
