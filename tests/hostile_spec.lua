@@ -520,6 +520,31 @@ describe("hostile names and values", function()
     assert.is_nil(html:find("<i>", 1, true))
   end)
 
+  it("an experiment's error names the variant escaped, with the measure's error, on one line", function()
+    local path = dir .. "/fails.lua"
+    H.write_file(path, [[return { name = "fails", games = 1, seed = 1, max_plies = 10, bots = "builtin-random",
+      variants = { { name = "v\n1  forged\27[2J" } },
+      measures = { "result", m = function() error("boom\27[2J\nline 2", 0) end } }]])
+    local text, code = cheskers_run(("experiment %s --out %s/f --quiet --sandbox"):format(path, dir))
+    assert.equal(1, code)
+    assert.equal("cheskers experiment: variant v\\n1  forged\\x1b[2J, game 1: measure m: boom\\x1b[2J\n", text)
+  end)
+
+  it("a puzzle's title is shown escaped by `cheskers check` and the REPL's puzzle command", function()
+    -- the win in 1 of scripts/puzzles/win-in-1.lua (its first puzzle)
+    local path = copy("puzzle_title.lua")
+    local text, code = cheskers_run("check " .. path)
+    assert.equal(0, code, text)
+    assert_console_safe(text)
+    local first = text:match("^[^\n]*"):gsub(" %(%d+%.%d+ s%)$", "")
+    assert.equal(path .. '#1 "evil\\nother.lua#1: OK (0.00 s)\\x1b[2J": OK', first)
+    local p = io.popen(("printf 'puzzle %s\\n' | %s/cheskers 2>&1"):format(path, H.ROOT))
+    text = p:read("a")
+    p:close()
+    assert_console_safe(text)
+    assert.truthy(text:find("evil\\nother.lua#1: OK (0.00 s)\\x1b[2J: white to play and win in 1\n", 1, true), text)
+  end)
+
   it("a measure of math.maxinteger every game has a mean of about 9.22e18, not -1", function()
     local exp = copy("experiment_measure_huge.lua")
     local text, code = cheskers_run(("experiment %s --out %s/h --quiet --sandbox"):format(exp, dir))

@@ -70,6 +70,7 @@ local S = require "cheskers.schema"
 local rulespec = require "cheskers.rulespec"
 local measures = require "cheskers.measures"
 local store = require "cheskers.store"
+local escape = require "cheskers.escape"
 
 local M = {}
 
@@ -333,7 +334,7 @@ local function normalize_variants(e, variants, where)
   e.variants = {}
   local seen = {}
   for i, v in ipairs(variants) do
-    if seen[v.name] then errorf("%s: two variants named '%s'", where, v.name) end
+    if seen[v.name] then errorf("%s: two variants named '%s'", where, escape.console(v.name)) end
     seen[v.name] = true
     e.variants[i] = {
       name = v.name, index = i,
@@ -415,7 +416,7 @@ end
 function M.check_rules(e)
   for _, v in ipairs(e.variants) do
     local ok, err = pcall(cheskers.new, nil, v.rules)
-    if not ok then errorf("variant %s: %s", v.name, tostring(err)) end
+    if not ok then errorf("variant %s: %s", escape.console(v.name), tostring(err)) end
   end
 end
 

@@ -639,12 +639,14 @@ function puzzle.main_line(b, n, tb)
 end
 
 -- A report as text: "name: OK (0.12 s)" or "name: FAIL (...)" and a line
--- per fault.
+-- per fault. The title and the faults' texts (the file's own words) are
+-- escaped for the console: a newline in a title cannot forge an "OK" line.
 function puzzle.format_report(r)
+  local console = require("cheskers.escape").console
   local name = (r.file or "puzzle") .. (r.index and ("#" .. r.index) or "")
-  if r.title then name = name .. " \"" .. r.title .. "\"" end
+  if r.title then name = name .. " \"" .. console(r.title) .. "\"" end
   local lines = { string.format("%s: %s (%.2f s)", name, r.ok and "OK" or "FAIL", r.time or 0) }
-  for _, f in ipairs(r.faults) do lines[#lines + 1] = "  " .. f.kind .. ": " .. f.message end
+  for _, f in ipairs(r.faults) do lines[#lines + 1] = "  " .. f.kind .. ": " .. console(f.message) end
   for _, x in ipairs(r.notes) do lines[#lines + 1] = "  note: " .. x end
   return table.concat(lines, "\n")
 end

@@ -40,6 +40,7 @@ local game_mod = require "cheskers.game"
 local store = require "cheskers.store"
 local measures = require "cheskers.measures"
 local experiment = require "cheskers.experiment"
+local escape = require "cheskers.escape"
 
 local M = {}
 
@@ -170,7 +171,9 @@ local function play_todo(e, seed, todo, st, summary, opts)
     local okg, rec = pcall(M.play_game, e, item.variant, item.game, seed, opts.moves)
     if not okg then
       if cheskers.error_code(rec) == "interrupted" then error(rec, 0) end
-      errorf("variant %s, game %d: %s", item.variant.name, item.game, tostring(rec))
+      -- one line: the variant's name and the error are the experiment file's
+      errorf("variant %s, game %d: %s", escape.console(item.variant.name), item.game,
+             escape.console(tostring(rec)))
     end
     st:append(rec)
     summary.played = summary.played + 1

@@ -103,7 +103,8 @@ local function set_puzzle(S, file, ntext)
   S.puzzle = { board = b, start = #b:history(), seen = 0, moves = p.moves, solution = p.solution or {},
                attacker = attacker, defender = attacker == "white" and "black" or "white",
                file = file, index = n, count = #list, title = p.title,
-               name = (p.title or file) .. (#list > 1 and string.format(" (%d of %d)", n, #list) or "") }
+               name = require("cheskers.escape").console(p.title or file)   -- the file's words
+                 .. (#list > 1 and string.format(" (%d of %d)", n, #list) or "") }
   S:print(header(S.puzzle))
   for _, w in ipairs(warnings) do S:print(w) end
   S:answer_after_lines("puzzle", puzzle_reply, function(self) self.puzzle = nil end)
