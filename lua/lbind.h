@@ -45,6 +45,7 @@ typedef struct State {
     const void *board_mt;   /* lua_topointer of the board and move metatables */
     const void *move_mt;
     double deadline;        /* cheskers.deadline: a chk_clock() time, 0: none */
+    double cpu_deadline;    /* its CPU deadline: a chk_cpu_clock() time, 0: none */
 } State;
 
 enum { HOOK_OK, HOOK_ERROR, HOOK_STACK, HOOK_DEPTH };
@@ -222,7 +223,7 @@ int lb_closest(lua_State *L);
 int lb_did_you_mean(lua_State *L);
 
 /* The stop condition of a long core call starting now: the interrupt flag
- * (cleared) and the deadline of cheskers.deadline. */
+ * (cleared) and the deadlines (wall clock and CPU) of cheskers.deadline. */
 chk_stop lb_stop(lua_State *L);
 /* Raises the error value of a failed core call's status (negative chk_status):
  * "interrupted", "timeout", "hook", "no_memory", "node_limit". who prefixes
