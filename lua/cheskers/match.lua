@@ -311,12 +311,14 @@ function match.table(sum)
   local n = sum.played
   local lines = {}
   local w = math.max(#sum.a, #sum.b, 3)
+  -- (padded here: string.format takes widths up to 99, a bot spec with a path may be longer)
+  local function pad(name) return name .. string.rep(" ", w - #name) end
   local function row(name, wi, d, l)
     local s = n > 0 and (wi + d / 2) / n * 100 or 0
-    return string.format("%-" .. w .. "s  %5d  %5d  %5d  %6d  %6.1f%%", name, n, wi, d, l, s)
+    return pad(name) .. string.format("  %5d  %5d  %5d  %6d  %6.1f%%", n, wi, d, l, s)
   end
-  lines[#lines + 1] = string.format("%-" .. w .. "s  %5s  %5s  %5s  %6s  %7s",
-                                    "bot", "games", "wins", "draws", "losses", "score")
+  lines[#lines + 1] = pad("bot") .. string.format("  %5s  %5s  %5s  %6s  %7s",
+                                                  "games", "wins", "draws", "losses", "score")
   lines[#lines + 1] = row(sum.a, sum.wins, sum.draws, sum.losses)
   lines[#lines + 1] = row(sum.b, sum.losses, sum.draws, sum.wins)
   local e, lo, hi = stats.elo(sum.wins, sum.draws, sum.losses)
