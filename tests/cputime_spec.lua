@@ -94,6 +94,10 @@ describe("a box's time limit is CPU time", function()
     end)
   end
 
+  it("a limit of any length is taken (past three years, as three years)", function()
+    assert.are.same({ true, 7, n = 2 }, select(2, call("return 7", 1e12)))
+  end)
+
   it("a core call in a box stops at its CPU deadline, a little before the call's limit", function()
     with_backstop_min(60, function()
       local _, r = call("local b = cheskers.new() return b:perft(30)", 0.3, { name = "perft" })

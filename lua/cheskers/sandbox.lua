@@ -603,7 +603,8 @@ end
 -- One call under budget b (instructions: its cap) with seconds of CPU and
 -- the backstop, the core's deadlines set a little before the call's own.
 local function call_with(box, b, instructions, seconds, fn, ...)
-  seconds = math.max(tonumber(seconds) or box.limits.time, 0.001)   -- 0 would mean no limit below
+  -- (0 would mean no limit below; past three years the clocks' arguments end)
+  seconds = math.min(math.max(tonumber(seconds) or box.limits.time, 0.001), 1e8)
   local wall = sandbox.backstop(seconds)
   box.why, box.charged = nil, 0
   local previous_wall, previous_cpu = cheskers.deadline(wall * CORE_SHARE, seconds * CORE_SHARE)
