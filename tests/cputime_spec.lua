@@ -16,13 +16,7 @@ local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
 
 local wall = cheskers.clock
 
-local function tmpfile(text)
-  local p = H.tmpname(".lua")
-  local f = assert(io.open(p, "w"))
-  f:write(text)
-  f:close()
-  return p
-end
+local function tmpfile(text) return H.write(H.tmpname(".lua"), text) end
 
 -- Lua that waits about `seconds` in steps of 0.05 s (a child sleeps), with
 -- a little Lua between the steps so that the box's hook runs meanwhile.
