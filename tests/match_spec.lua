@@ -212,6 +212,19 @@ describe("cheskers match command", function()
   end)
 end)
 
+describe("match.table", function()
+  it("lines up a bot spec longer than string.format's widths (99)", function()
+    local long = "engine:tb=/" .. ("a-long-folder/"):rep(8) .. "tables"
+    assert.is_true(#long > 99)
+    local lines = {}
+    local sum = { played = 2, a = long, b = "random", wins = 1, draws = 0, losses = 1, reasons = { kings = 2 } }
+    for line in (match.table(sum) .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
+    assert.equal("bot" .. (" "):rep(#long - 3) .. "  games", lines[1]:sub(1, #long + 7))
+    assert.equal(long .. "      2", lines[2]:sub(1, #long + 7))
+    assert.equal("random" .. (" "):rep(#long - 6) .. "      2", lines[3]:sub(1, #long + 7))
+  end)
+end)
+
 describe("the game options of match and tournament (match.game_options)", function()
   -- Run a command, its printing and its error messages caught: status, stderr.
   local function run_cmd(name, args)

@@ -404,10 +404,8 @@ function M.load(path, opts)
     if exp == nil then errorf("%s", err) end
     return M.normalize(exp, path)
   end
-  local chunk, err = loadfile(path, "t")
-  if not chunk then errorf("%s", err) end
-  local ok, exp = pcall(chunk)
-  if not ok then errorf("%s: %s", path, tostring(exp)) end
+  local ok, exp = require("cheskers.sandbox").run_file(path)
+  if not ok then errorf("%s", exp) end
   return M.normalize(exp, path)
 end
 

@@ -15,7 +15,8 @@
 -- draw from math.random then depend on it alone), random_plies (the first
 -- N plies are random legal moves: varied openings), limits ({nodes, time}
 -- handed to choose), move_timeout (CPU seconds a call may take: default
--- 3 * limits.time + 1, or 30), max_plies (default 400: a longer game is a
+-- 3 * limits.time + 1, or 30; and a wall-clock backstop of 3 times that, at
+-- least 2 s: cheskers.sandbox), max_plies (default 400: a longer game is a
 -- draw, reason "max_plies"), repetition (the N-th occurrence of a position is
 -- a draw: default 3, 0 off), on_ply(board, move, info) (called before each
 -- move is played, with the position it is played from; info = {ply, color,
@@ -25,7 +26,8 @@
 --
 -- The fault policy: a bot whose call raises (reason "error"), exceeds a
 -- sandbox limit ("error", detail "sandbox: ..."), overruns its time
--- ("time"), returns nothing ("no move") or something that is not a legal
+-- ("time", detail "used 3.10 s of CPU time (limit 3 s)" or "wall-clock
+-- backstop: 9.00 s of wall time (...)"), returns nothing ("no move") or something that is not a legal
 -- move ("illegal move") loses the game at once. detail is one line of at
 -- most 300 characters; for a Lua error, traceback holds the bot's own
 -- frames. Ctrl-C (an "interrupted" error) is raised, not a fault.
@@ -49,7 +51,6 @@ function M.canonical_reason(reason)
   return OLD_REASONS[reason] or reason
 end
 
-local clock = os.clock
 local COLORS = { "white", "black" }
 
 local function other(color) return color == "white" and "black" or "white" end
@@ -123,13 +124,8 @@ local function ask(limits, board, bot, cap)
   end
   local copy = {}
   for k, v in pairs(limits) do copy[k] = v end
-  local c0 = clock()
   local ok, answer, detail, tb = bots.call(bot, cap, bot.choose, board:copy(), copy)
   if not ok then return nil, nil, fault_reason(answer), detail, tb end
-  local spent = clock() - c0
-  if spent > cap then
-    return nil, nil, "time", string.format("%.2f s for one move (limit %.2f s)", spent, cap)
-  end
   return answer
 end
 

@@ -16,8 +16,8 @@
 --
 -- cfg: a, b (bot specs or bot tables), games (default 2), rules (what
 -- cheskers.new accepts), rules_text (the --rules text), seed (default 1),
--- nodes, time (the per-move budget), move_timeout (hard limit a move,
--- seconds: default 3 * time + 1, or 30), openings (array of {fen =, moves =
+-- nodes, time (the per-move budget), move_timeout (hard limit a move, CPU
+-- seconds: default 3 * time + 1, or 30; cheskers.game), openings (array of {fen =, moves =
 -- {text...}}), opening_plies (random plies when there are no openings:
 -- default 4), max_plies (default 400), repetition (the N-th occurrence of
 -- a position is a draw: default 3, 0 off), out (results file: a header
@@ -328,12 +328,14 @@ function match.table(sum)
   local n = sum.played
   local lines = {}
   local w = math.max(#sum.a, #sum.b, 3)
+  -- (padded here: string.format takes widths up to 99, a bot spec with a path may be longer)
+  local function pad(name) return name .. string.rep(" ", w - #name) end
   local function row(name, wi, d, l)
     local s = n > 0 and (wi + d / 2) / n * 100 or 0
-    return string.format("%-" .. w .. "s  %5d  %5d  %5d  %6d  %6.1f%%", name, n, wi, d, l, s)
+    return pad(name) .. string.format("  %5d  %5d  %5d  %6d  %6.1f%%", n, wi, d, l, s)
   end
-  lines[#lines + 1] = string.format("%-" .. w .. "s  %5s  %5s  %5s  %6s  %7s",
-                                    "bot", "games", "wins", "draws", "losses", "score")
+  lines[#lines + 1] = pad("bot") .. string.format("  %5s  %5s  %5s  %6s  %7s",
+                                                  "games", "wins", "draws", "losses", "score")
   lines[#lines + 1] = row(sum.a, sum.wins, sum.draws, sum.losses)
   lines[#lines + 1] = row(sum.b, sum.losses, sum.draws, sum.wins)
   local e, lo, hi = stats.elo(sum.wins, sum.draws, sum.losses)
@@ -359,9 +361,11 @@ function match.add_game_options(p)
   p:option("--rules", "rules: a preset, name=value options or a {...} table")
   p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
   p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
-  p:option("--time", "seconds per move (limits.time), not deterministic; a move taking more than "
-           .. "3T + 1 CPU seconds (or --move-timeout) loses the game"):convert(tonumber)
-  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
+  p:option("--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
+           .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game"):convert(tonumber)
+  p:option("--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
+           .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
+           .. "in wall-clock time (at least 2 s: a bot that waits) loses too"):convert(tonumber)
   p:option("--openings", "openings file: a position text, or moves from the start position, per line")
   p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
   p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)

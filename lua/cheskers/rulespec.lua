@@ -201,10 +201,8 @@ function M.parse(text)
   end
   if s:match("%.lua$") then
     if not file_exists(s) then return nil, "no rule file " .. s end
-    local chunk, err = loadfile(s, "t")
-    if not chunk then return nil, err end
-    local ok, v = pcall(chunk)
-    if not ok then return nil, tostring(v) end
+    local ok, v = sandbox.run_file(s)
+    if not ok then return nil, v end
     if type(v) ~= "table" then return nil, s .. ": does not return a rule table" end
     local r, verr = validate(v)
     if r == nil then return nil, s .. ": " .. verr end

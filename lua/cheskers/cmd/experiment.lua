@@ -15,7 +15,11 @@ that was interrupted (even by kill -9) picks up where it stopped, and
 shards of the same experiment can share DIR. A file of DIR made from other
 inputs (edited variants, bots, rules, limits, max_plies...) is refused
 with what differs; --restart throws the experiment's files away first (do
-not give it to shards running at the same time). Then: cheskers report DIR.]]
+not give it to shards running at the same time). Then: cheskers report DIR.
+A bot that uses more than 3 limits.time + 1 s of CPU for a move (30 s
+without limits.time), or 3 times that in wall-clock time, loses that game
+(reason "time"); the hooks and measures of a --sandbox file have CPU time
+limits too (docs/security.md).]]
 
 local function parser()
   local p = argparse("cheskers experiment", DESCRIPTION, EPILOG)
