@@ -8,7 +8,7 @@
 --   match.play_game(cfg, bots, game) -> result
 --   match.opening_board(cfg, game) -> board  the start of game `game`
 --   match.read_openings(path) -> list | nil, message
---   match.fingerprint(cfg, bots) -> data     what --resume compares
+--   match.fingerprint(cfg, bots) -> data     what a rerun into --out compares
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
 --   match.add_game_options(parser)          the command-line options of how
@@ -22,8 +22,11 @@
 -- default 4), max_plies (default 400), repetition (the N-th occurrence of
 -- a position is a draw: default 3, 0 off), out (results file: a header
 -- line with the fingerprint, then one line per game, written as each game
--- ends), records (game records file, kept in step with out), resume
--- (keep the games already in out; without it out is started over), sprt =
+-- ends; the games already in out are kept and not played again, and a
+-- file of out made from other inputs is refused naming what differs, as
+-- cheskers.store does for every results file), records (game records
+-- file, kept in step with out), restart (throw away what out holds and
+-- start over), resume (what happens anyway; kept for old callers), sprt =
 -- {elo0, elo1, alpha, beta}, progress (function(summary, result) after each
 -- game), log (function(msg)), sandbox (run the bot files in untrusted boxes;
 -- a table sets their limits: {instructions =, memory =, time =}),
@@ -48,7 +51,7 @@ match.CONFIG = S.record {
     nodes = S.int { min = 1 }, time = S.num { above = 0 }, move_timeout = S.num { above = 0 },
     openings = "table", openings_file = "string", opening_plies = S.int { min = 0 },
     max_plies = S.int { min = 1 }, repetition = S.int { min = 0 }, out = "string",
-    records = "string", resume = "boolean", sprt = "table", progress = "function",
+    records = "string", restart = "boolean", resume = "boolean", sprt = "table", progress = "function",
     log = "function", sandbox = S.either("boolean", "table"), steal_lock = "boolean",
   },
 }
@@ -181,7 +184,7 @@ local function rules_print(rules)
   return { text = ok and text or store.plain(rules), hooks = hooks }
 end
 
--- What produced the results: a rerun with --resume must agree on all of it
+-- What produced the results: a rerun into the same file must agree on all of it
 -- (the number of games may grow).
 function match.fingerprint(cfg, bots)
   return store.plain {
@@ -232,8 +235,7 @@ local function open_store(cfg, bots)
   if not cfg.out then return cfg.records and records_only(cfg) or nil end
   return store.open {
     path = cfg.out, kind = "match", fingerprint = match.fingerprint(cfg, bots),
-    restart = not cfg.resume, restart_hint = "run without --resume to start over",
-    steal_lock = cfg.steal_lock,
+    restart = cfg.restart, steal_lock = cfg.steal_lock,
     key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
     records = cfg.records, render = function(r) return match.render_record(cfg, r) end,
   }

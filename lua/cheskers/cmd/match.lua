@@ -30,10 +30,12 @@ local function parser()
   p:option("--games -n", "games to play", "10"):convert(math.tointeger)
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results file (JSON lines: a header, then one line per game as it ends; "
-           .. "its folder is created)")
+           .. "its folder is created); run again, it keeps its games and plays the rest")
   p:option("--records", "game records file (the REPL's format), kept in step with --out")
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
-  p:flag("--resume", "continue the match recorded in --out (refused if bots, seed, rules... differ)")
+  p:flag("--restart", "start over: throw away the games --out holds")
+  p:flag("--resume", "continue the match recorded in --out (what a rerun does anyway: its games are "
+         .. "kept, and a file of another match, other bots, seed, rules..., is refused)")
   p:flag("--steal-lock", "take over the lock of --out even when its owner looks alive (a run on "
          .. "another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
   p:flag("--quiet -q", "no progress line")
@@ -48,8 +50,10 @@ end
 
 -- The options as a match configuration, or nil, message.
 local function config(o, match)
-  local cfg = { a = o.a, b = o.b, out = o.out, records = o.records, resume = o.resume, steal_lock = o.steal_lock }
+  local cfg = { a = o.a, b = o.b, out = o.out, records = o.records, restart = o.restart, steal_lock = o.steal_lock }
   if o.resume and not o.out then return nil, "--resume needs --out FILE" end
+  if o.restart and not o.out then return nil, "--restart needs --out FILE" end
+  if o.restart and o.resume then return nil, "--restart and --resume contradict each other: give one" end
   local ok, err = match.game_options(o, cfg)
   if not ok then return nil, err end
   if o.sprt then

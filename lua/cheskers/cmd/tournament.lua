@@ -37,6 +37,8 @@ local function parser()
   p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
   p:flag("--restart", "start over: remove the tournament files of --out first")
+  p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
+         .. "(a run on another machine that is gone)")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
   p:option("--records", "game records file (PGN-like tags White, Black, Result, Round); with "
            .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR"):argname("FILE")
@@ -55,7 +57,8 @@ end
 
 -- The options as a tournament configuration, or nil, message.
 local function config(o)
-  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records }
+  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records,
+                steal_lock = o.steal_lock }
   local okg, err = require("cheskers.match").game_options(o, cfg)
   if not okg then return nil, err end
   local ok, shard, shards = pcall(require("cheskers.store").parse_shard, o.shard)
