@@ -70,6 +70,7 @@ local S = require "cheskers.schema"
 local rulespec = require "cheskers.rulespec"
 local measures = require "cheskers.measures"
 local store = require "cheskers.store"
+local luadata = require "cheskers.luadata"
 
 local M = {}
 
@@ -404,10 +405,8 @@ function M.load(path, opts)
     if exp == nil then errorf("%s", err) end
     return M.normalize(exp, path)
   end
-  local chunk, err = loadfile(path, "t")
-  if not chunk then errorf("%s", err) end
-  local ok, exp = pcall(chunk)
-  if not ok then errorf("%s: %s", path, tostring(exp)) end
+  local exp, err = luadata.load_file(path)
+  if exp == nil then errorf("%s", err) end
   return M.normalize(exp, path)
 end
 

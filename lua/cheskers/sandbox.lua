@@ -24,14 +24,14 @@
 --       costs no collection; what it allocates there is charged to that
 --       box). Its results must be nil, booleans, numbers or texts. A
 --       failure raises "WHAT: detail" (what nil: the detail alone).
---       sandbox.original(wrapper) -> fn.
+--       cheskers.luadata.original(wrapper) -> fn.
 --   sandbox.load_file(path, opts) -> value, box | nil, message
 --       runs a Lua file (an experiment file given with --sandbox) in a new
 --       untrusted box (opts: the box's limits) and copies what it returns
 --       out as plain data, each function replaced by box:wrap(fn,
 --       opts.label(keys), opts.capped(keys)), keys the table keys leading
 --       to it (default label: the keys as a Lua path, "variants[1].rules.filter")
---   sandbox.truncate(text [, max]) -> one line of at most max (300) characters
+-- Details and messages are cut to one line by cheskers.luadata.truncate.
 --
 -- What an untrusted box gets of the standard library, and why (the audit of
 -- string.*, table.*, utf8.*, math.*: a C function runs out of reach of the
@@ -73,6 +73,8 @@
 
 local cheskers = require "cheskers"
 local budget = require "cheskers.budget"
+local luadata = require "cheskers.luadata"
+local truncate = luadata.truncate
 
 local sandbox = {}
 
@@ -94,17 +96,8 @@ sandbox.BOX = {
   hook_time = 2,                -- seconds per call of a wrapped function
 }
 
-sandbox.DETAIL = 300            -- characters of a detail
-
--- One line of at most max characters (longer text ends in "...").
--- (Runner code that runs while a box's string guard is on, such as this,
--- calls string functions directly, never as methods.)
-function sandbox.truncate(text, max)
-  max = max or sandbox.DETAIL
-  local s = string.match(tostring(text), "^[^\n]*")
-  if #s > max then s = string.sub(s, 1, max - 3) .. "..." end
-  return s
-end
+-- (Runner code that runs while a box's string guard is on calls string
+-- functions directly, never as methods.)
 
 -- An error value as text, without running a metamethod of the box's.
 local function error_text(e)
@@ -180,7 +173,7 @@ local function compile(text, chunkname, env, source, depth)
   end
   local fn, err
   if env then fn, err = load(text, chunkname, "t", env) else fn, err = load(text, chunkname, "t") end
-  if not fn then return nil, sandbox.truncate(err) end
+  if not fn then return nil, truncate(err) end
   return fn
 end
 
@@ -240,16 +233,16 @@ local function limit_text(why, lim)
 end
 
 local NO_STRING_METHODS = setmetatable({}, { __index = function(_, k)
-  error("string methods are not available in data ('" .. sandbox.truncate(k, 40) .. "')", 2)
+  error("string methods are not available in data ('" .. truncate(k, 40) .. "')", 2)
 end, __metatable = false })
 
 function sandbox.load_data(text, name, limits)
   local lim = {}
   for k, v in pairs(sandbox.DATA) do lim[k] = limits and limits[k] or v end
   local env = setmetatable({}, { __index = function(_, k)
-    error("'" .. sandbox.truncate(k, 40) .. "' is not available (only data: tables, texts, numbers, booleans)", 2)
+    error("'" .. truncate(k, 40) .. "' is not available (only data: tables, texts, numbers, booleans)", 2)
   end, __newindex = function(_, k)
-    error("cannot set '" .. sandbox.truncate(k, 40) .. "' (only data)", 2)
+    error("cannot set '" .. truncate(k, 40) .. "' (only data)", 2)
   end, __metatable = false })
   local fn, err = compile(text, "=" .. name, env, lim.source, lim.nesting)
   if not fn then return nil, name .. ": " .. err end
@@ -258,7 +251,7 @@ function sandbox.load_data(text, name, limits)
   if not ok then
     if cheskers.error_code(res) == "interrupted" then error(res, 0) end
     local why = b:why()
-    return nil, name .. ": rejected: " .. (why and limit_text(why, lim) or sandbox.truncate(error_text(res)))
+    return nil, name .. ": rejected: " .. (why and limit_text(why, lim) or truncate(error_text(res)))
   end
   if res == nil then return nil, name .. ": it returns nothing (it must return a table)" end
   local data, cerr = copy_data(res, 0, {}, { n = lim.values })
@@ -298,7 +291,7 @@ end
 
 local function guard(box, lib, t)
   return setmetatable(t, { __metatable = false, __index = function(_, k)
-    violation(box, "sandbox: '" .. lib .. sandbox.truncate(k, 40) .. "' is not available")
+    violation(box, "sandbox: '" .. lib .. truncate(k, 40) .. "' is not available")
   end })
 end
 
@@ -382,7 +375,7 @@ local function new_env(box)
   env.cheskers = guard(box, "cheskers.", own_cheskers())
   env.require = function(name)
     if name == "cheskers" then return env.cheskers end
-    violation(box, "sandbox: require('" .. sandbox.truncate(name, 40) .. "') is not available")
+    violation(box, "sandbox: require('" .. truncate(name, 40) .. "') is not available")
   end
   env.getmetatable = function(v)
     if type(v) ~= "table" then
@@ -457,7 +450,7 @@ local function handler(e)
   local code = cheskers.error_code(e)
   if code == "interrupted" or code == "timeout" then return e end
   -- truncated here, so that a huge message is the box's garbage, not held
-  return { message = sandbox.truncate(error_text(e)), traceback = own_traceback() }
+  return { message = truncate(error_text(e)), traceback = own_traceback() }
 end
 
 -- Runs the protected call under budget b with the box's weights in the
@@ -492,14 +485,14 @@ local function outcome(box, b, instructions, seconds, r)
   elseif why == "memory" then
     return false, "limit", string.format("sandbox: memory limit (more than %d KiB held)", box.limits.memory // 1024)
   elseif box.why then
-    return false, "limit", sandbox.truncate(box.why)
+    return false, "limit", truncate(box.why)
   elseif cheskers.error_code(err) == "timeout" then
     return false, "time", string.format("time limit (%g s)", seconds)
   end
   if type(err) == "table" and getmetatable(err) == nil and err.traceback then
-    return false, "error", sandbox.truncate(err.message), err.traceback
+    return false, "error", truncate(err.message), err.traceback
   end
-  return false, "error", sandbox.truncate(error_text(err))
+  return false, "error", truncate(error_text(err))
 end
 
 -- One call under budget b (instructions: its cap), the core's deadline
@@ -518,8 +511,6 @@ function Box:call(seconds, fn, ...)
 end
 
 -- ---- functions of a box called by the runner ------------------------------------
-
-local ORIGINAL = setmetatable({}, { __mode = "k" })   -- wrapper -> the box's function
 
 -- The wrapper's answer: the results when they are plain values, else raises.
 local function wrapped_results(what, ok, ...)
@@ -555,13 +546,7 @@ function Box:wrap(fn, what, capped)
                                              box.limits.hook_time, fn, ...))
     end
   end
-  ORIGINAL[w] = fn
-  return w
-end
-
--- The box's function behind a wrapper (for fingerprints), else fn itself.
-function sandbox.original(fn)
-  return ORIGINAL[fn] or fn
+  return luadata.wrap(w, fn)   -- the box's function behind w (for fingerprints)
 end
 
 -- Reads the text of a file (at most limit bytes) or nil, message.
@@ -593,7 +578,7 @@ function sandbox.load_file(path, opts)
   local chunk, err = box:load(text, "@" .. path)
   if not chunk then return nil, err end
   local ok, value, detail = box:call(nil, chunk)
-  if not ok then return nil, path .. ": " .. sandbox.truncate(tostring(detail or value)) end
+  if not ok then return nil, path .. ": " .. truncate(tostring(detail or value)) end
   local capped = opts.capped or function() return false end
   local label = opts.label or lua_path
   local function wrap(fn, keys) return box:wrap(fn, label(keys), capped(keys)) end

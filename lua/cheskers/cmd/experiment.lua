@@ -42,7 +42,7 @@ end
 local function progress_printer(e, shard, nshards)
   local last = 0
   return function(done, total)
-    local now = os.clock()
+    local now = require("cheskers").clock()
     if done == total or now - last >= 1 then
       last = now
       io.stderr:write(("\r%s shard %d/%d: %d/%d games"):format(e.name, shard, nshards, done, total))
@@ -64,7 +64,7 @@ end
 -- the one composition); they are part of the experiment's fingerprint.
 local function over_variants(e, text)
   local rulespec = require "cheskers.rulespec"
-  local spec, err = rulespec.parse(text)
+  local spec, err = require("cheskers.rulearg").parse(text)
   if spec == nil then error("--rules: " .. err, 0) end
   for _, v in ipairs(e.variants) do
     local base = v.rules
@@ -86,7 +86,7 @@ local function run(args)
   local e = experiment.load(opts.file, { sandbox = opts.sandbox })
   if opts.rules then over_variants(e, opts.rules) end
   local seed = opts.seed or e.seed
-  local started = os.time()
+  local started = require("cheskers").clock()
   local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
   local shown = false
   local ok_run, s = pcall(require("cheskers.selfplay").run, e, opts.out, shard, nshards, {
@@ -103,9 +103,9 @@ local function run(args)
     error(s, 0)
   end
   if not opts.quiet then
-    io.stderr:write(("%s%s shard %d/%d (seed %d): %d played, %d already done, %d in all; %s (%ds)\n")
+    io.stderr:write(("%s%s shard %d/%d (seed %d): %d played, %d already done, %d in all; %s (%.0fs)\n")
       :format(s.played > 0 and "\n" or "", e.name, shard, nshards, seed, s.played, s.skipped, s.total,
-              s.file, os.time() - started))
+              s.file, require("cheskers").clock() - started))
   end
   return 0
 end

@@ -313,11 +313,11 @@ local function mine(opts)
   return m.found
 end
 
--- The rules of --rules (rulespec.parse, as every command reads --rules),
+-- The rules of --rules (rulearg.parse, as every command reads --rules),
 -- refused when a puzzle file cannot hold them (hooks); nil: golomb.
 local function puzzle_rules(text)
   if text == nil then return nil end
-  local rules, err = require("cheskers.rulespec").parse(text)
+  local rules, err = require("cheskers.rulearg").parse(text)
   if rules == nil then error("--rules: " .. err, 0) end
   if type(rules) == "table" and (rules.filter ~= nil or rules.result ~= nil) then
     error("--rules: rules with hooks (filter, result) cannot be written into puzzle files", 0)

@@ -77,8 +77,7 @@ end
 -- The full rule set, or nil, message.
 local function full_rules(spec_text)
   local cheskers = require "cheskers"
-  local rulespec = require "cheskers.rulespec"
-  local spec, err = rulespec.parse(spec_text)
+  local spec, err = require("cheskers.rulearg").parse(spec_text)
   if spec == nil then return nil, err end
   local ok, full = pcall(cheskers.rules, spec)
   if not ok then return nil, tostring(full) end

@@ -56,7 +56,7 @@ end
 -- The rules for a spec text (nil: golomb), as cheskers.new takes them.
 local function rules_of(text)
   if text == nil then return nil end
-  local spec, err = require("cheskers.rulespec").parse(text)
+  local spec, err = require("cheskers.rulearg").parse(text)
   if spec == nil then error(err, 0) end
   return spec
 end
