@@ -46,6 +46,16 @@ function cli.report(msg, who)
   io.stderr:flush()
 end
 
+-- The failure of subcommand who: a function(msg) that reports msg
+-- ("cheskers WHO: msg") and returns the exit status (default 1), for
+-- `return fail(msg)`.
+function cli.failure(who, status)
+  return function(msg)
+    cli.report(msg, who)
+    return status or 1
+  end
+end
+
 -- The version line.
 function cli.version()
   local ok, cheskers = pcall(require, "cheskers")
@@ -140,6 +150,30 @@ end
 
 -- ---- reading a subcommand's arguments ---------------------------------------
 
+-- The argparse parser of subcommand name ("cheskers match"): -h/--help is
+-- declared (cli.parse_args answers it), argparse's own help is off.
+function cli.parser(name, description, epilog)
+  local p = require("argparse")(name, description, epilog)
+  p:add_help(false)
+  p:flag("-h --help", "this help")
+  return p
+end
+
+-- The progress of a subcommand on stderr: on a terminal one line rewritten
+-- in place, else a line each. Returns show(line [, note]) (note: a line
+-- printed above it, that stays) and done() (ends the line).
+function cli.progress()
+  local tty = require("cheskers").isatty(io.stderr)
+  local shown = false
+  local function show(line, note)
+    if note then io.stderr:write(shown and tty and "\r\27[K" or "", note, "\n") end
+    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
+    shown = true
+    io.stderr:flush()
+  end
+  return show, function() if tty and shown then io.stderr:write("\n") end end
+end
+
 -- What argparse converters a subcommand uses allow, in words.
 local CONVERTERS = { [math.tointeger] = "a whole number", [tonumber] = "a number" }
 
@@ -173,10 +207,18 @@ local function name_converters(p)
 end
 
 -- The one reading of a subcommand's arguments by its argparse parser p:
--- the options table, or raises one line: "unknown option '--gmaes' (did you
--- mean '--games'?); see cheskers match --help", "--games must be a whole
--- number, not '1.5'; see ...".
-function cli.parse_args(p, args)
+-- the options table; or nil when they ask for help (cli.wants_help), after
+-- printing usage (default: p's help) even where the rest is wrong; or
+-- raises one line: "unknown option '--gmaes' (did you mean '--games'?); see
+-- cheskers match --help", "--games must be a whole number, not '1.5'; see ...".
+-- So a subcommand's run starts
+--   local opts = cli.parse_args(parser(), args)
+--   if not opts then return 0 end
+function cli.parse_args(p, args, usage)
+  if cli.wants_help(args) then
+    io.stdout:write(usage or p:get_help(), "\n")
+    return nil
+  end
   name_converters(p)
   local ok, opts = p:pparse(args)
   if ok then return opts end

@@ -89,12 +89,7 @@ local function copy(t)
   return c
 end
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  return keys
-end
+local sorted_keys = luadata.sorted_keys
 
 local function basename(path) return (path:match("([^/]+)$") or path) end
 

@@ -27,6 +27,9 @@
 --       experiment files): run as Lua text (no bytecode) in _G; the message
 --       names the file. what (e.g. "a rule table"): the value must be a
 --       table, else "PATH: does not return WHAT".
+--   luadata.sorted_keys(t, ...) -> the keys of the tables (each once), in
+--       the writer's order: by type, then value (numbers and texts), else
+--       by their text
 --   luadata.KEYWORDS, luadata.is_name(k)   Lua's reserved words; whether k
 --       is written as a bare name (an identifier, not a reserved word)
 --   luadata.wrap(wrapper, fn) -> wrapper      records that wrapper stands for fn
@@ -71,13 +74,23 @@ local function key_order(a, b)
   return tostring(a) < tostring(b)
 end
 
+function M.sorted_keys(...)
+  local seen, keys = {}, {}
+  for i = 1, select("#", ...) do
+    for k in pairs((select(i, ...))) do
+      if not seen[k] then seen[k] = true keys[#keys + 1] = k end
+    end
+  end
+  table.sort(keys, key_order)
+  return keys
+end
+
 -- The keys of t that are not in its array part 1..n, sorted.
 local function other_keys(t, n)
   local keys = {}
-  for k in pairs(t) do
+  for _, k in ipairs(M.sorted_keys(t)) do
     if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
   end
-  table.sort(keys, key_order)
   return keys
 end
 

@@ -218,14 +218,13 @@ function puzzle.serialize(list, header)
   end
   out[#out + 1] = "return {"
   for _, p in ipairs(list) do
-    out[#out + 1] = "  {"
+    local lines = {}
     for _, k in ipairs(ORDER) do
-      if p[k] ~= nil then out[#out + 1] = "    " .. k .. " = " .. luadata.write(p[k]) .. "," end
+      if p[k] ~= nil then lines[#lines + 1] = "    " .. k .. " = " .. luadata.write(p[k]) .. ",\n" end
     end
-    out[#out + 1] = "  },"
+    out[#out + 1] = "  {\n" .. table.concat(lines) .. "  },"
   end
-  out[#out + 1] = "}"
-  return table.concat(out, "\n") .. "\n"
+  return table.concat(out, "\n") .. "\n}\n"
 end
 
 -- ---- the checker -----------------------------------------------------------

@@ -1,5 +1,4 @@
 -- cheskers check FILE... : says whether each puzzle is sound.
-local argparse = require "argparse"
 
 local usage = [[
 usage: cheskers check [--quiet] [--no-defences] [--max-seconds S] [--max-nodes N] [--tb DIR] FILE...
@@ -26,21 +25,19 @@ any puzzle fails or a file cannot be loaded, else 0.
 A puzzle given up on fails with the fault "too hard".]]
 
 local function parser()
-  local p = argparse("cheskers check", "Check puzzle files.")
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers check", "Check puzzle files.")
   p:argument("files", "puzzle files"):args("*")
   p:flag("--quiet")
   p:flag("--no-defences")
   p:option("--max-seconds", "seconds per puzzle"):convert(tonumber)
   p:option("--max-nodes", "nodes per search"):convert(math.tointeger)
   p:option("--tb", "tablebases directory")
-  p:flag("-h --help")
   return p
 end
 
 local function run(args)
-  local opts = require("cheskers.cli").parse_args(parser(), args)
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  if not opts then return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
   local secs = opts.max_seconds
   if secs ~= nil and (secs ~= secs or secs < 0) then error("--max-seconds must be a number >= 0", 0) end

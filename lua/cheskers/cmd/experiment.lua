@@ -2,7 +2,6 @@
 -- The command line of a rule experiment: reads FILE (cheskers.experiment)
 -- and plays its self-play games into DIR (cheskers.selfplay), one JSON line
 -- per game; resumable; shards independent. argparse's help is the only usage text.
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Plays the self-play games of the experiment FILE (a Lua file, see
@@ -18,8 +17,7 @@ with what differs; --restart throws the experiment's files away first (do
 not give it to shards running at the same time). Then: cheskers report DIR.]]
 
 local function parser()
-  local p = argparse("cheskers experiment", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers experiment", DESCRIPTION, EPILOG)
   p:argument("file", "experiment file (Lua)")
   p:option("--games", "games per variant (default: the file's `games`)"):convert(math.tointeger)
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
@@ -35,7 +33,6 @@ local function parser()
   p:flag("--sandbox", "for an experiment you did not write: run FILE itself, its hooks and measures "
          .. "and the bot files in sandboxes (as match --sandbox; docs/security.md)")
   p:flag("--quiet", "no progress on stderr")
-  p:flag("-h --help", "this help")
   return p
 end
 
@@ -77,8 +74,8 @@ end
 
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local opts = require("cheskers.cli").parse_args(p, args)
+  if not opts then return 0 end
   if not opts.out then error("--out DIR is required; see --help", 0) end
   if opts.games ~= nil and opts.games < 0 then error("--games must be >= 0", 0) end
   local experiment = require "cheskers.experiment"
@@ -114,5 +111,4 @@ return {
   summary = "play self-play games of a rule experiment (scripts/experiments/)",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }
