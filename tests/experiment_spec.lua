@@ -8,7 +8,7 @@ local selfplay = require "cheskers.selfplay"
 local report = require "cheskers.report"
 local store = require "cheskers.store"
 local statistics = require "cheskers.stats"   -- Wilson intervals in the chart test
-local rulespec = require "cheskers.rulespec"
+local rulearg = require "cheskers.rulearg"
 local H = require "helpers"
 
 local tmpdir, rmdir = H.tmpdir, H.rmdir
@@ -509,35 +509,35 @@ end)
 
 describe("rule specs", function()
   it("reads presets, options, table literals and experiment variants", function()
-    assert.equal("golomb", rulespec.parse("golomb"))
+    assert.equal("golomb", rulearg.parse("golomb"))
     assert.same({ majority = false, capture = "jumps", draw_repetition = 3 },
-      rulespec.parse("majority=false capture=jumps,draw_repetition=3"))
+      rulearg.parse("majority=false capture=jumps,draw_repetition=3"))
     assert.same({ pieces = { C = { leaps = { { 1, 5 } } } } },
-      rulespec.parse("{pieces={C={leaps={{1,5}}}}}"))
-    local r = rulespec.parse("scripts/experiments/camel.lua:camel-1-5")
+      rulearg.parse("{pieces={C={leaps={{1,5}}}}}"))
+    local r = rulearg.parse("scripts/experiments/camel.lua:camel-1-5")
     assert.same({ { 1, 5 } }, r.pieces.C.leaps)
   end)
 
   it("reads table literals as data only: no io, os, require or hook functions", function()
     for _, bad in ipairs({ "{x = os.exit}", "{x = io.open}", "{x = require('os')}",
                            "{filter = function(b, m) return true end}" }) do
-      local r, err = rulespec.parse(bad)
+      local r, err = rulearg.parse(bad)
       assert.is_nil(r, bad)
       assert.is_string(err)
     end
   end)
 
   it("explains what it cannot read", function()
-    local r, err = rulespec.parse("majority")
+    local r, err = rulearg.parse("majority")
     assert.is_nil(r)
     assert.equal("rule option 'majority' is not written name=value: write majority=true or majority=false", err)
-    r, err = rulespec.parse("majority=")
+    r, err = rulearg.parse("majority=")
     assert.is_nil(r)
     assert.equal("rule option 'majority' has no value after =", err)
-    r, err = rulespec.parse("a b")
+    r, err = rulearg.parse("a b")
     assert.is_nil(r)
     assert.matches("cannot read rule spec", err)
-    r, err = rulespec.parse("scripts/experiments/camel.lua:nope")
+    r, err = rulearg.parse("scripts/experiments/camel.lua:nope")
     assert.is_nil(r)
     assert.matches("no variant 'nope'", err)
   end)

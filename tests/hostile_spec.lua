@@ -6,7 +6,7 @@
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
 local puzzle = require "cheskers.puzzle"
-local rulespec = require "cheskers.rulespec"
+local rulearg = require "cheskers.rulearg"
 local record = require "cheskers.record"
 local H = require "helpers"
 
@@ -168,7 +168,7 @@ describe("hostile bots in a box", function()
     local box, bot = load_bot("bot_big_result.lua")
     local ok, reason, detail, tb = box:call(10 * SCALE, bot.fail)
     assert.are.same({ false, "error" }, { ok, reason })
-    assert.are.equal(sandbox.DETAIL, #detail)
+    assert.are.equal(require("cheskers.luadata").DETAIL, #detail)
     assert.matches("^bot_big_result.lua:3: yyyy.*%.%.%.$", detail)
     assert.matches("bot_big_result.lua:3: in function <bot_big_result.lua:3>", tb, 1, true)
     assert.is_nil(tb:find("sandbox.lua", 1, true), "the runner's frames are not in the traceback")
@@ -285,7 +285,7 @@ describe("hostile rule-spec literals see only data", function()
   for _, c in ipairs(CASES) do
     it(c[1] .. " is refused", function()
       local t0 = wall()
-      local rules, err = rulespec.parse(read(c[1]))
+      local rules, err = rulearg.parse(read(c[1]))
       assert.is_nil(rules)
       assert.matches(c[2], err, 1, true)
       assert.is_false(exists(MARK))

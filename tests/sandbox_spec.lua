@@ -364,7 +364,7 @@ end)
 -- Lua cuts a chunk's name in messages to LUA_IDSIZE (60) characters
 -- ("...end/of/the/path.lua:3: ..."); every loader names its file in full.
 describe("files with long paths are named in full in their errors", function()
-  local sandbox = require "cheskers.sandbox"
+  local luadata = require "cheskers.luadata"
   local bots = require "cheskers.bots"
   local game = require "cheskers.game"
   local cheskers = require "cheskers"
@@ -392,7 +392,7 @@ describe("files with long paths are named in full in their errors", function()
     assert.is_nil(msg:find("...a-folder-with", 1, true), msg)
   end
 
-  it("sandbox.readable writes Lua's cut names in full", function()
+  it("luadata.readable writes Lua's cut names in full", function()
     local long = dir .. "/x.lua"
     assert.is_true(#long > 100)
     local at = "..." .. long:sub(-56)             -- how Lua 5.4 writes "@" .. long
@@ -407,7 +407,7 @@ describe("files with long paths are named in full in their errors", function()
       { "short.lua:1: x", "@short.lua", "short.lua:1: x" },
       { "...", "@" .. long, "..." },
     }
-    for _, r in ipairs(ROWS) do assert.are.equal(r[3], sandbox.readable(r[1], r[2])) end
+    for _, r in ipairs(ROWS) do assert.are.equal(r[3], luadata.readable(r[1], r[2])) end
   end)
 
   for _, sandboxed in ipairs({ false, true }) do

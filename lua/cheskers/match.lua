@@ -56,9 +56,6 @@ match.CONFIG = S.record {
   },
 }
 
--- Elapsed seconds of a game: the binding's monotonic clock.
-match.wallclock = cheskers.clock
-
 -- ---- openings ------------------------------------------------------------------------
 
 -- Reads an openings file: one opening a line, a position text (it has a
@@ -89,10 +86,6 @@ function match.read_openings(path)
   return list
 end
 
--- Openings come from the games' own seeded generator, so that they do not
--- depend on what bots do with math.random.
-local rng = game_mod.rng
-
 -- The board for game `game`: games 2k-1 and 2k share an opening.
 function match.opening_board(cfg, game)
   local pair = (game - 1) // 2
@@ -106,15 +99,11 @@ function match.opening_board(cfg, game)
     end
     return b
   end
-  local plies = cfg.opening_plies or 4
-  local random = rng(((cfg.seed or 1) * 1000003 + pair) * 7919)
+  -- random plies (game.random_plies) from a generator of the pair's own
+  local random = game_mod.rng(((cfg.seed or 1) * 1000003 + pair) * 7919)
   for _ = 1, 20 do
     local b = cheskers.new(nil, cfg.rules)
-    for _ = 1, plies do
-      local moves = b:moves()
-      if #moves == 0 then break end
-      b:play(moves[random(#moves)])
-    end
+    game_mod.random_plies(b, cfg.opening_plies or 4, random)
     if not b:result() then return b end
   end
   return cheskers.new(nil, cfg.rules)
@@ -128,7 +117,7 @@ end
 -- moves (texts), opening (its moves or position), score_a (1, 0.5, 0),
 -- time; and board (the final position, not stored).
 function match.play_game(cfg, bots, game)
-  local t0 = match.wallclock()
+  local t0 = cheskers.clock()
   local a_white = game % 2 == 1
   local white, black = bots[1], bots[2]
   if not a_white then white, black = black, white end
@@ -146,7 +135,7 @@ function match.play_game(cfg, bots, game)
     opening = opening, winner = g.winner, reason = g.reason, detail = g.detail, traceback = g.traceback,
     plies = g.plies, moves = g.moves,
     score_a = g.winner == "draw" and 0.5 or ((g.winner == "white") == a_white and 1 or 0),
-    time = match.wallclock() - t0, board = g.board,
+    time = cheskers.clock() - t0, board = g.board,
   }
 end
 
@@ -397,7 +386,7 @@ function match.game_options(o, cfg)
   cfg.games, cfg.seed, cfg.nodes, cfg.time, cfg.move_timeout = o.games, o.seed, o.nodes, o.time, o.move_timeout
   cfg.opening_plies, cfg.max_plies, cfg.repetition, cfg.sandbox = o.opening_plies, o.max_plies, o.repetition, o.sandbox
   if o.rules then
-    local rules, err = require("cheskers.rulespec").parse(o.rules)
+    local rules, err = require("cheskers.rulearg").parse(o.rules)
     if not rules then return nil, err end
     local okr, rerr = pcall(cheskers.rules, rules)
     if not okr then return nil, tostring(rerr) end

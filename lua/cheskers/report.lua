@@ -23,12 +23,7 @@ local experiment = require "cheskers.experiment"
 
 local M = {}
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  return keys
-end
+local sorted_keys = require("cheskers.luadata").sorted_keys
 
 local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
 

@@ -36,23 +36,15 @@
 --       costs no collection; what it allocates there is charged to that
 --       box). Its results must be nil, booleans, numbers or texts. A
 --       failure raises "WHAT: detail" (what nil: the detail alone).
---       sandbox.original(wrapper) -> fn.
+--       cheskers.luadata.original(wrapper) -> fn.
 --   sandbox.load_file(path, opts) -> value, box | nil, message
 --       runs a Lua file (an experiment file given with --sandbox) in a new
 --       untrusted box (opts: the box's limits) and copies what it returns
 --       out as plain data, each function replaced by box:wrap(fn,
 --       opts.label(keys), opts.capped(keys)), keys the table keys leading
 --       to it (default label: the keys as a Lua path, "variants[1].rules.filter")
---   sandbox.truncate(text [, max]) -> one line of at most max (300) characters
---   sandbox.readable(text, chunkname) -> text
---       Lua writes a chunk's name in messages and tracebacks cut to
---       LUA_IDSIZE (60) characters ("...ong/path/bot.lua:3: boom"); this
---       writes the name in full again wherever that cut form appears. Every
---       loader of a file (bots, experiments, rule files, puzzle files, the
---       REPL's start-up file) passes its messages through it.
---   sandbox.run_file(path) -> true, value | false, message
---       runs a trusted Lua file (text only): what it returns, or a message
---       naming the file in full
+-- Details and messages are cut to one line by cheskers.luadata.truncate, and
+-- file names Lua cut to "..." are written in full by cheskers.luadata.readable.
 --
 -- What an untrusted box gets of the standard library, and why (the audit of
 -- string.*, table.*, utf8.*, math.*: a C function runs out of reach of the
@@ -95,6 +87,8 @@
 
 local cheskers = require "cheskers"
 local budget = require "cheskers.budget"
+local luadata = require "cheskers.luadata"
+local truncate, readable = luadata.truncate, luadata.readable
 
 local sandbox = {}
 
@@ -127,17 +121,8 @@ function sandbox.backstop(seconds)
   return math.max(seconds * sandbox.BACKSTOP, sandbox.BACKSTOP_MIN)
 end
 
-sandbox.DETAIL = 300            -- characters of a detail
-
--- One line of at most max characters (longer text ends in "...").
--- (Runner code that runs while a box's string guard is on, such as this,
--- calls string functions directly, never as methods.)
-function sandbox.truncate(text, max)
-  max = max or sandbox.DETAIL
-  local s = string.match(tostring(text), "^[^\n]*")
-  if #s > max then s = string.sub(s, 1, max - 3) .. "..." end
-  return s
-end
+-- (Runner code that runs while a box's string guard is on calls string
+-- functions directly, never as methods.)
 
 -- An error value as text, without running a metamethod of the box's.
 local function error_text(e)
@@ -154,37 +139,6 @@ end
 -- call's own, so that a search cut short there still leaves the bot time to
 -- answer with its move.
 local CORE_SHARE = 0.9
-
--- ---- names of files in messages ---------------------------------------------
-
--- chunkname -> how Lua writes it in messages (only names Lua cuts).
-local cut_names = {}
-
--- See the header. The cut form is Lua's own: the short_src of an empty
--- chunk of that name.
-function sandbox.readable(text, chunkname)
-  if type(text) ~= "string" or type(chunkname) ~= "string" then return text end
-  local cut = cut_names[chunkname]
-  if cut == nil then
-    local full = string.match(chunkname, "^[@=](.*)$") or chunkname
-    cut = debug.getinfo(load("", chunkname), "S").short_src
-    cut = cut ~= full and { cut, full } or false
-    cut_names[chunkname] = cut
-  end
-  if not cut then return text end
-  local short, full = cut[1], cut[2]
-  local out, from = {}, 1
-  while true do
-    local i, j = string.find(text, short, from, true)
-    if not i then break end
-    if string.sub(text, i, i + #full - 1) == full then j = i + #full - 1 end  -- already in full ("=name")
-    out[#out + 1] = string.sub(text, from, i - 1)
-    out[#out + 1] = full
-    from = j + 1
-  end
-  out[#out + 1] = string.sub(text, from)
-  return table.concat(out)
-end
 
 -- ---- text only, not too deep ------------------------------------------------
 
@@ -245,7 +199,7 @@ local function compile(text, chunkname, env, source, depth)
   end
   local fn, err
   if env then fn, err = load(text, chunkname, "t", env) else fn, err = load(text, chunkname, "t") end
-  if not fn then return nil, sandbox.truncate(err) end
+  if not fn then return nil, truncate(err) end
   return fn
 end
 
@@ -309,27 +263,27 @@ local function limit_text(why, lim)
 end
 
 local NO_STRING_METHODS = setmetatable({}, { __index = function(_, k)
-  error("string methods are not available in data ('" .. sandbox.truncate(k, 40) .. "')", 2)
+  error("string methods are not available in data ('" .. truncate(k, 40) .. "')", 2)
 end, __metatable = false })
 
 function sandbox.load_data(text, name, limits)
   local lim = {}
   for k, v in pairs(sandbox.DATA) do lim[k] = limits and limits[k] or v end
   local env = setmetatable({}, { __index = function(_, k)
-    error("'" .. sandbox.truncate(k, 40) .. "' is not available (only data: tables, texts, numbers, booleans)", 2)
+    error("'" .. truncate(k, 40) .. "' is not available (only data: tables, texts, numbers, booleans)", 2)
   end, __newindex = function(_, k)
-    error("cannot set '" .. sandbox.truncate(k, 40) .. "' (only data)", 2)
+    error("cannot set '" .. truncate(k, 40) .. "' (only data)", 2)
   end, __metatable = false })
   local chunkname = "=" .. name
   local fn, err = compile(text, chunkname, env, lim.source, lim.nesting)
-  if not fn then return nil, name .. ": " .. sandbox.readable(err, chunkname) end
+  if not fn then return nil, name .. ": " .. readable(err, chunkname) end
   local b = budget.new(math.tointeger(lim.memory), math.tointeger(lim.instructions))
   local ok, res = with_string_methods(NO_STRING_METHODS, b.run, b, lim.time, sandbox.backstop(lim.time), nil, fn)
   local why = b:why()
   if not ok or why then
     if cheskers.error_code(res) == "interrupted" then error(res, 0) end
     return nil, name .. ": rejected: "
-      .. (why and limit_text(why, lim) or sandbox.truncate(sandbox.readable(error_text(res), chunkname)))
+      .. (why and limit_text(why, lim) or truncate(readable(error_text(res), chunkname)))
   end
   if res == nil then return nil, name .. ": it returns nothing (it must return a table)" end
   local data, cerr = copy_data(res, 0, {}, { n = lim.values })
@@ -369,7 +323,7 @@ end
 
 local function guard(box, lib, t)
   return setmetatable(t, { __metatable = false, __index = function(_, k)
-    violation(box, "sandbox: '" .. lib .. sandbox.truncate(k, 40) .. "' is not available")
+    violation(box, "sandbox: '" .. lib .. truncate(k, 40) .. "' is not available")
   end })
 end
 
@@ -453,7 +407,7 @@ local function new_env(box)
   env.cheskers = guard(box, "cheskers.", own_cheskers())
   env.require = function(name)
     if name == "cheskers" then return env.cheskers end
-    violation(box, "sandbox: require('" .. sandbox.truncate(name, 40) .. "') is not available")
+    violation(box, "sandbox: require('" .. truncate(name, 40) .. "') is not available")
   end
   env.getmetatable = function(v)
     if type(v) ~= "table" then
@@ -497,7 +451,7 @@ function Box:load(text, chunkname)
   self.chunkname = chunkname
   local env = not self.trusted and self.env or nil
   local fn, err = compile(text, chunkname, env, self.limits.source, nil)
-  if not fn then return nil, self.name .. ": " .. sandbox.readable(err, chunkname) end
+  if not fn then return nil, self.name .. ": " .. readable(err, chunkname) end
   return fn
 end
 
@@ -531,7 +485,7 @@ local function handler(e)
   local code = cheskers.error_code(e)
   if code == "interrupted" or code == "timeout" then return e end
   -- truncated here, so that a huge message is the box's garbage, not held
-  return { message = sandbox.truncate(error_text(e)), traceback = own_traceback() }
+  return { message = truncate(error_text(e)), traceback = own_traceback() }
 end
 
 -- Runs the protected call under budget b with the box's weights in the
@@ -588,16 +542,16 @@ local function outcome(box, b, instructions, seconds, wall, r)
   elseif why == "memory" then
     return false, "limit", string.format("sandbox: memory limit (more than %d KiB held)", box.limits.memory // 1024)
   elseif box.why then
-    return false, "limit", sandbox.truncate(box.why)
+    return false, "limit", truncate(box.why)
   elseif cheskers.error_code(err) == "timeout" then
     return false, "time", time_detail("core", b, seconds, wall)
   end
   local name = box.chunkname
   if type(err) == "table" and getmetatable(err) == nil and err.traceback then
-    return false, "error", sandbox.truncate(sandbox.readable(err.message, name)),
-      sandbox.readable(err.traceback, name)
+    return false, "error", truncate(readable(err.message, name)),
+      readable(err.traceback, name)
   end
-  return false, "error", sandbox.truncate(sandbox.readable(error_text(err), name))
+  return false, "error", truncate(readable(error_text(err), name))
 end
 
 -- One call under budget b (instructions: its cap) with seconds of CPU and
@@ -618,8 +572,6 @@ function Box:call(seconds, fn, ...)
 end
 
 -- ---- functions of a box called by the runner ------------------------------------
-
-local ORIGINAL = setmetatable({}, { __mode = "k" })   -- wrapper -> the box's function
 
 -- The wrapper's answer: the results when they are plain values, else raises.
 local function wrapped_results(what, ok, ...)
@@ -655,13 +607,7 @@ function Box:wrap(fn, what, capped)
                                              box.limits.hook_time, fn, ...))
     end
   end
-  ORIGINAL[w] = fn
-  return w
-end
-
--- The box's function behind a wrapper (for fingerprints), else fn itself.
-function sandbox.original(fn)
-  return ORIGINAL[fn] or fn
+  return luadata.wrap(w, fn)   -- the box's function behind w (for fingerprints)
 end
 
 -- Reads the text of a file (at most limit bytes) or nil, message.
@@ -683,18 +629,6 @@ local function lua_path(keys)
 end
 
 -- See the header.
-function sandbox.run_file(path)
-  local chunkname = "@" .. path
-  local chunk, err = loadfile(path, "t")
-  if not chunk then return false, sandbox.readable(tostring(err), chunkname) end
-  local ok, value = pcall(chunk)
-  if ok then return true, value end
-  local msg = sandbox.readable(error_text(value), chunkname)
-  if string.sub(msg, 1, #path + 1) ~= path .. ":" then msg = path .. ": " .. msg end
-  return false, msg
-end
-
--- See the header.
 function sandbox.load_file(path, opts)
   opts = opts or {}
   local box = sandbox.new { name = path, instructions = opts.instructions, memory = opts.memory,
@@ -705,7 +639,7 @@ function sandbox.load_file(path, opts)
   local chunk, err = box:load(text, "@" .. path)
   if not chunk then return nil, err end
   local ok, value, detail = box:call(nil, chunk)
-  if not ok then return nil, path .. ": " .. sandbox.truncate(tostring(detail or value)) end
+  if not ok then return nil, path .. ": " .. truncate(tostring(detail or value)) end
   local capped = opts.capped or function() return false end
   local label = opts.label or lua_path
   local function wrap(fn, keys) return box:wrap(fn, label(keys), capped(keys)) end

@@ -88,6 +88,7 @@
 --                                 w.results; w:close()
 local json = require "dkjson"
 local lfs = require "lfs"
+local luadata = require "cheskers.luadata"
 
 local M = {}
 
@@ -396,7 +397,7 @@ end
 function M.plain(v)
   local t = type(v)
   if t == "function" then
-    v = require("cheskers.sandbox").original(v)   -- a sandboxed function: its own source
+    v = luadata.original(v)   -- a sandboxed function: its own source
     local code = source_of(v)
     if not code then
       local ok, dump = pcall(string.dump, v, true)
@@ -416,7 +417,7 @@ end
 local function show(v)
   if type(v) == "table" then return "{}" end
   if v == nil then return "nothing" end
-  return string.format("%q", v):gsub("\\\n", "\\n")
+  return luadata.write(v)
 end
 
 -- Leaves of plain data as path -> shown value ("variants[2].rules.majority").

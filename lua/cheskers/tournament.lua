@@ -284,7 +284,7 @@ end
 function M.config_of(fp)
   local cfg = { seed = fp.seed, openings = fp.openings, opening_plies = fp.opening_plies }
   if type(fp.rules) == "table" and fp.rules.text then
-    cfg.rules = require("cheskers.rulespec").parse(fp.rules.text)
+    cfg.rules = require("cheskers.rulearg").parse(fp.rules.text)
   end
   return cfg
 end

@@ -4,7 +4,6 @@
 -- what is missing or does not belong (a tournament's folder: its table, by
 -- cheskers.cmd.tournament); writes the SVG chart (cheskers.chart) and, with --html,
 -- the self-contained HTML report (cheskers.report_html).
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Reads every .jsonl file in DIR (all shards and runs of `cheskers
@@ -40,14 +39,12 @@ one self-contained HTML page (inline SVG, no network) with every table and
 chart, sample evaluation traces, and the commands and rules behind them.]]
 
 local function parser()
-  local p = argparse("cheskers report", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers report", DESCRIPTION, EPILOG)
   p:argument("dir", "output folder of cheskers experiment (or of cheskers tournament)")
   p:option("--svg", "chart file (default DIR/report.svg)")
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
   p:option("--html", "also write the HTML report to FILE")
-  p:flag("-h --help", "this help")
   return p
 end
 
@@ -69,8 +66,8 @@ end
 
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local opts = require("cheskers.cli").parse_args(p, args)
+  if not opts then return 0 end
   local report = require "cheskers.report"
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
@@ -100,5 +97,4 @@ return {
   summary = "merge experiment shards: win rates with intervals, lengths, SVG chart",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }

@@ -2,7 +2,6 @@
 -- (cheskers.tournament). This file owns the command line: options
 -- (argparse, whose help is the only usage text), the progress line, and
 -- which report is printed when.
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Every pair of bots plays N games (default 2), or with --gauntlet BOT that
@@ -28,8 +27,7 @@ a colon: engine:level=3  alphabeta:depth=2  my/bot.lua. Exit status 0, or
 1 on an error.]]
 
 local function parser()
-  local p = argparse("cheskers tournament", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers tournament", DESCRIPTION, EPILOG)
   p:argument("BOT", "the bots"):args("*"):target("bots")
   p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
   p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
@@ -46,14 +44,10 @@ local function parser()
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
            .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
   p:flag("--quiet -q", "no progress line")
-  p:flag("-h --help", "this help")
   return p
 end
 
-local function fail(msg)
-  io.stderr:write("cheskers tournament: ", msg, "\n")
-  return 1
-end
+local fail = require("cheskers.cli").failure("tournament")
 
 -- The options as a tournament configuration, or nil, message.
 local function config(o)
@@ -85,19 +79,11 @@ local function print_report(tournament, sum, o, cfg)
 end
 
 local function progress_printer(tournament)
-  local tty = require("cheskers").isatty(io.stderr)
-  local shown = false
-  local function progress(done, total, r)
-    if r.detail then
-      io.stderr:write(shown and tty and "\r\27[K" or "", string.format("game %d: %s - %s: %s: %s\n",
-        r.round, r.white, r.black, r.reason, r.detail))
-    end
-    local line = tournament.progress_line(done, total, r)
-    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
-    shown = true
-    io.stderr:flush()
-  end
-  return progress, function() if tty and shown then io.stderr:write("\n") end end
+  local show, finish = require("cheskers.cli").progress()
+  return function(done, total, r)
+    show(tournament.progress_line(done, total, r), r.detail and string.format("game %d: %s - %s: %s: %s",
+      r.round, r.white, r.black, r.reason, r.detail))
+  end, finish
 end
 
 -- --report DIR: the folder's games (its own fingerprint gives the openings
@@ -139,8 +125,8 @@ end
 
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local o = require("cheskers.cli").parse_args(p, args)
+  if not o then return 0 end
   local tournament = require "cheskers.tournament"
   if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
@@ -159,5 +145,4 @@ return {
   summary = "round robin or gauntlet of bots: crosstable, Elo ratings, LOS",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }
