@@ -265,7 +265,7 @@ function Session:load_rc()
     return
   end
   f:close()
-  local readable = require("cheskers.sandbox").readable   -- (the path in full)
+  local readable = require("cheskers.luadata").readable   -- (the path in full)
   local chunk, err = loadfile(path, "t")
   if not chunk then self:error(readable(err, "@" .. path)) return end
   local ok, e, tb = rl.run(chunk)

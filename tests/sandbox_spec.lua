@@ -443,7 +443,7 @@ describe("files with long paths are named in full in their errors", function()
 
   it("a rule file's error", function()
     local path = file("rules.lua", "return { majority = true\n")
-    local v, err = require("cheskers.rulespec").parse(path)
+    local v, err = require("cheskers.rulearg").parse(path)
     assert.is_nil(v)
     names_in_full(err, path .. ":2: '}' expected")
   end)

@@ -56,12 +56,17 @@ local function write_html(opts, stats, files, dir, args)
   io.stderr:write("html: ", opts.html, "\n")
 end
 
--- A tournament's folder: the report of cheskers tournament --report DIR.
+-- A tournament's folder: what cheskers tournament --report DIR prints (the
+-- tournament library's standings, without calling that subcommand).
 local function tournament_report(opts, dir)
   if opts.svg then io.stderr:write("cheskers report: ", dir, " holds a tournament: no chart (--svg ignored)\n") end
-  local args = { "--report", dir }
-  if opts.html then args[3], args[4] = "--html", opts.html end
-  return require("cheskers.cmd.tournament").run(args)
+  local tournament = require "cheskers.tournament"
+  local sum, err = tournament.read_dir(dir)
+  if not sum then error(err, 0) end
+  local t = tournament.standings(sum)
+  print(tournament.report(t))
+  if opts.html then require("cheskers.store").write_file(opts.html, tournament.html(t)) end
+  return 0
 end
 
 local function run(args)
