@@ -3,7 +3,6 @@
  * make/unmake with the undo history. Calls rules.c (piece letters) and
  * squares.c; the game result is result.c's.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,20 +125,6 @@ const char *chk_pos_check(const chk_pos *p)
 
 /* ---- position text ------------------------------------------------------ */
 
-static int fen_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fen_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 static int read_count(const char **s, long max, long *out)
 {
     char *end;
@@ -177,19 +162,19 @@ static int read_fields(chk_pos *q, const char *s, char *err, size_t errlen)
 {
     long n;
     if ((*s != 'w' && *s != 'b') || !field_end(s[1]))
-        return fen_fail(err, errlen, "side to move must be w or b, not '%.8s'", s);
+        return chk__fail(err, errlen, "side to move must be w or b, not '%.8s'", s);
     q->side = *s == 'w' ? CHK_WHITE : CHK_BLACK;
     if (q->side == CHK_BLACK)
         q->hash ^= ZOB_SIDE;
     s = skip_blanks(s + 1);
     if (!field_end(*s)) {
         if (read_count(&s, QUIET_MAX, &n) || !field_end(*s))
-            return fen_fail(err, errlen, "plies since the last capture or pawn move must be a number from 0 to %u", QUIET_MAX);
+            return chk__fail(err, errlen, "plies since the last capture or pawn move must be a number from 0 to %u", QUIET_MAX);
         q->quiet = (uint16_t)n;
         s = skip_blanks(s);
         if (!field_end(*s)) {
             if (read_count(&s, MOVENO_MAX, &n) || n < 1 || !field_end(*s))
-                return fen_fail(err, errlen, "move number must be a whole number from 1 to %u", MOVENO_MAX);
+                return chk__fail(err, errlen, "move number must be a whole number from 1 to %u", MOVENO_MAX);
             q->moveno = (uint32_t)n;
         }
     }
@@ -197,7 +182,7 @@ static int read_fields(chk_pos *q, const char *s, char *err, size_t errlen)
     s += *s == '\r';
     s += *s == '\n';
     if (*s)
-        return fen_fail(err, errlen, "unexpected text after the position");
+        return chk__fail(err, errlen, "unexpected text after the position");
     return 0;
 }
 
@@ -207,7 +192,7 @@ int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
     const char *s = fen;
     chk_pos_init(&q, p->rules);
     if (!s)
-        return fen_fail(err, errlen, "no position text");
+        return chk__fail(err, errlen, "no position text");
     while (*s == ' ' || *s == '\t')
         s++;
     for (int rank = 7; rank >= 0; rank--) {
@@ -217,38 +202,38 @@ int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
             if (c >= '1' && c <= '8') {
                 file += c - '0';
                 if (file > 8)
-                    return fen_fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+                    return chk__fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
                 continue;
             }
             int k = chk_rules_kind(p->rules, c);
             if (k < 0)      /* kinds have upper-case letters only */
-                return fen_fail(err, errlen, "unknown piece letter '%c' on rank %d",
+                return chk__fail(err, errlen, "unknown piece letter '%c' on rank %d",
                                 (c >= 32 && c < 127) ? c : '?', rank + 1);
             if (file > 7)
-                return fen_fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+                return chk__fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
             int sq = chk_sq_from_fr(file, rank);
             char name[3] = { (char)('a' + file), (char)('1' + rank), 0 };
             if (sq < 0)
-                return fen_fail(err, errlen, "piece on light square %s", name);
+                return chk__fail(err, errlen, "piece on light square %s", name);
             int color = (c >= 'a' && c <= 'z') ? CHK_BLACK : CHK_WHITE;
             if (k == CHK_PAWN && (promo_rank(color) & BB(sq)))
-                return fen_fail(err, errlen, "%s pawn on its promotion rank at %s",
+                return chk__fail(err, errlen, "%s pawn on its promotion rank at %s",
                                 color == CHK_WHITE ? "white" : "black", name);
             put_piece(&q, sq, CHK_PIECE(color, k));
             file++;
         }
         if (file != 8)
-            return fen_fail(err, errlen, "rank %d does not add up to 8 squares", rank + 1);
+            return chk__fail(err, errlen, "rank %d does not add up to 8 squares", rank + 1);
         if (rank > 0) {
             if (*s != '/')
-                return fen_fail(err, errlen, "expected '/' after rank %d (8 ranks are needed)", rank + 1);
+                return chk__fail(err, errlen, "expected '/' after rank %d (8 ranks are needed)", rank + 1);
             s++;
         }
     }
     if (*s == '/')
-        return fen_fail(err, errlen, "more than 8 ranks");
+        return chk__fail(err, errlen, "more than 8 ranks");
     if (*s != ' ' && *s != '\t')
-        return fen_fail(err, errlen, "missing side to move (w or b) after the ranks");
+        return chk__fail(err, errlen, "missing side to move (w or b) after the ranks");
     if (read_fields(&q, skip_blanks(s), err, errlen))
         return -1;
     q.hist = p->hist;       /* keep the buffer, drop its contents */

@@ -59,21 +59,30 @@ const char *chk_status_name(int status);
  * the project, for deadlines and timings. */
 double chk_clock(void);
 
-/* When a long call must stop: a flag polled on every check, and a deadline
- * (a chk_clock() time, 0: none) read from the clock once every
- * CHK_STOP_EVERY checks, so polling costs next to nothing. A NULL chk_stop
- * never stops. Once a check has failed, every later one fails the same way. */
+/* CPU seconds used by this process, all its threads (the clock of os.clock,
+ * CLOCK_PROCESS_CPUTIME_ID): the clock of the bots' time limits, which a
+ * loaded machine does not eat into. A system call (about 0.2 us): callers
+ * in hot loops read it every so often. */
+double chk_cpu_clock(void);
+
+/* When a long call must stop: a flag polled on every check, and deadlines
+ * (a chk_clock() time and a chk_cpu_clock() time, 0: none) read from their
+ * clocks once every CHK_STOP_EVERY checks, so polling costs next to nothing.
+ * A NULL chk_stop never stops. Once a check has failed, every later one
+ * fails the same way. */
 #define CHK_STOP_EVERY 1024
 typedef struct chk_stop {
     const volatile sig_atomic_t *flag;  /* non-zero: CHK_STOPPED; may be NULL */
     double deadline;                    /* chk_clock() time; 0: none */
+    double cpu_deadline;                /* chk_cpu_clock() time; 0: none (set it after chk_stop_make) */
     unsigned countdown;                 /* checks until the next clock read */
     chk_status status;                  /* CHK_OK until a check fails */
 } chk_stop;
 
-/* A stop condition from a flag (may be NULL) and a deadline (0: none). */
+/* A stop condition from a flag (may be NULL) and a deadline (0: none); no
+ * CPU deadline. */
 chk_stop chk_stop_make(const volatile sig_atomic_t *flag, double deadline);
-/* Reads the clock: CHK_OK or CHK_TIMEOUT (out of line; see chk_stop_check). */
+/* Reads the clocks: CHK_OK or CHK_TIMEOUT (out of line; see chk_stop_check). */
 chk_status chk__stop_clock(chk_stop *s);
 /* CHK_OK, CHK_STOPPED or CHK_TIMEOUT. */
 static inline chk_status chk_stop_check(chk_stop *s)
@@ -84,7 +93,7 @@ static inline chk_status chk_stop_check(chk_stop *s)
         return s->status;
     if (s->flag && *s->flag)
         return s->status = CHK_STOPPED;
-    if (s->deadline > 0 && --s->countdown == 0)
+    if ((s->deadline > 0 || s->cpu_deadline > 0) && --s->countdown == 0)
         return chk__stop_clock(s);
     return CHK_OK;
 }

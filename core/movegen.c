@@ -643,6 +643,26 @@ static void jc_chain(jcount *j, int sq, chk_bb cap)
         jc_end(j, sq, cap, false);
 }
 
+/* The moves of side us's leaping and riding pieces (the kinds past pawn
+ * and king) that land on a square of to: one a square reached two ways. */
+static int count_piece_moves(const chk_pos *p, int us, chk_bb to)
+{
+    const chk_rules *r = p->rules;
+    chk_bb occ = p->occ[0] | p->occ[1];
+    int n = 0;
+    for (int kind = 2; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            chk_bb t = k->leap_to[sq];
+            for (int i = 0; i < k->nride_dirs; i++)
+                t |= ride_targets(k, sq, k->ride_dir[i], occ);
+            n += bb_count(t & to);
+        }
+    }
+    return n;
+}
+
 /* The number of legal moves when some pawn or king has a jump, under fast
  * rules with capture mixed or jumps; -1 when the caller must generate. */
 static int count_jumps_fast(const chk_pos *p, chk_bb jumpers)
@@ -685,18 +705,7 @@ static int count_jumps_fast(const chk_pos *p, chk_bb jumpers)
     if (r->capture == CHK_CAPTURE_JUMPS)
         return n;
     /* takes by bishops, camels and the like stay legal */
-    chk_bb occ = p->occ[0] | p->occ[1];
-    for (int kind = 2; kind < r->nkinds; kind++) {
-        const chk_kind *k = &r->kinds[kind];
-        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
-            int sq = bb_first(b);
-            chk_bb t = k->leap_to[sq];     /* a square reached two ways is one move */
-            for (int i = 0; i < k->nride_dirs; i++)
-                t |= ride_targets(k, sq, k->ride_dir[i], occ);
-            n += bb_count(t & j.enemy);
-        }
-    }
-    return n;
+    return n + count_piece_moves(p, us, j.enemy);
 }
 
 int chk__count_bb(const chk_pos *p)
@@ -739,15 +748,5 @@ int chk__count_bb(const chk_pos *p)
     }
     n += bb_count(bb_ne(kings) & empty) + bb_count(bb_nw(kings) & empty)
          + bb_count(bb_se(kings) & empty) + bb_count(bb_sw(kings) & empty);
-    for (int kind = 2; kind < r->nkinds; kind++) {
-        const chk_kind *k = &r->kinds[kind];
-        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
-            int sq = bb_first(b);
-            chk_bb t = k->leap_to[sq];     /* a square reached two ways is one move */
-            for (int i = 0; i < k->nride_dirs; i++)
-                t |= ride_targets(k, sq, k->ride_dir[i], ~empty);
-            n += bb_count(t & ~own);
-        }
-    }
-    return n;
+    return n + count_piece_moves(p, us, ~own);
 }

@@ -1,7 +1,8 @@
 /*
  * status.c - what every long core call shares: the status names, the one
- * monotonic clock, stop conditions (a flag and a deadline) and the
- * allocator of the hash tables of search.c and solve.c.
+ * monotonic clock and the CPU clock, stop conditions (a flag, a deadline
+ * and a CPU deadline) and the allocator of the hash tables of search.c and
+ * solve.c.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -31,6 +32,13 @@ double chk_clock(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+double chk_cpu_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 chk_stop chk_stop_make(const volatile sig_atomic_t *flag, double deadline)
 {
     chk_stop s = {
@@ -45,7 +53,8 @@ chk_stop chk_stop_make(const volatile sig_atomic_t *flag, double deadline)
 chk_status chk__stop_clock(chk_stop *s)
 {
     s->countdown = CHK_STOP_EVERY;
-    if (chk_clock() >= s->deadline)
+    if ((s->deadline > 0 && chk_clock() >= s->deadline) ||
+        (s->cpu_deadline > 0 && chk_cpu_clock() >= s->cpu_deadline))
         s->status = CHK_TIMEOUT;
     return s->status;
 }

@@ -637,32 +637,50 @@ volatile sig_atomic_t *lb_interrupt_flag(void)
     return &interrupt_flag;
 }
 
-/* cheskers.deadline([seconds]): every long core call stops (code "timeout";
- * a search returns its best move so far) once seconds (wall clock) have
- * passed from now; nil or no argument: no deadline. Returns the seconds
- * left of the previous deadline, or nil. */
+/* The deadline argument arg sets on a clock that reads now: now + seconds,
+ * or 0 (nil or none: no deadline). */
+static double deadline_arg(lua_State *L, int arg, double now)
+{
+    if (lua_isnoneornil(L, arg))
+        return 0;
+    lua_Number secs = luaL_checknumber(L, arg);
+    luaL_argcheck(L, secs >= 0 && secs < 1e9, arg, "seconds must be from 0 to 1e9");
+    return now + secs;
+}
+
+/* [-0, +1] The seconds left before a deadline (0: none, pushes nil). */
+static void push_left(lua_State *L, double deadline, double now)
+{
+    if (deadline > 0)
+        lua_pushnumber(L, deadline > now ? deadline - now : 0);
+    else
+        lua_pushnil(L);
+}
+
+/* cheskers.deadline([seconds [, cpu_seconds]]): every long core call stops
+ * (code "timeout"; a search returns its best move so far) once seconds of
+ * wall clock have passed from now, or cpu_seconds of the process's CPU time
+ * have been used from now; nil or none: no such deadline. Returns the
+ * seconds left of the previous deadlines (wall, CPU), each nil if none. */
 int lb_deadline(lua_State *L)
 {
     State *st = lb_state(L);
-    double t = chk_clock();
-    if (st->deadline > 0)
-        lua_pushnumber(L, st->deadline > t ? st->deadline - t : 0);
-    else
-        lua_pushnil(L);
-    if (lua_isnoneornil(L, 1)) {
-        st->deadline = 0;
-    } else {
-        lua_Number secs = luaL_checknumber(L, 1);
-        luaL_argcheck(L, secs >= 0 && secs < 1e9, 1, "seconds must be from 0 to 1e9");
-        st->deadline = t + secs;
-    }
-    return 1;
+    double now = chk_clock(), cpu_now = chk_cpu_clock();
+    double wall = deadline_arg(L, 1, now), cpu = deadline_arg(L, 2, cpu_now);
+    push_left(L, st->deadline, now);
+    push_left(L, st->cpu_deadline, cpu_now);
+    st->deadline = wall;
+    st->cpu_deadline = cpu;
+    return 2;
 }
 
 chk_stop lb_stop(lua_State *L)
 {
+    State *st = lb_state(L);
     interrupt_flag = 0;
-    return chk_stop_make(&interrupt_flag, lb_state(L)->deadline);
+    chk_stop s = chk_stop_make(&interrupt_flag, st->deadline);
+    s.cpu_deadline = st->cpu_deadline;
+    return s;
 }
 
 void lb_push_status_error(lua_State *L, int status, const char *who)

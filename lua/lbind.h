@@ -50,6 +50,7 @@ typedef struct State {
     const void *move_mt;
     double deadline;        /* cheskers.deadline: a chk_clock() time, 0: none */
     lua_Integer last_rules_id;  /* the id of the last rule set made (Rules.id) */
+    double cpu_deadline;    /* its CPU deadline: a chk_cpu_clock() time, 0: none */
 } State;
 
 enum { HOOK_OK, HOOK_ERROR, HOOK_STACK, HOOK_DEPTH };
@@ -239,10 +240,10 @@ int lb_did_you_mean(lua_State *L);
  * stops, restores the board and raises the error value "interrupted".
  * Cleared when such a call starts. */
 volatile sig_atomic_t *lb_interrupt_flag(void);
-/* cheskers.deadline([seconds]) (also cheskers.engine.deadline). */
+/* cheskers.deadline([seconds [, cpu_seconds]]) (also cheskers.engine.deadline). */
 int lb_deadline(lua_State *L);
 /* The stop condition of a long core call starting now: the interrupt flag
- * (cleared) and the deadline of cheskers.deadline. */
+ * (cleared) and the deadlines (wall clock and CPU) of cheskers.deadline. */
 chk_stop lb_stop(lua_State *L);
 /* Raises the error value of a failed core call's status (negative chk_status):
  * "interrupted", "timeout", "hook", "no_memory", "node_limit". who prefixes

@@ -3,7 +3,7 @@
  * cheskers.new and the board methods that read the position, list, count,
  * parse, play and take back moves, edit squares and tell the result; the
  * whole position at once (pieces, material, squares, piece_map, bitboards),
- * mirror and equality. The
+ * mirror and equality; b:svg (drawn by the Lua module cheskers.svg). The
  * move objects played are kept (lbind.h: Board) so that b:undo() and
  * b:history() return the very objects b:play() was given.
  *
@@ -665,6 +665,24 @@ static int board_eq(lua_State *L)
     return 1;
 }
 
+/* b:svg([opts]) -> the SVG text of the board: cheskers.svg.render(b, opts).
+ * The diagram is drawn in Lua (lua/cheskers/svg.lua), required at the call,
+ * so that boards need no Lua code to be loaded or patched in beforehand. */
+static int board_svg(lua_State *L)
+{
+    lb_checkboard(L);
+    lua_settop(L, 2);
+    if (lua_getglobal(L, "require") != LUA_TFUNCTION)
+        return luaL_error(L, "svg: require is not available");
+    lua_pushliteral(L, "cheskers.svg");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "render");
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
 static const luaL_Reg board_methods[] = {
     {"fen", board_fen},
     {"turn", board_turn},
@@ -690,6 +708,7 @@ static const luaL_Reg board_methods[] = {
     {"piece_map", board_piece_map},
     {"is_capture", board_is_capture},
     {"mirror", board_mirror},
+    {"svg", board_svg},
     {NULL, NULL}
 };
 

@@ -14,15 +14,25 @@
  *                 counts (its garbage is). Objects the box made that the
  *                 runner drops later stay counted: the total errs high.
  *   instructions  Lua VM instructions per call, counted by a C count hook.
- *   time          a wall-clock deadline per call, checked by the same hook.
+ *   time          CPU seconds per call (the process's CPU clock,
+ *                 chk_cpu_clock, so a loaded machine does not shorten it),
+ *                 and a backstop of wall-clock seconds per call (a call that
+ *                 waits uses no CPU), both checked by the same hook: the
+ *                 wall clock at every hook call, the CPU clock (a system
+ *                 call) at most once a millisecond of wall time.
  *
  *   budget.new(memory|nil, instructions|nil) -> budget   (nil: no such cap)
- *   budget:run(seconds|nil, handler|nil, f, ...) -> true, results... | false, error
+ *   budget:run(cpu|nil, wall|nil, handler|nil, f, ...) -> true, results... | false, error
  *       calls f(...) in protected mode (with the message handler) under the
- *       caps (and the deadline, seconds from now). Once a cap is passed the hook raises at every
- *       instruction, so neither pcall nor a message handler can go on.
+ *       caps (cpu: CPU seconds, wall: the wall-clock backstop, in seconds;
+ *       nil or 0: none). Once a cap is passed the hook raises at every
+ *       instruction, so neither pcall nor a message handler can go on. A
+ *       call that passed a time cap where the hook could not see it (in a
+ *       C function) has passed it too: why() says so even when f returned.
  *       Calls with a memory cap do not nest.
- *   budget:why()   -> nil | "time" | "instructions" | "memory"  (last run)
+ *   budget:why()   -> nil | "time" (CPU) | "backstop" (wall clock) |
+ *                     "instructions" | "memory"  (last run)
+ *   budget:spent() -> CPU seconds, wall seconds of the last run
  *   budget:used()  -> bytes held by the box (its running total)
  *   budget:count() -> instructions of the last run
  *   budget.interrupted() -> whether Ctrl-C came since the last run started
@@ -39,6 +49,7 @@
 
 #define BUDGET_MT "cheskers.budget"
 #define HOOK_STEP 100           /* instructions between two hook calls */
+#define CPU_READ_EVERY 0.001    /* wall seconds between two reads of the CPU clock */
 
 typedef struct Budget {
     lua_Alloc f;            /* the allocator forwarded to while running */
@@ -48,7 +59,13 @@ typedef struct Budget {
     ptrdiff_t entered;      /* used when the run started */
     lua_Integer count;      /* instructions of the run going on */
     lua_Integer max;        /* 0: no instruction cap */
-    double deadline;        /* monotonic seconds; 0: none */
+    double cpu_limit;       /* CPU seconds a run may use; 0: none */
+    double wall_limit;      /* wall seconds a run may take (the backstop); 0: none */
+    double cpu_start;       /* chk_cpu_clock() when the run started */
+    double wall_start;      /* chk_clock() when the run started */
+    double cpu_next;        /* chk_clock() time of the next CPU clock read */
+    double cpu_spent;       /* of the last run */
+    double wall_spent;
     const char *why;        /* the cap that stopped the last run, or NULL */
     int refused;            /* allocations refused in this run */
 } Budget;
@@ -82,13 +99,31 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 static const char *why_message(const char *why)
 {
     if (why[0] == 't')
-        return "sandbox: time limit";
+        return "sandbox: CPU time limit";
+    if (why[0] == 'b')
+        return "sandbox: wall-clock backstop";
     if (why[0] == 'i')
         return "sandbox: instruction limit";
     return "sandbox: memory limit";
 }
 
-/* The count hook: counts, checks the deadline, and once a cap is passed
+/* The time cap b has passed ("time", "backstop"), or NULL. Reads the CPU
+ * clock only once CPU_READ_EVERY has passed since the last read: a run may
+ * overrun its CPU limit by that much wall time. */
+static const char *time_passed(Budget *b)
+{
+    double now = chk_clock();
+    if (b->wall_limit > 0 && now - b->wall_start > b->wall_limit)
+        return "backstop";
+    if (b->cpu_limit > 0 && now >= b->cpu_next) {
+        b->cpu_next = now + CPU_READ_EVERY;
+        if (chk_cpu_clock() - b->cpu_start > b->cpu_limit)
+            return "time";
+    }
+    return NULL;
+}
+
+/* The count hook: counts, checks the time caps, and once a cap is passed
  * raises at every instruction. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
@@ -102,8 +137,8 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         b->count += HOOK_STEP;
         if (b->max > 0 && b->count > b->max)
             b->why = "instructions";
-        else if (b->deadline > 0 && chk_clock() > b->deadline)
-            b->why = "time";
+        else
+            b->why = time_passed(b);
         if (b->why == NULL)
             return;
         lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
@@ -126,7 +161,9 @@ static int budget_new(lua_State *L)
     b->limit = memory > PTRDIFF_MAX / 2 ? PTRDIFF_MAX / 2 : (ptrdiff_t)memory;
     b->count = 0;
     b->max = instructions;
-    b->deadline = 0;
+    b->cpu_limit = b->wall_limit = 0;
+    b->cpu_start = b->wall_start = b->cpu_next = 0;
+    b->cpu_spent = b->wall_spent = 0;
     b->why = NULL;
     b->refused = 0;
     luaL_setmetatable(L, BUDGET_MT);
@@ -139,9 +176,9 @@ typedef struct Saved {
     int mask, count;
 } Saved;
 
-/* Installs b (its allocator when capped, its hook); the budget it replaces
- * is left on the stack for leave. */
-static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
+/* Installs b (its allocator when capped, its hook) and starts its clocks;
+ * the budget it replaces is left on the stack for leave. */
+static void enter(lua_State *L, Budget *b, double cpu, double wall, Saved *s)
 {
     s->hook = lua_gethook(L);
     s->mask = lua_gethookmask(L);
@@ -152,7 +189,8 @@ static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
     b->count = 0;
     b->why = NULL;
     b->refused = 0;
-    b->deadline = seconds > 0 ? chk_clock() + seconds : 0;
+    b->cpu_limit = cpu;
+    b->wall_limit = wall;
     *lb_interrupt_flag() = 0;    /* see budget.interrupted */
     if (b->limit > 0) {
         lua_gc(L, LUA_GCCOLLECT);
@@ -160,8 +198,24 @@ static void enter(lua_State *L, Budget *b, double seconds, Saved *s)
         b->f = lua_getallocf(L, &b->ud);
         lua_setallocf(L, budget_alloc, b);
     }
-    if (b->max > 0 || b->deadline > 0)     /* else the caller's hook stays */
+    if (b->max > 0 || cpu > 0 || wall > 0)     /* else the caller's hook stays */
         lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    b->wall_start = b->cpu_next = chk_clock();  /* after the collection: not the box's time */
+    b->cpu_start = chk_cpu_clock();
+}
+
+/* Stops b's clocks; a time cap passed where the hook could not see it
+ * (inside a C function, at the very end) is passed too. */
+static void stop_clocks(Budget *b)
+{
+    b->cpu_spent = chk_cpu_clock() - b->cpu_start;
+    b->wall_spent = chk_clock() - b->wall_start;
+    if (b->why != NULL || b->refused > 0)
+        return;
+    if (b->cpu_limit > 0 && b->cpu_spent > b->cpu_limit)
+        b->why = "time";
+    else if (b->wall_limit > 0 && b->wall_spent > b->wall_limit)
+        b->why = "backstop";
 }
 
 /* Undoes enter: credits the box's garbage (a full collection while its
@@ -181,28 +235,36 @@ static void leave(lua_State *L, Budget *b, const Saved *s, int saved)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &HOOK_KEY);
 }
 
-/* budget:run(seconds|nil, handler|nil, f, ...) */
+/* A time cap argument: seconds >= 0 (0 or nil: none). */
+static double checkseconds(lua_State *L, int arg)
+{
+    lua_Number seconds = luaL_optnumber(L, arg, 0);
+    luaL_argcheck(L, seconds >= 0 && seconds < 1e9, arg, "seconds must be from 0 to 1e9");
+    return seconds;
+}
+
+/* budget:run(cpu|nil, wall|nil, handler|nil, f, ...) */
 static int budget_run(lua_State *L)
 {
     Budget *b = checkbudget(L, 1);
-    lua_Number seconds = luaL_optnumber(L, 2, 0);
-    luaL_argcheck(L, seconds >= 0 && seconds < 1e9, 2, "seconds must be >= 0");
-    luaL_argcheck(L, lua_isnoneornil(L, 3) || lua_isfunction(L, 3), 3, "a handler must be a function");
-    luaL_checkany(L, 4);
+    double cpu = checkseconds(L, 2), wall = checkseconds(L, 3);
+    luaL_argcheck(L, lua_isnoneornil(L, 4) || lua_isfunction(L, 4), 4, "a handler must be a function");
+    luaL_checkany(L, 5);
     void *ud;
     luaL_argcheck(L, b->limit == 0 || lua_getallocf(L, &ud) != budget_alloc, 1,
                   "budget runs with a memory cap do not nest");
-    int nargs = lua_gettop(L) - 4;
+    int nargs = lua_gettop(L) - 5;
     Saved s;
-    enter(L, b, seconds, &s);
-    lua_insert(L, 4);                   /* the budget replaced, below f */
-    int status = lua_pcall(L, nargs, LUA_MULTRET, lua_isnil(L, 3) ? 0 : 3);
-    leave(L, b, &s, 4);
+    enter(L, b, cpu, wall, &s);
+    lua_insert(L, 5);                   /* the budget replaced, below f */
+    int status = lua_pcall(L, nargs, LUA_MULTRET, lua_isnil(L, 4) ? 0 : 4);
+    stop_clocks(b);
+    leave(L, b, &s, 5);
     if (b->refused > 0 && b->why == NULL)   /* even when the box caught it */
         b->why = "memory";
     lua_pushboolean(L, status == LUA_OK);
-    lua_replace(L, 4);                  /* status, results... */
-    return lua_gettop(L) - 3;
+    lua_replace(L, 5);                  /* status, results... */
+    return lua_gettop(L) - 4;
 }
 
 static int budget_why(lua_State *L)
@@ -215,6 +277,14 @@ static int budget_why(lua_State *L)
     else
         lua_pushnil(L);
     return 1;
+}
+
+static int budget_spent(lua_State *L)
+{
+    Budget *b = checkbudget(L, 1);
+    lua_pushnumber(L, b->cpu_spent);
+    lua_pushnumber(L, b->wall_spent);
+    return 2;
 }
 
 static int budget_used(lua_State *L)
@@ -248,6 +318,7 @@ int luaopen_cheskers_budget(lua_State *L)
     static const luaL_Reg methods[] = {
         { "run", budget_run },
         { "why", budget_why },
+        { "spent", budget_spent },
         { "used", budget_used },
         { "count", budget_count },
         { NULL, NULL }

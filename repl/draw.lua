@@ -6,6 +6,7 @@
 
 local cheskers = require "cheskers"
 local movetext = require "cheskers.movetext"
+local luadata = require "cheskers.luadata"
 local registry = require "repl.registry"
 
 local draw = {}
@@ -227,55 +228,14 @@ end
 
 -- ---- printing values ------------------------------------------------------
 
-local function is_identifier(k)
-  return type(k) == "string" and k:match("^[%a_][%w_]*$") and not registry.IS_KEYWORD[k]
-end
-
-local function key_order(a, b)
-  local ta, tb = type(a), type(b)
-  if ta ~= tb then return ta < tb end
-  if ta == "number" or ta == "string" then return a < b end
-  return tostring(a) < tostring(b)
-end
-
--- A readable one-value text: strings quoted inside tables, tables as
--- constructors (sorted keys, nested up to depth 3, at most 200 items), moves
--- and boards by their text.
-function draw.pretty(v, indent, seen, depth)
-  indent, seen, depth = indent or "", seen or {}, depth or 0
-  local t = type(v)
-  if t == "string" then return (string.format("%q", v):gsub("\\\n", "\\n")) end
-  if t ~= "table" then
-    if draw.is_board(v) then return "<board " .. v:fen() .. ">" end
-    return tostring(v)
-  end
-  local mt = getmetatable(v)
-  if mt and mt.__tostring then return tostring(v) end
-  if seen[v] then return "<cycle>" end
-  if depth >= 3 then return "{...}" end
-  seen[v] = true
-  local items, n = {}, #v
-  for i = 1, n do items[#items + 1] = draw.pretty(v[i], indent .. "  ", seen, depth + 1) end
-  local keys = {}
-  for k in pairs(v) do
-    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
-  end
-  table.sort(keys, key_order)
-  for _, k in ipairs(keys) do
-    local ks = is_identifier(k) and k or "[" .. draw.pretty(k, indent, seen, depth + 1) .. "]"
-    items[#items + 1] = ks .. " = " .. draw.pretty(v[k], indent .. "  ", seen, depth + 1)
-  end
-  seen[v] = nil
-  local more = ""
-  if #items > 200 then
-    more = string.format(", ... (%d more)", #items - 200)
-    for i = #items, 201, -1 do items[i] = nil end
-  end
-  if #items == 0 then return "{}" end
-  local one = "{" .. table.concat(items, ", ") .. more .. "}"
-  if #one + #indent <= 78 and not one:find("\n") then return one end
-  return "{\n" .. indent .. "  " .. table.concat(items, ",\n" .. indent .. "  ")
-    .. (more ~= "" and ",\n" .. indent .. "  " .. more:sub(3) or "") .. "\n" .. indent .. "}"
+-- A readable one-value text (cheskers.luadata.write, the one writer of Lua
+-- literals): strings quoted inside tables, tables as constructors (sorted
+-- keys, nested up to depth 3, at most 200 items, one item a line when
+-- longer than a line), moves and boards by their text.
+function draw.pretty(v)
+  return luadata.write(v, { width = 78, depth = 3, items = 200, other = function(x)
+    if draw.is_board(x) then return "<board " .. x:fen() .. ">" end
+  end })
 end
 
 return draw

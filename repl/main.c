@@ -4,9 +4,10 @@
  * Shaped like lua.c, but everything past start-up is Lua: C creates the
  * state, preloads the C modules ("cheskers", the binding, and
  * "cheskers.readline", term.c), makes the Lua library findable and hands
- * the command line to cheskers.cli.main, which parses the options and runs
- * a script, code, REPL commands, a subcommand (cheskers.cmd.<word>) or the
- * REPL (cheskers.repl). Its result is the exit status.
+ * the command line to repl.start.main (repl/start.lua), which parses the
+ * options and runs a script, code, REPL commands, a subcommand
+ * (cheskers.cmd.<word>) or the REPL (repl.session). Its result is the exit
+ * status.
  *
  * The Lua library is found in the source tree next to the executable
  * (<dir of /proc/self/exe>/lua/), in <that dir>/../share/lua/5.4 and where
@@ -96,7 +97,7 @@ static int msghandler(lua_State *L)
     return 1;
 }
 
-/* pmain(argc, argv): opens everything and returns cheskers.cli.main's
+/* pmain(argc, argv): opens everything and returns repl.start.main's
  * result. */
 static int pmain(lua_State *L)
 {
@@ -111,7 +112,7 @@ static int pmain(lua_State *L)
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
     lua_getglobal(L, "require");
-    lua_pushliteral(L, "cheskers.cli");
+    lua_pushliteral(L, "repl.start");
     lua_call(L, 1, 1);
     lua_getfield(L, -1, "main");
     lua_pushstring(L, argv[0] != NULL ? argv[0] : "cheskers");

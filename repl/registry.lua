@@ -78,11 +78,7 @@ function registry.trim(s)
   return s:match("^%s*(.-)%s*$")
 end
 
-registry.KEYWORDS = {
-  "and", "break", "do", "else", "elseif", "end", "false", "for", "function",
-  "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
-  "true", "until", "while",
-}
+registry.KEYWORDS = require("cheskers.luadata").KEYWORDS
 registry.IS_KEYWORD = {}
 for _, k in ipairs(registry.KEYWORDS) do registry.IS_KEYWORD[k] = true end
 

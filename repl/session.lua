@@ -265,10 +265,11 @@ function Session:load_rc()
     return
   end
   f:close()
+  local readable = require("cheskers.luadata").readable   -- (the path in full)
   local chunk, err = loadfile(path, "t")
-  if not chunk then self:error(err) return end
+  if not chunk then self:error(readable(err, "@" .. path)) return end
   local ok, e, tb = rl.run(chunk)
-  if not ok then self:error("in " .. path .. ": " .. (tb or tostring(e))) end
+  if not ok then self:error("in " .. path .. ": " .. readable(tb or tostring(e), "@" .. path)) end
   local g = rawget(_G, "board")
   if draw.is_board(g) then self.board = g else _G.board = self.board end
   self:sync_key()

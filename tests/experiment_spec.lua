@@ -8,7 +8,7 @@ local selfplay = require "cheskers.selfplay"
 local report = require "cheskers.report"
 local store = require "cheskers.store"
 local statistics = require "cheskers.stats"   -- Wilson intervals in the chart test
-local rulespec = require "cheskers.rulespec"
+local rulearg = require "cheskers.rulearg"
 local H = require "helpers"
 
 local tmpdir, rmdir = H.tmpdir, H.rmdir
@@ -393,6 +393,89 @@ describe("runs, shards and resuming", function()
   end)
 end)
 
+describe("what a results folder may hold", function()
+  local dirs = {}
+  after_each(function() for _, d in ipairs(dirs) do rmdir(d) end dirs = {} end)
+  local function newdir() local d = tmpdir(); dirs[#dirs + 1] = d; return d end
+  local function lines_of(path)
+    local t = {}
+    for l in io.lines(path) do t[#t + 1] = l end
+    return t
+  end
+  local function has(list, text)
+    for _, w in ipairs(list) do if w == text then return true end end
+    return false
+  end
+
+  it("counts a game only where its file's header says it belongs, and says the rest by file and line", function()
+    local d = newdir()
+    local s = selfplay.run(small_experiment(2), d, 1, 1)      -- 3 variants x 2 games: lines 2 to 7
+    local lines = lines_of(s.file)
+    local game = store.decode(lines[2])                       -- game 1 of golomb
+    local function variant_of(fields)
+      local t = store.decode(lines[2])
+      for k, v in pairs(fields) do t[k] = v end
+      return store.encode(t)
+    end
+    local extra = {
+      variant_of { game = 3 },                                -- line 8: the plan has 2 games a variant
+      variant_of { variant = "ghost" },                       -- line 9: no such variant in the header
+      variant_of { experiment = "other", game = 1 },          -- line 10: another experiment
+      variant_of { experiment = "other", game = 2 },          -- line 11
+      "{\"game\": 4, oops",                                   -- line 12: unreadable
+    }
+    H.write_file(s.file, table.concat(lines, "\n") .. "\n" .. table.concat(extra, "\n") .. "\n")
+    H.write_file(d .. "/loose.jsonl", lines[3] .. "\n" .. lines[4] .. "\n")   -- no header
+    local recs, warnings = report.read_dir(d)
+    assert.equal(6, #recs)
+    for _, r in ipairs(recs) do
+      assert.equal("tiny", r.experiment)
+      assert.truthy(r.game >= 1 and r.game <= 2)
+    end
+    local f = s.file
+    assert.is_true(has(warnings, d .. "/loose.jsonl: no header line (not written by cheskers experiment): "
+                                 .. "its 2 line(s) not counted"), table.concat(warnings, "\n"))
+    assert.is_true(has(warnings, f .. ":8: game outside the plan (variant 'golomb' has games 1 to 2): not counted"))
+    assert.is_true(has(warnings, f .. ":9: variant 'ghost' is not in the file's header: not counted"))
+    assert.is_true(has(warnings, f .. ":10, 11: a game of experiment 'other' (seed 7) in a file of 'tiny' "
+                                 .. "(seed 7): not counted"))
+    assert.is_true(has(warnings, f .. ":12: unreadable line: not counted"))
+    assert.equal(5, #warnings, table.concat(warnings, "\n"))   -- and no "found M of N games"
+    assert.equal(game.variant, recs[1].variant)
+    -- read_file checks the same
+    local list, skipped, _, header, notes = report.read_file(f)
+    assert.same({ 6, 5, "experiment" }, { #list, skipped, header.kind })
+    assert.equal(4, #notes)
+  end)
+
+  it("refuses two editions of one experiment (other rules, another seed's other limits), naming what differs", function()
+    local d, other = newdir(), newdir()
+    selfplay.run(small_experiment(2), d, 1, 2)
+    local edited = small_experiment(2)
+    edited.variants[2].rules = { majority = true }             -- nomajority, edited
+    local s = selfplay.run(edited, other, 2, 2)
+    H.write_file(d .. "/copied.jsonl", H.read_file(s.file))
+    local ok, err = pcall(report.read_dir, d)
+    assert.is_false(ok)
+    assert.matches("hold games of two editions of experiment 'tiny'", err, 1, true)
+    -- files are read in the order of their names: copied.jsonl first
+    assert.matches("copied.jsonl (there) and " .. d .. "/tiny.seed7.shard1of2.jsonl (here)", err, 1, true)
+    assert.matches("variants[2].rules.majority: true there, false here", err, 1, true)
+    -- a run of another seed counts with the first, unless made from other inputs
+    local d2, d3 = newdir(), newdir()
+    selfplay.run(small_experiment(2), d2, 1, 1)
+    selfplay.run(small_experiment(2), d2, 1, 1, { seed = 8 })
+    assert.equal(12, #report.read_dir(d2))
+    selfplay.run(small_experiment(2), d3, 1, 1)
+    local longer = small_experiment(2)
+    longer.max_plies = 80
+    selfplay.run(longer, d3, 1, 1, { seed = 8 })
+    ok, err = pcall(report.read_dir, d3)
+    assert.is_false(ok)
+    assert.matches("max_plies: 60 there, 80 here", err, 1, true)
+  end)
+end)
+
 describe("one writer per shard file", function()
   local function first_line(path)
     local f = assert(io.open(path))
@@ -426,35 +509,35 @@ end)
 
 describe("rule specs", function()
   it("reads presets, options, table literals and experiment variants", function()
-    assert.equal("golomb", rulespec.parse("golomb"))
+    assert.equal("golomb", rulearg.parse("golomb"))
     assert.same({ majority = false, capture = "jumps", draw_repetition = 3 },
-      rulespec.parse("majority=false capture=jumps,draw_repetition=3"))
+      rulearg.parse("majority=false capture=jumps,draw_repetition=3"))
     assert.same({ pieces = { C = { leaps = { { 1, 5 } } } } },
-      rulespec.parse("{pieces={C={leaps={{1,5}}}}}"))
-    local r = rulespec.parse("scripts/experiments/camel.lua:camel-1-5")
+      rulearg.parse("{pieces={C={leaps={{1,5}}}}}"))
+    local r = rulearg.parse("scripts/experiments/camel.lua:camel-1-5")
     assert.same({ { 1, 5 } }, r.pieces.C.leaps)
   end)
 
   it("reads table literals as data only: no io, os, require or hook functions", function()
     for _, bad in ipairs({ "{x = os.exit}", "{x = io.open}", "{x = require('os')}",
                            "{filter = function(b, m) return true end}" }) do
-      local r, err = rulespec.parse(bad)
+      local r, err = rulearg.parse(bad)
       assert.is_nil(r, bad)
       assert.is_string(err)
     end
   end)
 
   it("explains what it cannot read", function()
-    local r, err = rulespec.parse("majority")
+    local r, err = rulearg.parse("majority")
     assert.is_nil(r)
     assert.equal("rule option 'majority' is not written name=value: write majority=true or majority=false", err)
-    r, err = rulespec.parse("majority=")
+    r, err = rulearg.parse("majority=")
     assert.is_nil(r)
     assert.equal("rule option 'majority' has no value after =", err)
-    r, err = rulespec.parse("a b")
+    r, err = rulearg.parse("a b")
     assert.is_nil(r)
     assert.matches("cannot read rule spec", err)
-    r, err = rulespec.parse("scripts/experiments/camel.lua:nope")
+    r, err = rulearg.parse("scripts/experiments/camel.lua:nope")
     assert.is_nil(r)
     assert.matches("no variant 'nope'", err)
   end)

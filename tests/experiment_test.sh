@@ -15,7 +15,7 @@ check() { # description, command...: ok when the command succeeds
   if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
 }
 
-echo "1..21"
+echo "1..23"
 
 if [ ! -x "$CHESKERS" ]; then
   echo "Bail out! $CHESKERS is not built (run make)"
@@ -140,6 +140,32 @@ elif grep -q "max_plies: 80 there, 90 here" "$tmp/changed.err" && grep -q -- "--
   ok "an edited experiment is refused in a folder of the old one, naming what differs"
 else
   not_ok "an edited experiment is refused in a folder of the old one, naming what differs" "$(cat "$tmp/changed.err")"
+fi
+
+# ---- what does not belong in a folder is not counted -------------------------------
+# a game 5 where the plan has 4 a variant: said by file and line, not counted
+cp -r "$tmp/whole" "$tmp/extra"
+f=$(ls "$tmp"/extra/*.jsonl)
+n=$(($(wc -l <"$f") + 1))
+grep -v '^{"header"' "$f" | head -n 1 | sed 's/"game":1,/"game":5,/' >>"$f"
+"$CHESKERS" report "$tmp/extra" --no-svg >"$tmp/extra.txt" 2>"$tmp/extra.err"
+if cmp -s "$tmp/extra.txt" "$tmp/whole.txt" \
+   && grep -qx "cheskers report: $f:$n: game outside the plan (variant 'golomb' has games 1 to 4): not counted" \
+      "$tmp/extra.err"; then
+  ok "report names a game outside the plan by file and line and does not count it"
+else
+  not_ok "report names a game outside the plan by file and line and does not count it" "$(cat "$tmp/extra.err")"
+fi
+# the edited experiment's games beside the old ones: refused, not pooled
+"$CHESKERS" experiment "$EXP" --games 1 --shard 1/2 --out "$tmp/edited" --quiet
+cp -r "$tmp/whole" "$tmp/mixed" && cp "$tmp"/edited/*.jsonl "$tmp/mixed/"
+if "$CHESKERS" report "$tmp/mixed" --no-svg >"$tmp/mixed.txt" 2>"$tmp/mixed.err"; then
+  not_ok "report refuses a folder with two editions of an experiment" "$(head -3 "$tmp/mixed.txt")"
+elif grep -q "hold games of two editions of experiment 'small'" "$tmp/mixed.err" \
+     && grep -q "max_plies: 80 there, 90 here" "$tmp/mixed.err" && [ ! -s "$tmp/mixed.txt" ]; then
+  ok "report refuses a folder with two editions of an experiment, naming what differs"
+else
+  not_ok "report refuses a folder with two editions of an experiment, naming what differs" "$(cat "$tmp/mixed.err")"
 fi
 
 # ---- errors ---------------------------------------------------------------------

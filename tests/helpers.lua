@@ -60,6 +60,14 @@ function H.tmpname(suffix)
   return ("%s/t%d%s"):format(scratch, scratch_count, suffix or "")
 end
 
+-- Writes text to the file path (raises if it cannot); returns path.
+function H.write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+  return path
+end
+
 -- Removes a folder made by H.tmpdir now (H.cleanup removes what is left).
 function H.rmdir(dir)
   for i = #made, 1, -1 do

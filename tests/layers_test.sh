@@ -1,11 +1,14 @@
 #!/bin/sh
-# tests/layers_test.sh - the C code of the program is built in layers, each
-# calling and including only the layers below it: no call or #include goes
-# up or sideways, so there is no circle. The calls are read from the built
+# tests/layers_test.sh - the code of the program is built in layers, each
+# using only the layers below it: no call, #include or require goes up or
+# sideways, so there is no circle. C: the calls are read from the built
 # objects (nm: the symbols each object uses and the object that defines
-# them), the includes from the sources. LAYERS below is the architecture
-# (README's table; core/squares.c and lua/lbind.h describe it): a new file
-# must be placed in it. Needs the objects of make (build/). Prints TAP.
+# them), the includes from the sources. Lua: the require calls of every
+# module of lua/cheskers/ and repl/ (a module named by a computed text, as
+# the subcommands cheskers.cmd.WORD are, is a plug-in and not counted).
+# LAYERS and LUA_LAYERS below are the architecture (README's table;
+# core/squares.c and lua/lbind.h describe it): a new file must be placed in
+# them. Needs the objects of make (build/). Prints TAP.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
@@ -101,6 +104,75 @@ done >"$tmp/includes"
 bad=$(upward "$tmp/includes")
 if [ -z "$bad" ]; then ok "every #include names a header of the same or a lower layer"
 else not_ok "every #include names a header of the same or a lower layer" "$bad"; fi
+
+# ---- Lua modules ----------------------------------------------------------------
+# One layer a line, lowest first: the C modules, then the Lua library
+# (cheskers.*: no module of it requires repl.*), its subcommands, then the
+# program's REPL and start (repl.*). Modules on one line require none of
+# each other.
+LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
+cheskers.luadata cheskers.stats cheskers.chart cheskers.meta.cheskers
+cheskers
+cheskers.schema cheskers.movetext
+cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
+cheskers.rulespec cheskers.bots cheskers.puzzle cheskers.store
+cheskers.record cheskers.game cheskers.experiment
+cheskers.selfplay cheskers.report cheskers.rulearg
+cheskers.match cheskers.report_html
+cheskers.tournament
+cheskers.cmd.book cheskers.cmd.check cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament
+repl.registry
+repl.draw repl.complete
+repl.commands.engine repl.commands.files repl.commands.game repl.commands.help repl.commands.puzzle repl.commands.tb
+repl.session
+repl.start'
+echo "$LUA_LAYERS" | awk '{ for (i = 1; i <= NF; i++) print $i, NR }' | sort >"$tmp/lualayer"
+
+# the module a file is: lua/cheskers/x/y.lua -> cheskers.x.y, lua/cheskers/init.lua
+# -> cheskers, repl/commands/game.lua -> repl.commands.game
+module_of() {
+  m=${1#lua/}; m=${m%.lua}; m=${m%/init}
+  echo "$m" | tr / .
+}
+
+luafiles=$(find lua/cheskers repl -name '*.lua' | sort)
+missing=""
+for f in $luafiles; do
+  grep -q "^$(module_of "$f") " "$tmp/lualayer" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then ok "every Lua module of lua/cheskers/ and repl/ has a place in LUA_LAYERS"
+else not_ok "every Lua module of lua/cheskers/ and repl/ has a place in LUA_LAYERS" "no layer for:$missing"; fi
+
+# "from to file" for each require of a constant name (lines that are only a
+# comment skipped; require "x", require 'x', require("x") ...)
+for f in $luafiles; do
+  m=$(module_of "$f")
+  grep -v '^[[:space:]]*--' "$f" \
+    | grep -oE "require[[:space:]]*\(?[[:space:]]*[\"'][A-Za-z0-9_.]+[\"'][[:space:]]*(\.\.)?" \
+    | grep -v '\.\.$' | sed -E "s/.*[\"']([^\"']+)[\"'].*/\1/" | sort -u \
+    | while read -r to; do echo "$m $to $f"; done
+done >"$tmp/requires"
+if [ -s "$tmp/requires" ]; then
+  ok "the Lua modules require each other ($(wc -l <"$tmp/requires") requires)"
+else
+  not_ok "the Lua modules require each other" "no require found"
+fi
+
+unknown=$(awk 'NR == FNR { layer[$1] = 1; next }
+               ($2 ~ /^cheskers(\.|$)/ || $2 ~ /^repl\./) && !($2 in layer) { print $3 ": " $2 }' \
+          "$tmp/lualayer" "$tmp/requires")
+if [ -z "$unknown" ]; then ok "every module of the project a Lua file requires has a place in LUA_LAYERS"
+else not_ok "every module of the project a Lua file requires has a place in LUA_LAYERS" "$unknown"; fi
+
+bad=$(awk 'NR == FNR { layer[$1] = $2; next }
+           !($1 in layer) || !($2 in layer) { next }
+           layer[$2] >= layer[$1] { print $1 " -> " $2 " (" $3 ")" }' "$tmp/lualayer" "$tmp/requires")
+if [ -z "$bad" ]; then ok "every require goes to a lower layer (no circle among the Lua modules)"
+else not_ok "every require goes to a lower layer (no circle among the Lua modules)" "$bad"; fi
+
+lib_repl=$(grep '^cheskers[. ]' "$tmp/requires" | awk '$2 ~ /^repl\./')
+if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program's repl.*"
+else not_ok "no module of lua/cheskers/ requires the program's repl.*" "$lib_repl"; fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

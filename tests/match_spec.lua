@@ -212,6 +212,19 @@ describe("cheskers match command", function()
   end)
 end)
 
+describe("match.table", function()
+  it("lines up a bot spec longer than string.format's widths (99)", function()
+    local long = "engine:tb=/" .. ("a-long-folder/"):rep(8) .. "tables"
+    assert.is_true(#long > 99)
+    local lines = {}
+    local sum = { played = 2, a = long, b = "random", wins = 1, draws = 0, losses = 1, reasons = { kings = 2 } }
+    for line in (match.table(sum) .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
+    assert.equal("bot" .. (" "):rep(#long - 3) .. "  games", lines[1]:sub(1, #long + 7))
+    assert.equal(long .. "      2", lines[2]:sub(1, #long + 7))
+    assert.equal("random" .. (" "):rep(#long - 6) .. "      2", lines[3]:sub(1, #long + 7))
+  end)
+end)
+
 describe("the game options of match and tournament (match.game_options)", function()
   -- Run a command, its printing and its error messages caught: status, stderr.
   local function run_cmd(name, args)
@@ -420,6 +433,41 @@ describe("cheskers match as a user runs it", function()
     assert.equal(1, code)
     assert.matches("holds results of other inputs", text, 1, true)
     assert.matches("seed: 1 there, 2 here", text, 1, true)
+  end)
+
+  it("keeps the games of --out when run again, refuses another match's file, --restart starts over", function()
+    local out = dir .. "/m.jsonl"
+    local _, code = run("greedy random --games 2 --max-plies 2 --quiet --out " .. out)
+    assert.equal(0, code)
+    -- mark game 1 as ended by repetition: a rerun that keeps it says so
+    local f = assert(io.open(out))
+    local text = f:read("a")
+    f:close()
+    local marked, n = text:gsub('("game":1,[^\n]*"reason":)"max_plies"', '%1"repetition"')
+    assert.equal(1, n)
+    write(out, marked)
+    local shown
+    shown, code = run("greedy random --games 2 --max-plies 2 --quiet --out " .. out)
+    assert.equal(0, code, shown)
+    assert.matches("ended by: max_plies 1, repetition 1\n", shown, 1, true)
+    -- another match into the same file: refused, the file left as it was
+    shown, code = run("random greedy --games 2 --max-plies 2 --quiet --out " .. out)
+    assert.equal(1, code)
+    assert.matches("^cheskers match: " .. out:gsub("%p", "%%%0") .. " holds results of other inputs:\n", shown)
+    assert.matches('a: "greedy" there, "random" here', shown, 1, true)
+    assert.matches("use --restart to start over", shown, 1, true)
+    f = assert(io.open(out))
+    assert.equal(marked, f:read("a"))
+    f:close()
+    shown, code = run("random greedy --games 2 --max-plies 2 --quiet --restart --out " .. out)
+    assert.equal(0, code, shown)
+    assert.matches("ended by: max_plies 2\n", shown, 1, true)
+    local t = read_lines(out)
+    assert.equal(3, #t)
+    assert.equal("random", json.decode(t[1]).fingerprint.a)
+    shown, code = run("random greedy --restart --resume --quiet --out " .. out)
+    assert.equal(1, code)
+    assert.equal("cheskers match: --restart and --resume contradict each other: give one\n", shown)
   end)
 
   it("says an illegal move once: the move, why, and what was legal", function()

@@ -589,6 +589,32 @@ describe("cheskers.cli under stock lua5.4", function()
     assert.equal("no subcommand 'x'. Subcommands: none.", cli.no_subcommand("x", nil, {}))
   end)
 
+  it("every subcommand answers -h and --help with its usage before reading the rest", function()
+    local cli = require "cheskers.cli"
+    local function q(x) return "'" .. x:gsub("'", "'\\''") .. "'" end
+    for _, name in ipairs(cli.subcommands()) do
+      for _, flag in ipairs({ "-h", "--help" }) do
+        local p = io.popen("cd " .. q(require("helpers").ROOT) .. " && ./cheskers " .. name .. " --no-such-option " .. flag .. " 2>&1")
+        local out = p:read("a")
+        local _, _, code = p:close()
+        assert.equal(0, code, name .. " " .. flag .. ": " .. out)
+        assert.truthy(out:lower():find("^usage: cheskers " .. name), name .. " " .. flag .. ": " .. out)
+      end
+    end
+  end)
+
+  it("a subcommand's failure is one line naming it, with its exit status", function()
+    local cli = require "cheskers.cli"
+    local saved = io.stderr
+    local lines = {}
+    io.stderr = { write = function(_, ...) lines[#lines + 1] = table.concat({ ... }) end, flush = function() end }
+    local ok, a, b = pcall(function() return cli.failure("rules", 2)("bad spec"), cli.failure("match")("no") end)
+    io.stderr = saved
+    assert(ok, a)
+    assert.same({ 2, 1 }, { a, b })
+    assert.same({ cli.progname .. " rules: bad spec\n", cli.progname .. " match: no\n" }, lines)
+  end)
+
   it("cheskers help WORD says an unknown subcommand with the nearest name", function()
     local help = require "cheskers.cmd.help"
     local ok, err = pcall(help.run, { "matc" }, require "cheskers.cli")

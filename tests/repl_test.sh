@@ -15,8 +15,10 @@ BIN=${CHESKERS_BIN:-$ROOT/cheskers}   # CHESKERS_BIN: another build to test
 
 TMP=$(mktemp -d) || exit 1
 # one tmux server (socket) per session started, all killed at the end; the
-# sockets live in $TMP
-export TMUX_TMPDIR="$TMP"
+# sockets live in a folder of a short path of their own (a socket's path has
+# at most 107 bytes; $TMP may be long: tests/run.sh)
+SOCKDIR=$(mktemp -d /tmp/chk.XXXXXX) || exit 1
+export TMUX_TMPDIR="$SOCKDIR"
 unset TMUX
 SOCKS=0
 SOCK=cheskers-repl-test-$$-0
@@ -24,7 +26,7 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
   k=1
   while [ $k -le $SOCKS ]; do tmux -L "cheskers-repl-test-$$-$k" kill-server 2>/dev/null; k=$((k + 1)); done
-  rm -rf "$TMP"
+  rm -rf "$TMP" "$SOCKDIR"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

@@ -7,6 +7,7 @@
 -- "Options"); the messages are docs/rules.md's "Options as text".
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
+local rulearg = require "cheskers.rulearg"
 local record = require "cheskers.record"
 local H = require "helpers"
 
@@ -58,7 +59,7 @@ describe("rules text", function()
   for _, c in ipairs(cases()) do
     it("round-trips " .. c[1] .. " through format and parse", function()
       local text = rulespec.format(c[2])
-      local back, err = rulespec.parse(text)
+      local back, err = rulearg.parse(text)
       assert.is_not_nil(back, err)
       assert.same(full(c[2]), full(back))
       assert.is_true(rulespec.equal(c[2], back))
@@ -91,12 +92,12 @@ describe("rules text", function()
     for _, text in ipairs({ "start='" .. START .. "' majority=false",
                             'start="' .. START .. '",majority=false',
                             "  majority=false ,  start='" .. START .. "'  " }) do
-      assert.same(want, full(assert(rulespec.parse(text))), text)
+      assert.same(want, full(assert(rulearg.parse(text))), text)
     end
   end)
 
   it("reads pieces written as a data literal value", function()
-    local r = assert(rulespec.parse("pieces={C={leaps={{1,5}}}} majority=false"))
+    local r = assert(rulearg.parse("pieces={C={leaps={{1,5}}}} majority=false"))
     assert.same(full({ pieces = PIECES, majority = false }), full(r))
   end)
 
@@ -139,7 +140,7 @@ describe("rules text", function()
   }
   for _, e in ipairs(ERRORS) do
     it("refuses '" .. e[1] .. "': " .. e[2], function()
-      local r, err = rulespec.parse(e[1])
+      local r, err = rulearg.parse(e[1])
       assert.is_nil(r)
       assert.equal(e[2], err)
     end)
@@ -147,13 +148,13 @@ describe("rules text", function()
 
   it("reads promote letters of kinds that pieces adds, in either order", function()
     local want = full({ pieces = { N = { leaps = { { 2, 2 } } } }, promote = "KN" })
-    assert.same(want, full(assert(rulespec.parse("promote=KN pieces={N={leaps={{2,2}}}}"))))
-    assert.same(want, full(assert(rulespec.parse("pieces={N={leaps={{2,2}}}} promote=KN"))))
+    assert.same(want, full(assert(rulearg.parse("promote=KN pieces={N={leaps={{2,2}}}}"))))
+    assert.same(want, full(assert(rulearg.parse("pieces={N={leaps={{2,2}}}} promote=KN"))))
   end)
 
   it("reads colons as separators and spaces around =, as bot options do", function()
     assert.same(full({ majority = false, capture = "jumps" }),
-                full(assert(rulespec.parse("majority = false:capture=jumps"))))
+                full(assert(rulearg.parse("majority = false:capture=jumps"))))
   end)
 
   it("types values in the core, one way for rules and bot options", function()
@@ -181,7 +182,7 @@ describe("rules text", function()
   end)
 
   it("refuses a bad value with the core's message", function()
-    local r, err = rulespec.parse("capture=sometimes")
+    local r, err = rulearg.parse("capture=sometimes")
     assert.is_nil(r)
     assert.matches("capture", err)
     assert.matches("sometimes", err)
@@ -195,7 +196,7 @@ describe("rules text", function()
 end)
 
 -- Every command that takes --rules (and the REPL's rules command) reads it
--- with rulespec.parse: text, a table literal, a rule file, an experiment
+-- with rulearg.parse: text, a table literal, a rule file, an experiment
 -- variant and a preset, and refuses bad text with the same message.
 describe("every --rules", function()
   local EXE = H.ROOT .. "/cheskers"

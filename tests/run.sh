@@ -9,14 +9,18 @@
 # valgrind, which run this script.
 # Every suite gets TMPDIR pointed at a scratch folder removed at the end, and
 # a last check fails if anything was left in it (the specs clean up after
-# themselves: tests/helpers.lua H.tmpname, H.tmpdir).
+# themselves: tests/helpers.lua H.tmpname, H.tmpdir). The scratch folder is
+# made under the caller's TMPDIR (mktemp -d) and its name is long, so that
+# every path of a test file is longer than the 60 characters to which Lua
+# cuts a chunk's name in messages: messages must name files in full anyway.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-mkdir "$tmp/scratch" || exit 2
-TMPDIR=$tmp/scratch
+scratch=$tmp/scratch-a-folder-with-a-name-longer-than-the-60-characters-lua-keeps-of-a-file-name
+mkdir "$scratch" || exit 2
+TMPDIR=$scratch
 export TMPDIR
 pass=0; fail=0
 

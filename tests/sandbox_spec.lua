@@ -297,7 +297,7 @@ describe("cheskers.sandbox", function()
   it("load_data gives up at its time limit", function()
     local v, err = sandbox.load_data("while true do end", "slow", { instructions = 1e15, time = 0.2 })
     assert.is_nil(v)
-    assert.are.equal("slow: rejected: too slow (more than 0.2 s)", err)
+    assert.are.equal("slow: rejected: too slow (more than 0.2 s of CPU time)", err)
   end)
 
   it("box:load takes text only, at most the source limit, and names the box", function()
@@ -358,5 +358,109 @@ describe("cheskers.sandbox", function()
     box:call(5, assert(box:load("return ('x'):find('x')")))
     assert.are.equal(meta_before, getmetatable("").__index)
     assert.are.equal(board_before, getmetatable(cheskers.new()).__index)
+  end)
+end)
+
+-- Lua cuts a chunk's name in messages to LUA_IDSIZE (60) characters
+-- ("...end/of/the/path.lua:3: ..."); every loader names its file in full.
+describe("files with long paths are named in full in their errors", function()
+  local luadata = require "cheskers.luadata"
+  local bots = require "cheskers.bots"
+  local game = require "cheskers.game"
+  local cheskers = require "cheskers"
+  local dir
+
+  setup(function()
+    dir = H.tmpdir() .. "/" .. ("a-folder-with-a-long-name-"):rep(4)
+    assert(os.execute("mkdir " .. dir))
+  end)
+  teardown(function() H.cleanup() end)
+
+  local function file(name, text) return H.write(dir .. "/" .. name, text) end
+
+  -- A detail as a bot's fault or a box's failure gives it: one line of at
+  -- most 300 characters, a longer one cut to 297 and "..." (docs/security.md).
+  -- (Only a TMPDIR of some 200 characters makes the paths here that long.)
+  local function detail_of(text)
+    return #text > 300 and text:sub(1, 297) .. "..." or text
+  end
+
+  -- msg holds what (which names a file in full) and no name cut to "...end"
+  local function names_in_full(msg, what)
+    msg = tostring(msg)
+    assert.is_truthy(msg:find(what, 1, true), msg)
+    assert.is_nil(msg:find("...a-folder-with", 1, true), msg)
+  end
+
+  it("luadata.readable writes Lua's cut names in full", function()
+    local long = dir .. "/x.lua"
+    assert.is_true(#long > 100)
+    local at = "..." .. long:sub(-56)             -- how Lua 5.4 writes "@" .. long
+    local eq = ("=" .. long):sub(2, 60)           -- and "=" .. long
+    local ROWS = {
+      { at .. ":3: boom", "@" .. long, long .. ":3: boom" },
+      { "x\n\t" .. at .. ":1: in function <" .. at .. ":1>", "@" .. long,
+        "x\n\t" .. long .. ":1: in function <" .. long .. ":1>" },
+      { long .. ":3: boom", "@" .. long, long .. ":3: boom" },      -- already in full
+      { eq .. ":3: boom", "=" .. long, long .. ":3: boom" },
+      { long .. ":3: boom", "=" .. long, long .. ":3: boom" },      -- already in full
+      { "short.lua:1: x", "@short.lua", "short.lua:1: x" },
+      { "...", "@" .. long, "..." },
+    }
+    for _, r in ipairs(ROWS) do assert.are.equal(r[3], luadata.readable(r[1], r[2])) end
+  end)
+
+  for _, sandboxed in ipairs({ false, true }) do
+    local how = sandboxed and " (sandboxed)" or " (trusted)"
+    it("a bot's syntax error" .. how, function()
+      local path = file("syntax.lua", "return {\n")
+      local lua_says = select(2, load("return {\n", "=x")):match("^x:2: (.*)$")   -- Lua's own words
+      local ok, err = pcall(bots.load, path, { sandbox = sandboxed })
+      assert.is_false(ok)
+      assert.are.equal("bot " .. path .. ": syntax error at line 2 of " .. path .. ": " .. lua_says, err)
+    end)
+
+    it("a bot's error and its traceback" .. how, function()
+      local path = file("bad.lua", "local function f(t) return t.x.y end\n"
+                        .. "return { choose = function() return f({}) end }\n")
+      local bot = bots.load(path, { sandbox = sandboxed })
+      local m, reason, detail, tb = game.choose(bot, cheskers.new(), {}, 5 * SCALE)
+      assert.is_nil(m)
+      assert.are.equal("error", reason)
+      assert.are.equal(detail_of(path .. ":1: attempt to index a nil value (field 'x')"), detail)
+      names_in_full(tb, path .. ":1: in ")
+    end)
+
+    it("an experiment file's error" .. how, function()
+      local path = file("exp.lua", "local t = nil\nreturn t.variants\n")
+      local ok, err = pcall(require("cheskers.experiment").load, path, { sandbox = sandboxed })
+      assert.is_false(ok)
+      local says = path .. ":2: attempt to index a nil value (local 't')"
+      if sandboxed then says = path .. ": " .. detail_of(says) end     -- the box's failure: a detail
+      assert.are.equal(says, err)
+    end)
+  end
+
+  it("a rule file's error", function()
+    local path = file("rules.lua", "return { majority = true\n")
+    local v, err = require("cheskers.rulearg").parse(path)
+    assert.is_nil(v)
+    names_in_full(err, path .. ":2: '}' expected")
+  end)
+
+  it("a puzzle file's error", function()
+    local path = file("puzzles.lua", "return { { fen = }\n")
+    local list, err = puzzle.load(path)
+    assert.is_nil(list)
+    assert.are.equal(path .. ": " .. path .. ":1: unexpected symbol near '}'", err)
+  end)
+
+  it("the start-up file's error", function()
+    local path = file("rc.lua", "local x\nx.y = 1\n")
+    local p = assert(io.popen(("echo | CHESKERS_RC=%s %s/cheskers 2>&1"):format(path, H.ROOT)))
+    local out = p:read("a")
+    p:close()
+    assert.is_truthy(out:find("in " .. path .. ": " .. path .. ":2: attempt to index a nil value", 1, true), out)
+    assert.is_truthy(out:find("\t" .. path .. ":2: in main chunk", 1, true), out)
   end)
 end)

@@ -44,6 +44,7 @@
  * does (as a chess engine's bench command shows).
  */
 #include <dirent.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,7 +231,7 @@ static int tb_fds(const char *dir)
 {
     chk_rules r;
     chk_tb_build_opts o;
-    char err[256] = "";
+    char err[PATH_MAX + 64] = "";     /* the message names a file of dir */
     small_build(&r, &o);
     int before = open_fds();
     int rc = chk_tb_build(dir, &r, &o, err, sizeof err);

@@ -1,7 +1,7 @@
 /*
  * status_check.c - the core's one status vocabulary (chk_status) and its
- * stop conditions (chk_stop: a flag and a deadline), checked on every long
- * call: perft, divide, search and the four solver calls stop with
+ * stop conditions (chk_stop: a flag, a deadline and a CPU deadline), checked
+ * on every long call: perft, divide, search and the four solver calls stop with
  * CHK_STOPPED or CHK_TIMEOUT and leave the position exactly as it was; a
  * failed check stays failed; divide fills the counts of the root moves done;
  * a tablebase build stops with the same values (cheskers_tb.h).
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 
 #include "cheskers.h"
 #include "cheskers_tb.h"
@@ -99,7 +100,44 @@ static void every_call_stops(chk_pos *p, chk_solver *sv, chk_search *se)
         snprintf(what, sizeof what, "%s: a deadline 0.05 s ahead gives CHK_TIMEOUT within 1 s, position restored",
                  names[which]);
         check(rc == CHK_TIMEOUT && chk_clock() - t0 < bound && same(&before, &after), what);
+
+        double c0 = chk_cpu_clock();
+        stop = chk_stop_make(NULL, 0);
+        stop.cpu_deadline = c0 + 0.05;
+        rc = run(which, p, sv, se, &stop);
+        after = snap(p);
+        double used = chk_cpu_clock() - c0;
+        snprintf(what, sizeof what, "%s: a CPU deadline 0.05 s ahead gives CHK_TIMEOUT after 0.05 to 1 s of CPU, "
+                 "position restored", names[which]);
+        check(rc == CHK_TIMEOUT && used >= 0.05 && used < bound && same(&before, &after), what);
     }
+}
+
+static void sleep_seconds(double s)
+{
+    struct timespec t = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
+
+/* The CPU clock counts work, not waiting: a CPU deadline does not pass
+ * while the process sleeps; a wall-clock deadline does. */
+static void cpu_clock(void)
+{
+    double c0 = chk_cpu_clock(), t0 = chk_clock();
+    volatile double x = 0;
+    while (chk_clock() - t0 < 0.1)
+        x += 1;
+    double busy = chk_cpu_clock() - c0;
+    check(busy > 0.01 && busy <= chk_clock() - t0 + 0.01, "chk_cpu_clock advances while working (not faster than the wall clock)");
+
+    chk_stop cpu = chk_stop_make(NULL, 0), wall = chk_stop_make(NULL, chk_clock() + 0.05);
+    cpu.cpu_deadline = chk_cpu_clock() + 0.05;
+    c0 = chk_cpu_clock();
+    sleep_seconds(0.2);
+    check(chk_cpu_clock() - c0 < 0.05, "chk_cpu_clock hardly moves while the process sleeps 0.2 s");
+    check(chk_stop_check(&cpu) == CHK_OK, "a CPU deadline 0.05 s ahead has not passed after sleeping 0.2 s");
+    check(chk_stop_check(&wall) == CHK_TIMEOUT, "a wall-clock deadline 0.05 s ahead has");
 }
 
 static void stop_conditions(void)
@@ -258,6 +296,7 @@ int main(void)
         return 1;
     }
     stop_conditions();
+    cpu_clock();
     status_names();
     every_call_stops(&p, sv, se);
     divide_keeps_counts(&r);

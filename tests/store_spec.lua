@@ -138,6 +138,15 @@ describe("store files", function()
     assert.matches("has no header line", err, 1, true)
   end)
 
+  it("refuses a file of text that is not results (no header, unreadable lines): never overwrites it", function()
+    store.mkdir(dir .. "/out")
+    write(dir .. "/out/results.jsonl", "my notes, not results\n")
+    local ok, err = pcall(open, dir)
+    assert.is_false(ok)
+    assert.matches("has no header line", err, 1, true)
+    assert.equal("my notes, not results\n", read(dir .. "/out/results.jsonl"))
+  end)
+
   it("lets one run write a file at a time", function()
     local s = open(dir)
     local ok, err = pcall(open, dir)
@@ -244,6 +253,80 @@ describe("run folders", function()
     assert.same({ { game = 1 } }, files[2].results)
     assert.equal(1, #store.folder(dir .. "/f", function(f) return f.header ~= nil end))
     assert.same({}, store.folder(dir .. "/none"))
+  end)
+
+  it("says on which line each result, unreadable line and line cut short is", function()
+    store.mkdir(dir .. "/f")
+    write(dir .. "/f/r.jsonl", '{"header":"cheskers results","kind":"x"}\n{"game":1}\n\nnot json\n{"game":2}\n{"ga')
+    local header, results, torn, bad, at = store.read(dir .. "/f/r.jsonl")
+    assert.equal("x", header.kind)
+    assert.same({ { game = 1 }, { game = 2 } }, results)
+    assert.same({ true, 1 }, { torn, bad })
+    assert.same({ lines = { 2, 5 }, unreadable = { 4 }, torn = 6 }, at)
+    local f = store.folder(dir .. "/f")[1]
+    assert.same({ { 2, 5 }, { 4 }, 6 }, { f.lines, f.unreadable, f.torn_line })
+  end)
+
+  it("notes what does not belong by file and line, the lines of one note together", function()
+    local notes = store.notes()
+    notes:add("a.jsonl", 3, "odd")
+    notes:add("b.jsonl", nil, "not ours")
+    for _, line in ipairs({ 7, 9, 12, 20, 31 }) do notes:add("a.jsonl", line, "bad") end
+    notes:add("a.jsonl", 4, "odd")
+    assert.same({ "a.jsonl:3, 4: odd", "b.jsonl: not ours", "a.jsonl:7, 9, 12 and 2 more lines: bad" },
+                notes:list())
+  end)
+
+  it("knows the kinds of a folder's files by their first lines", function()
+    store.mkdir(dir .. "/k")
+    write(dir .. "/k/a.jsonl", '{"header":"cheskers results","kind":"tournament"}\n')
+    write(dir .. "/k/b.jsonl", '{"header":"cheskers results","kind":"tournament"}\n{"game":1}\n')
+    write(dir .. "/k/c.jsonl", '{"game":1}\n')
+    write(dir .. "/k/d.txt", '{"header":"cheskers results","kind":"match"}\n')
+    assert.same({ tournament = 2 }, store.kinds(dir .. "/k"))
+    assert.same({}, store.kinds(dir .. "/none"))
+  end)
+end)
+
+describe("locks of processes that are gone", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() rmdir(dir) end)
+
+  local function first_line(path) return assert(read(path)):match("^[^\n]*") end
+
+  -- A zombie: a child that has ended, of a parent (sleep) that never waits
+  -- for it. Returns the zombie's pid, the parent's pid and the pipe to close
+  -- after killing the parent.
+  local function zombie()
+    local p = assert(io.popen("sh -c 'true & echo $! $$; exec sleep 60'", "r"))
+    local z, parent = p:read("l"):match("^(%d+) (%d+)$")
+    for _ = 1, 200 do   -- until the child has ended (2 s at most)
+      local stat = io.open("/proc/" .. z .. "/stat")
+      local state = stat and stat:read("l"):match(".*%) (%a)")
+      if stat then stat:close() end
+      if state == "Z" then break end
+      os.execute("sleep 0.01")
+    end
+    return z, parent, p
+  end
+
+  it("a zombie is not alive; the lock of a killed owner not yet waited for is taken over", function()
+    local z, parent, p = zombie()
+    local ok, err = pcall(function()
+      assert.is_false(store.process_alive(z))
+      assert.is_true(store.process_alive(parent))
+      assert.is_true(store.process_alive(first_line("/proc/self/stat"):match("^(%d+)")))
+      assert.is_false(store.process_alive("999999999"))
+      local path = dir .. "/r.jsonl"
+      store.mkdir(path .. ".lock")
+      write(path .. ".lock/owner", z .. "@" .. first_line("/proc/sys/kernel/hostname") .. "\n")
+      store.unlock(store.lock(path))
+      assert.is_nil(io.open(path .. ".lock/owner"))
+    end)
+    os.execute("kill " .. parent)
+    p:close()
+    assert(ok, err)
   end)
 end)
 

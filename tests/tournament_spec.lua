@@ -260,6 +260,52 @@ describe("a tournament folder", function()
     assert.are.equal(3, s.played)
   end)
 
+  it("counts only the games of the schedule; says what does not belong by file and line", function()
+    local dir = H.tmpdir()
+    tournament.run { bots = BOTS, games = 2, out = dir, max_plies = 40 }   -- 3 pairings x 2 games
+    local file = tournament.shard_file(dir, 1, 1)
+    local text = H.read_file(file)
+    local last = require("cheskers.store").decode(text:match("([^\n]+)\n$"))
+    local function moved(fields)
+      local t = {}
+      for k, v in pairs(last) do t[k] = v end
+      for k, v in pairs(fields) do t[k] = v end
+      return require("cheskers.store").encode(t)
+    end
+    -- lines 8 to 11 after the header and the 6 games
+    H.write_file(file, text .. table.concat({
+      moved { game = 3, pair = 1, round = 7 },     -- a third game of pairing 1: the plan has 2
+      "{\"pair\":1,",                              -- unreadable
+      moved { pair = 4, round = 4, game = 2 },     -- no pairing 4 among 3 bots
+      moved { round = 1 },                         -- game 2 of pairing 3 is round 6, not 1
+    }, "\n") .. "\n")
+    H.write_file(dir .. "/match.jsonl", '{"header":"cheskers results","kind":"match","fingerprint":{}}\n')
+    local sum = assert(tournament.read_dir(dir))
+    assert.are.same({ 6, 6 }, { #sum.results, sum.total })
+    assert.are.same({
+      dir .. "/match.jsonl: results of a match, not of a tournament: not counted",
+      file .. ":9: unreadable line: not counted",
+      file .. ":8, 10, 11: game outside the schedule (3 pairings, 2 games each): not counted",
+    }, sum.warnings)
+    local t = tournament.standings(sum)
+    assert.are.equal(6, t.games)
+    assert.truthy(tournament.report(t):find("warning: " .. file .. ":9: unreadable line: not counted", 1, true))
+  end)
+
+  it("takes over the lock of its shard's file with steal_lock (--steal-lock)", function()
+    local dir = H.tmpdir()
+    local lock = tournament.shard_file(dir, 1, 1) .. ".lock"
+    os.execute("mkdir -p '" .. lock .. "'")
+    H.write_file(lock .. "/owner", "4242@other-node\n")     -- a run of another machine
+    local ok, err = pcall(tournament.run, { bots = BOTS, games = 1, out = dir })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("in use by another run (4242@other-node); if no such run is alive, "
+                                     .. "use --steal-lock", 1, true), err)
+    local s = tournament.run { bots = BOTS, games = 1, out = dir, steal_lock = true }
+    assert.are.equal(3, s.played)
+    assert.is_nil(io.open(lock .. "/owner"))
+  end)
+
   it("says what is wrong with a bad configuration", function()
     assert.has_error(function() tournament.run { bots = { "random" } } end, "a tournament needs at least two bots")
     assert.has_error(function() tournament.run { bots = BOTS, shard = 1, shards = 2 } end,

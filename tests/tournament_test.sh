@@ -16,7 +16,7 @@ check() { # description, then a command whose success is the test
   if "$@"; then ok "$d"; else not_ok "$d"; fi
 }
 
-echo "1..9"
+echo "1..11"
 if [ ! -x "$CHESKERS" ]; then
   echo "Bail out! $CHESKERS is not built (run make)"
   exit 1
@@ -125,6 +125,31 @@ if [ "$(grep -c '^\[Round ' "$tmp/g.pgn")" -eq 4 ] && grep -q '^\[White "greedy"
 else
   not_ok "--report --records writes every game with White, Black, Result, Round; --html the table" \
     "$(head -12 "$tmp/g.pgn")"
+fi
+
+# ---- cheskers report on a tournament's folder -------------------------------------------
+"$CHESKERS" report "$tmp/g" --no-svg >"$tmp/g_report.txt" 2>"$tmp/g_report.err"; rc=$?
+"$CHESKERS" tournament --report "$tmp/g" >"$tmp/g_t.txt" 2>&1
+if [ $rc -eq 0 ] && [ ! -s "$tmp/g_report.err" ] && grep -q '^gauntlet of 3 bots, 4 games$' "$tmp/g_report.txt" \
+   && cmp -s "$tmp/g_report.txt" "$tmp/g_t.txt"; then
+  ok "cheskers report DIR of a tournament prints what tournament --report DIR prints"
+else
+  not_ok "cheskers report DIR of a tournament prints what tournament --report DIR prints" \
+    "status $rc" "$(head -5 "$tmp/g_report.err")"
+fi
+
+# ---- a lock of a run on another machine --------------------------------------------------
+mkdir -p "$tmp/lk/tournament.shard1of1.jsonl.lock"
+echo "4242@other-node" >"$tmp/lk/tournament.shard1of1.jsonl.lock/owner"
+L="$CHESKERS tournament random greedy --games 1 --max-plies 20 --quiet --out $tmp/lk"
+out1=$($L 2>&1); rc1=$?
+out2=$($L --steal-lock 2>&1); rc2=$?
+if [ $rc1 -eq 1 ] && echo "$out1" | grep -q 'in use by another run (4242@other-node); if no such run is alive, use --steal-lock' \
+   && [ $rc2 -eq 0 ] && echo "$out2" | grep -q '^round robin of 2 bots, 1 game$' \
+   && [ ! -e "$tmp/lk/tournament.shard1of1.jsonl.lock" ]; then
+  ok "a lock held elsewhere is refused with the advice --steal-lock, which takes it"
+else
+  not_ok "a lock held elsewhere is refused with the advice --steal-lock, which takes it" "$out1" "$out2"
 fi
 
 # ---- mistakes ---------------------------------------------------------------------------

@@ -163,7 +163,7 @@ end
 
 -- One line for a failed call: the reason's detail.
 local function call_failed(spec, what, reason, detail)
-  if reason == "time" then fail(spec, "%s took too long", what) end
+  if reason == "time" then fail(spec, "%s took too long: %s", what, detail) end
   fail(spec, "%s", where(detail, "error at "))
 end
 
@@ -231,11 +231,7 @@ local function load_file(spec, name, opts, lopts)
   local box = sandbox.new { name = spec, trusted = not lopts.sandbox, instructions = limits.instructions,
                             memory = limits.memory, time = limits.time }
   local text = read_source(spec, path, box.limits.source)
-  -- (a trusted box's load passes env = nil to load, which leaves the chunk
-  -- without _ENV: compile trusted files here until sandbox.lua is fixed)
-  local chunk, err
-  if lopts.sandbox then chunk, err = box:load(text, "@" .. path)
-  else chunk, err = load(text, "@" .. path, "t") end
+  local chunk, err = box:load(text, "@" .. path)   -- (messages name the file in full)
   if not chunk then
     err = tostring(err)
     if err:sub(1, #spec + 2) == spec .. ": " then err = err:sub(#spec + 3) end   -- the box's name

@@ -1,11 +1,9 @@
--- cheskers.cli: the command line of the cheskers program.
---
--- repl/main.c calls cli.main(progname, argv) with argv[1..n] the arguments
--- and exits with its result. What runs:
---   cheskers                      the REPL (batch mode when stdin is not a terminal)
---   cheskers FILE [args]          a Lua script, `arg` set as lua5.4 sets it
---   cheskers WORD [args]          the subcommand cheskers.cmd.WORD (when no file WORD exists)
---   cheskers -e CODE / -l MOD / -c 'CMD; CMD' / -i / --ascii / --norc / -v / -h
+-- cheskers.cli: what the subcommands of the cheskers program share: the
+-- list of subcommands and loading one, the program's help, reading a
+-- subcommand's arguments (parse_args, check_option, not_one_of, wants_help)
+-- and reporting (report, report_error, no_subcommand). The program's start
+-- (its options, -e/-l/-c, scripts, the REPL, dispatching `cheskers WORD`)
+-- is repl/start.lua, above this module: nothing here requires repl.*.
 --
 -- A subcommand is a Lua module lua/cheskers/cmd/WORD.lua returning either a
 -- function run(args, cli) or a table
@@ -14,11 +12,7 @@
 -- where args are the arguments after WORD. run returns the exit status:
 -- nil, true or 0 for success, false for 1, or a number. An error raised
 -- with error(msg, 0) is printed as one line; any other error is printed
--- with its traceback.
-
--- The program's terminal module (repl/term.c), loaded when something runs:
--- the helpers above cli.main (wants_help, ...) work under stock lua5.4.
-local function term() return require "cheskers.readline" end
+-- with its traceback. Everything here works under stock lua5.4.
 
 local cli = {}
 
@@ -50,6 +44,16 @@ CHESKERS_RC (start-up file, default ~/.cheskersrc.lua), NO_COLOR.]==]
 function cli.report(msg, who)
   io.stderr:write(cli.progname, who and " " .. who or "", ": ", tostring(msg), "\n")
   io.stderr:flush()
+end
+
+-- The failure of subcommand who: a function(msg) that reports msg
+-- ("cheskers WHO: msg") and returns the exit status (default 1), for
+-- `return fail(msg)`.
+function cli.failure(who, status)
+  return function(msg)
+    cli.report(msg, who)
+    return status or 1
+  end
 end
 
 -- The version line.
@@ -135,23 +139,6 @@ function cli.report_error(err, traceback, who)
   return 1
 end
 
--- Normalises a run function's result to an exit status.
-local function status_of(ok, ...)
-  if not ok then return nil end
-  local r = ...
-  if r == nil or r == true then return 0 end
-  if r == false then return 1 end
-  if math.type(r) == "integer" then return r end
-  return 0
-end
-
--- Runs a loaded chunk with Ctrl-C armed; returns the exit status.
-local function run_chunk(chunk, ...)
-  local res = table.pack(term().run(chunk, ...))
-  if res[1] then return 0 end
-  return cli.report_error(res[2], res[3])
-end
-
 -- The one message for an unknown subcommand word: "no subcommand 'x' (did
 -- you mean 'y'?). Subcommands: a, b." (noun: what the word could have
 -- been; known: the subcommands, default cli.subcommands()).
@@ -162,6 +149,30 @@ function cli.no_subcommand(word, noun, known)
 end
 
 -- ---- reading a subcommand's arguments ---------------------------------------
+
+-- The argparse parser of subcommand name ("cheskers match"): -h/--help is
+-- declared (cli.parse_args answers it), argparse's own help is off.
+function cli.parser(name, description, epilog)
+  local p = require("argparse")(name, description, epilog)
+  p:add_help(false)
+  p:flag("-h --help", "this help")
+  return p
+end
+
+-- The progress of a subcommand on stderr: on a terminal one line rewritten
+-- in place, else a line each. Returns show(line [, note]) (note: a line
+-- printed above it, that stays) and done() (ends the line).
+function cli.progress()
+  local tty = require("cheskers").isatty(io.stderr)
+  local shown = false
+  local function show(line, note)
+    if note then io.stderr:write(shown and tty and "\r\27[K" or "", note, "\n") end
+    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
+    shown = true
+    io.stderr:flush()
+  end
+  return show, function() if tty and shown then io.stderr:write("\n") end end
+end
 
 -- What argparse converters a subcommand uses allow, in words.
 local CONVERTERS = { [math.tointeger] = "a whole number", [tonumber] = "a number" }
@@ -196,10 +207,18 @@ local function name_converters(p)
 end
 
 -- The one reading of a subcommand's arguments by its argparse parser p:
--- the options table, or raises one line: "unknown option '--gmaes' (did you
--- mean '--games'?); see cheskers match --help", "--games must be a whole
--- number, not '1.5'; see ...".
-function cli.parse_args(p, args)
+-- the options table; or nil when they ask for help (cli.wants_help), after
+-- printing usage (default: p's help) even where the rest is wrong; or
+-- raises one line: "unknown option '--gmaes' (did you mean '--games'?); see
+-- cheskers match --help", "--games must be a whole number, not '1.5'; see ...".
+-- So a subcommand's run starts
+--   local opts = cli.parse_args(parser(), args)
+--   if not opts then return 0 end
+function cli.parse_args(p, args, usage)
+  if cli.wants_help(args) then
+    io.stdout:write(usage or p:get_help(), "\n")
+    return nil
+  end
   name_converters(p)
   local ok, opts = p:pparse(args)
   if ok then return opts end
@@ -226,23 +245,6 @@ function cli.not_one_of(word, noun, choices)
     require("cheskers").did_you_mean(word, choices), list)
 end
 
--- Dispatches to cheskers.cmd.<name>.
-local function run_subcommand(name, args)
-  local mod, err = cli.subcommand(name)
-  if not mod then
-    if not package.searchpath("cheskers.cmd." .. name, package.path) then
-      cli.report(cli.no_subcommand(name, "file or subcommand") .. " See " .. cli.progname .. " --help.")
-      return 1
-    end
-    cli.report(err)
-    return 1
-  end
-  local res = table.pack(term().run(mod.run, args, cli))
-  if not res[1] then return cli.report_error(res[2], res[3], name) end
-  return status_of(true, table.unpack(res, 2, res.n))
-end
-
--- Whether path names a readable regular file (not a directory).
 -- Whether a subcommand's arguments ask for its help (-h or --help before
 -- any "--"), so that it can print its usage before parsing the rest.
 function cli.wants_help(args)
@@ -251,146 +253,6 @@ function cli.wants_help(args)
     if a == "--" then break end
   end
   return false
-end
-
-local function is_file(path)
-  local f = io.open(path, "r")
-  if not f then return false end
-  local _, err = f:read(0)
-  f:close()
-  return err == nil
-end
-
--- The options before FILE: { actions = {{"e"|"l"|"c", value}...}, script =
--- index of FILE in argv or nil, interactive, version, ascii, rc }, or nil
--- and the exit status when the options end the program (--help, a mistake).
-local function parse_options(argv)
-  local o = { actions = {}, rc = true }
-  local i, n = 1, #argv
-  while i <= n do
-    local a = argv[i]
-    if a == "--" then
-      if i + 1 <= n then o.script = i + 1 end
-      break
-    elseif a == "-" or a:sub(1, 1) ~= "-" then
-      o.script = i
-      break
-    elseif a:match("^%-[elc]") then
-      local value = a:sub(3)
-      if value == "" then
-        i = i + 1
-        value = argv[i]
-        if not value then
-          cli.report(string.format("'%s' needs an argument (see %s --help)", a, cli.progname))
-          return nil, 1
-        end
-      end
-      o.actions[#o.actions + 1] = { a:sub(2, 2), value }
-    elseif a == "-h" or a == "--help" then
-      io.stdout:write(cli.help(), "\n")
-      return nil, 0
-    else
-      local flag = ({ ["-i"] = "interactive", ["-v"] = "version", ["--version"] = "version",
-                      ["--ascii"] = "ascii" })[a]
-      if flag then o[flag] = true
-      elseif a == "--norc" then o.rc = false
-      else
-        cli.report(string.format("unrecognized option '%s' (see %s --help)", a, cli.progname))
-        return nil, 1
-      end
-    end
-    i = i + 1
-  end
-  return o
-end
-
--- The global arg, as lua.c makes it: arg[0] the script, arg[1..] its arguments.
-local function set_arg(progname, argv, script)
-  local full = { [0] = progname }
-  for k = 1, #argv do full[k] = argv[k] end
-  local s = script or 0
-  local argt = {}
-  for k = 0, #argv do argt[k - s] = full[k] end
-  _G.arg = argt
-end
-
--- The REPL session of this run (made once, for -c and for the REPL).
-local function session_of(o, interactive)
-  if not o.session then
-    o.session = require("repl.session").session { ascii = o.ascii, rc = o.rc, interactive = interactive }
-  end
-  return o.session
-end
-
--- Runs -e, -l and -c in order. Returns the exit status and whether to stop.
-local function run_actions(o)
-  local status = 0
-  for _, act in ipairs(o.actions) do
-    local kind, value = act[1], act[2]
-    if kind == "e" then
-      local chunk, err = load(value, "=(command line)")
-      if not chunk then cli.report(err) return 1, true end
-      status = run_chunk(chunk)
-      if status ~= 0 then return status, true end
-    elseif kind == "l" then
-      local glob, mod = value:match("^([^=]+)=(.+)$")
-      glob, mod = glob or value, mod or value
-      local ok, res, tb = term().run(require, mod)
-      if not ok then return cli.report_error(res, tb), true end
-      _G[glob] = res
-    else -- "c": REPL commands separated by ';'
-      local session = session_of(o, false)
-      if not session:run_commands(value) then status = session.exit_status or 1 end
-      if session.exit_status then return status, true end
-    end
-  end
-  return status, false
-end
-
--- Runs FILE (argv[o.script]) with its arguments; returns the exit status.
-local function run_script(o, argv)
-  local fname = argv[o.script]
-  if fname == "-" and argv[o.script - 1] ~= "--" then fname = nil end
-  local chunk, err = loadfile(fname)
-  if not chunk then cli.report(err) return 1 end
-  return run_chunk(chunk, table.unpack(argv, o.script + 1, #argv))
-end
-
--- Whether the REPL runs after the rest: -i, or nothing but -l given.
-local function wants_repl(o)
-  if o.interactive then return true end
-  if o.script then return false end
-  for _, act in ipairs(o.actions) do
-    if act[1] ~= "l" then return false end
-  end
-  return true
-end
-
--- cli.main(progname, argv) -> exit status.
-function cli.main(progname, argv)
-  cli.progname = (progname or "cheskers"):match("[^/]*$")
-  -- a first argument that is a plain word and no file: a subcommand
-  if #argv >= 1 and argv[1]:match("^%a[%w_%-]*$") and not is_file(argv[1]) then
-    return run_subcommand(argv[1], table.move(argv, 2, #argv, 1, {}))
-  end
-  local o, exit = parse_options(argv)
-  if not o then return exit end
-  set_arg(progname, argv, o.script)
-  if o.version then
-    io.stdout:write(cli.version(), "\n")
-    if #o.actions == 0 and not o.script and not o.interactive then return 0 end
-  end
-  local status, stop = run_actions(o)
-  if stop then return status end
-  if o.script then
-    status = run_script(o, argv)
-    if status ~= 0 then return status end
-  end
-  if wants_repl(o) then
-    local rs = session_of(o, require("cheskers").isatty(io.stdin)):loop()
-    if rs ~= 0 then status = rs end
-  end
-  return status
 end
 
 return cli

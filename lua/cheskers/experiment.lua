@@ -70,6 +70,7 @@ local S = require "cheskers.schema"
 local rulespec = require "cheskers.rulespec"
 local measures = require "cheskers.measures"
 local store = require "cheskers.store"
+local luadata = require "cheskers.luadata"
 local escape = require "cheskers.escape"
 
 local M = {}
@@ -89,12 +90,7 @@ local function copy(t)
   return c
 end
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  return keys
-end
+local sorted_keys = luadata.sorted_keys
 
 local function basename(path) return (path:match("([^/]+)$") or path) end
 
@@ -405,10 +401,8 @@ function M.load(path, opts)
     if exp == nil then errorf("%s", err) end
     return M.normalize(exp, path)
   end
-  local chunk, err = loadfile(path, "t")
-  if not chunk then errorf("%s", err) end
-  local ok, exp = pcall(chunk)
-  if not ok then errorf("%s: %s", path, tostring(exp)) end
+  local exp, err = luadata.load_file(path)
+  if exp == nil then errorf("%s", err) end
   return M.normalize(exp, path)
 end
 

@@ -8,6 +8,9 @@
 --   game.start(bot, rules, cap) -> true | false, reason, detail, traceback
 --       the bot's new_game(rules), under the same policy
 --   game.canonical_reason(reason) -> reason   old spellings read back ("max plies")
+--   game.rng(seed) -> random                  a seeded generator: random(n) -> 1..n
+--   game.random_plies(board, n, random [, over, each]) -> plies played
+--       THE random opening (see its comment)
 --
 -- g: white, black (bots from cheskers.bots.load), board (the start
 -- position, opening plies already played; it is played on), seed (a list
@@ -15,7 +18,8 @@
 -- draw from math.random then depend on it alone), random_plies (the first
 -- N plies are random legal moves: varied openings), limits ({nodes, time}
 -- handed to choose), move_timeout (CPU seconds a call may take: default
--- 3 * limits.time + 1, or 30), max_plies (default 400: a longer game is a
+-- 3 * limits.time + 1, or 30; and a wall-clock backstop of 3 times that, at
+-- least 2 s: cheskers.sandbox), max_plies (default 400: a longer game is a
 -- draw, reason "max_plies"), repetition (the N-th occurrence of a position is
 -- a draw: default 3, 0 off), on_ply(board, move, info) (called before each
 -- move is played, with the position it is played from; info = {ply, color,
@@ -25,7 +29,8 @@
 --
 -- The fault policy: a bot whose call raises (reason "error"), exceeds a
 -- sandbox limit ("error", detail "sandbox: ..."), overruns its time
--- ("time"), returns nothing ("no move") or something that is not a legal
+-- ("time", detail "used 3.10 s of CPU time (limit 3 s)" or "wall-clock
+-- backstop: 9.00 s of wall time (...)"), returns nothing ("no move") or something that is not a legal
 -- move ("illegal move") loses the game at once. detail is one line of at
 -- most 300 characters; for a Lua error, traceback holds the bot's own
 -- frames. Ctrl-C (an "interrupted" error) is raised, not a fault.
@@ -49,13 +54,12 @@ function M.canonical_reason(reason)
   return OLD_REASONS[reason] or reason
 end
 
-local clock = os.clock
 local COLORS = { "white", "black" }
 
 local function other(color) return color == "white" and "black" or "white" end
 
--- The seeded generator of openings and mined positions (splitmix64: every
--- bit random; independent of math.random, which bots use). Returns a
+-- A seeded generator (splitmix64: every bit random), of its own: what it
+-- draws depends on seed alone, never on math.random. Returns a
 -- function(n) -> 1..n.
 function M.rng(seed)
   local s = seed
@@ -67,6 +71,28 @@ function M.rng(seed)
     z = z ~ (z >> 31)
     return (z >> 1) % n + 1
   end
+end
+
+-- The one source of random openings: plays up to n random legal moves on
+-- board, each moves[random(#moves)] of board:moves(); stops early at a
+-- position without moves, or when over(board) (called before each draw)
+-- returns true. each(board, move, moves) is called before each move is
+-- played. Returns the plies played. So the openings depend on the seeded
+-- state of random alone: a match's (match.opening_board) on its own
+-- game.rng(seed, game pair), identical whatever the bots; an experiment's
+-- (g.random_plies) on math.random, seeded with the game's seed before the
+-- bots' new_game, so on that seed and on what new_game draws.
+function M.random_plies(board, n, random, over, each)
+  local played = 0
+  while played < n and not (over and over(board)) do
+    local moves = board:moves()
+    if #moves == 0 then break end
+    local m = moves[random(#moves)]
+    if each then each(board, m, moves) end
+    board:play(m)
+    played = played + 1
+  end
+  return played
 end
 
 local function forfeit(res, color, reason, detail, traceback)
@@ -123,13 +149,8 @@ local function ask(limits, board, bot, cap)
   end
   local copy = {}
   for k, v in pairs(limits) do copy[k] = v end
-  local c0 = clock()
   local ok, answer, detail, tb = bots.call(bot, cap, bot.choose, board:copy(), copy)
   if not ok then return nil, nil, fault_reason(answer), detail, tb end
-  local spent = clock() - c0
-  if spent > cap then
-    return nil, nil, "time", string.format("%.2f s for one move (limit %.2f s)", spent, cap)
-  end
   return answer
 end
 
@@ -167,26 +188,30 @@ local function adjudicate(g, board, ply, seen)
   end
 end
 
--- One ply: the move chosen (random in the opening, else by the bot) and
--- played. Returns true to go on.
-local function ply(g, res, board, n, cap)
-  local color = board:turn()
-  local random = n < g.random_plies
-  local m, moves, reason, detail, tb
-  if random then
-    moves = board:moves()
-    m = moves[math.random(#moves)]
-  else
-    m, reason, detail, tb = M.choose(g[color], board, g.limits, cap)
-    if not m then forfeit(res, color, reason, detail, tb) return false end
-    moves = reason    -- the legal moves a built-in bot was given, or nil
-  end
+-- What the loop does with move m of ply n + 1 before it is played: the
+-- observer and the record.
+local function observe(g, res, board, m, n, random, moves)
   if g.on_ply then
     local info = res.info      -- one table a game, refilled each ply
-    info.ply, info.color, info.random, info.moves = n + 1, color, random, moves
+    info.ply, info.color, info.random, info.moves = n + 1, board:turn(), random, moves
     g.on_ply(board, m, info)
   end
   if g.record_moves then res.moves[#res.moves + 1] = tostring(m) end
+end
+
+-- The adjudicated end before ply n, kept in res: true when the game is over.
+local function over(g, res, board, n, seen)
+  local winner, reason = adjudicate(g, board, n, seen)
+  if winner then res.winner, res.reason = winner, reason end
+  return winner ~= nil
+end
+
+-- One ply of a bot: its move chosen and played. Returns true to go on.
+local function ply(g, res, board, n, cap)
+  local color = board:turn()
+  local m, reason, detail, tb = M.choose(g[color], board, g.limits, cap)
+  if not m then forfeit(res, color, reason, detail, tb) return false end
+  observe(g, res, board, m, n, false, reason)   -- reason: the legal moves a built-in bot was given, or nil
   board:play(m)
   return true
 end
@@ -207,9 +232,10 @@ function M.play(g)
   local res = { moves = {}, board = board, info = {} }
   local seen, n = {}, 0
   if start_bots(g, res, cap) then
-    while true do
-      local winner, reason = adjudicate(g, board, n, seen)
-      if winner then res.winner, res.reason = winner, reason break end
+    M.random_plies(board, g.random_plies, math.random,
+      function(b) return over(g, res, b, n, seen) end,
+      function(b, m, moves) observe(g, res, b, m, n, true, moves) n = n + 1 end)
+    while not res.winner and not over(g, res, board, n, seen) do
       if not ply(g, res, board, n, cap) then break end
       n = n + 1
     end

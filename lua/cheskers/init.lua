@@ -1,8 +1,8 @@
 -- cheskers/init.lua - the module "cheskers": the C core (cheskers.core,
 -- built from lua/*.c) with what is written in Lua added on first use:
--- cheskers.puzzle and cheskers.svg load when first indexed, and b:svg(opts)
--- draws a board through cheskers.svg. The C code never requires Lua modules;
--- this file is where the two meet (docs/lua_api.md).
+-- cheskers.puzzle and cheskers.svg load when first indexed. (b:svg(opts) is
+-- a method of the binding, lua/lboard.c, which requires cheskers.svg when
+-- called: nothing here patches the C types; docs/lua_api.md.)
 local core = require "cheskers.core"
 
 -- Lua modules reached as fields of the module, loaded on first use.
@@ -17,11 +17,5 @@ setmetatable(core, {
     return m
   end,
 })
-
--- b:svg(opts) -> the SVG text of the board (cheskers.svg.render)
-local methods = getmetatable(core.new()).__index
-function methods.svg(b, opts)
-  return core.svg.render(b, opts)
-end
 
 return core

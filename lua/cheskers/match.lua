@@ -8,7 +8,7 @@
 --   match.play_game(cfg, bots, game) -> result
 --   match.opening_board(cfg, game) -> board  the start of game `game`
 --   match.read_openings(path) -> list | nil, message
---   match.fingerprint(cfg, bots) -> data     what --resume compares
+--   match.fingerprint(cfg, bots) -> data     what a rerun into --out compares
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
 --   match.add_game_options(parser)          the command-line options of how
@@ -16,14 +16,17 @@
 --
 -- cfg: a, b (bot specs or bot tables), games (default 2), rules (what
 -- cheskers.new accepts), rules_text (the --rules text), seed (default 1),
--- nodes, time (the per-move budget), move_timeout (hard limit a move,
--- seconds: default 3 * time + 1, or 30), openings (array of {fen =, moves =
+-- nodes, time (the per-move budget), move_timeout (hard limit a move, CPU
+-- seconds: default 3 * time + 1, or 30; cheskers.game), openings (array of {fen =, moves =
 -- {text...}}), opening_plies (random plies when there are no openings:
 -- default 4), max_plies (default 400), repetition (the N-th occurrence of
 -- a position is a draw: default 3, 0 off), out (results file: a header
 -- line with the fingerprint, then one line per game, written as each game
--- ends), records (game records file, kept in step with out), resume
--- (keep the games already in out; without it out is started over), sprt =
+-- ends; the games already in out are kept and not played again, and a
+-- file of out made from other inputs is refused naming what differs, as
+-- cheskers.store does for every results file), records (game records
+-- file, kept in step with out), restart (throw away what out holds and
+-- start over), resume (what happens anyway; kept for old callers), sprt =
 -- {elo0, elo1, alpha, beta}, progress (function(summary, result) after each
 -- game), log (function(msg)), sandbox (run the bot files in untrusted boxes;
 -- a table sets their limits: {instructions =, memory =, time =}),
@@ -49,13 +52,10 @@ match.CONFIG = S.record {
     nodes = S.int { min = 1 }, time = S.num { above = 0 }, move_timeout = S.num { above = 0 },
     openings = "table", openings_file = "string", opening_plies = S.int { min = 0 },
     max_plies = S.int { min = 1 }, repetition = S.int { min = 0 }, out = "string",
-    records = "string", resume = "boolean", sprt = "table", progress = "function",
+    records = "string", restart = "boolean", resume = "boolean", sprt = "table", progress = "function",
     log = "function", sandbox = S.either("boolean", "table"), steal_lock = "boolean",
   },
 }
-
--- Elapsed seconds of a game: the binding's monotonic clock.
-match.wallclock = cheskers.clock
 
 -- ---- openings ------------------------------------------------------------------------
 
@@ -87,10 +87,6 @@ function match.read_openings(path)
   return list
 end
 
--- Openings come from the games' own seeded generator, so that they do not
--- depend on what bots do with math.random.
-local rng = game_mod.rng
-
 -- The board for game `game`: games 2k-1 and 2k share an opening.
 function match.opening_board(cfg, game)
   local pair = (game - 1) // 2
@@ -104,15 +100,11 @@ function match.opening_board(cfg, game)
     end
     return b
   end
-  local plies = cfg.opening_plies or 4
-  local random = rng(((cfg.seed or 1) * 1000003 + pair) * 7919)
+  -- random plies (game.random_plies) from a generator of the pair's own
+  local random = game_mod.rng(((cfg.seed or 1) * 1000003 + pair) * 7919)
   for _ = 1, 20 do
     local b = cheskers.new(nil, cfg.rules)
-    for _ = 1, plies do
-      local moves = b:moves()
-      if #moves == 0 then break end
-      b:play(moves[random(#moves)])
-    end
+    game_mod.random_plies(b, cfg.opening_plies or 4, random)
     if not b:result() then return b end
   end
   return cheskers.new(nil, cfg.rules)
@@ -126,7 +118,7 @@ end
 -- moves (texts), opening (its moves or position), score_a (1, 0.5, 0),
 -- time; and board (the final position, not stored).
 function match.play_game(cfg, bots, game)
-  local t0 = match.wallclock()
+  local t0 = cheskers.clock()
   local a_white = game % 2 == 1
   local white, black = bots[1], bots[2]
   if not a_white then white, black = black, white end
@@ -144,7 +136,7 @@ function match.play_game(cfg, bots, game)
     opening = opening, winner = g.winner, reason = g.reason, detail = g.detail, traceback = g.traceback,
     plies = g.plies, moves = g.moves,
     score_a = g.winner == "draw" and 0.5 or ((g.winner == "white") == a_white and 1 or 0),
-    time = match.wallclock() - t0, board = g.board,
+    time = cheskers.clock() - t0, board = g.board,
   }
 end
 
@@ -182,7 +174,7 @@ local function rules_print(rules)
   return { text = ok and text or store.plain(rules), hooks = hooks }
 end
 
--- What produced the results: a rerun with --resume must agree on all of it
+-- What produced the results: a rerun into the same file must agree on all of it
 -- (the number of games may grow).
 function match.fingerprint(cfg, bots)
   return store.plain {
@@ -233,8 +225,7 @@ local function open_store(cfg, bots)
   if not cfg.out then return cfg.records and records_only(cfg) or nil end
   return store.open {
     path = cfg.out, kind = "match", fingerprint = match.fingerprint(cfg, bots),
-    restart = not cfg.resume, restart_hint = "run without --resume to start over",
-    steal_lock = cfg.steal_lock,
+    restart = cfg.restart, steal_lock = cfg.steal_lock,
     key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
     records = cfg.records, render = function(r) return match.render_record(cfg, r) end,
   }
@@ -365,9 +356,11 @@ function match.add_game_options(p)
   p:option("--rules", "rules: a preset, name=value options or a {...} table")
   p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
   p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
-  p:option("--time", "seconds per move (limits.time), not deterministic; a move taking more than "
-           .. "3T + 1 CPU seconds (or --move-timeout) loses the game"):convert(tonumber)
-  p:option("--move-timeout", "hard limit of one move, CPU seconds"):convert(tonumber)
+  p:option("--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
+           .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game"):convert(tonumber)
+  p:option("--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
+           .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
+           .. "in wall-clock time (at least 2 s: a bot that waits) loses too"):convert(tonumber)
   p:option("--openings", "openings file: a position text, or moves from the start position, per line")
   p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
   p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
@@ -397,7 +390,7 @@ function match.game_options(o, cfg)
   cfg.games, cfg.seed, cfg.nodes, cfg.time, cfg.move_timeout = o.games, o.seed, o.nodes, o.time, o.move_timeout
   cfg.opening_plies, cfg.max_plies, cfg.repetition, cfg.sandbox = o.opening_plies, o.max_plies, o.repetition, o.sandbox
   if o.rules then
-    local rules, err = require("cheskers.rulespec").parse(o.rules)
+    local rules, err = require("cheskers.rulearg").parse(o.rules)
     if not rules then return nil, err end
     local okr, rerr = pcall(cheskers.rules, rules)
     if not okr then return nil, tostring(rerr) end

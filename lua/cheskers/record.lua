@@ -23,7 +23,7 @@
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
 -- error messages echo at most a short piece of the input
-local truncate = require("cheskers.sandbox").truncate
+local truncate = require("cheskers.luadata").truncate
 
 local record = {}
 

@@ -5,8 +5,8 @@
 -- prints (cheskers.report_html draws the same numbers as a page). It reads
 -- what is stored and never plays.
 --
---   report.read_file(path) -> games, unreadable lines, torn, header
---   report.read_dir(dir) -> games, warnings, files
+--   report.read_file(path) -> games, lines not counted, torn, header, notes
+--   report.read_dir(dir) -> games, warnings, files   (raises on two editions)
 --   report.summarize(games) -> groups (one per variant)
 --   report.compare(groups) -> rows, tests    every variant against its base
 --   report.COMPARED                          the cells of a row
@@ -24,46 +24,147 @@ local escape = require "cheskers.escape"
 
 local M = {}
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  return keys
-end
+local sorted_keys = require("cheskers.luadata").sorted_keys
 
 local function bump(t, k, n) t[k] = (t[k] or 0) + (n or 1) end
 
 -- ---- reading a folder -------------------------------------------------------------
 
+-- A folder holds the shard files of runs of experiments: each file starts
+-- with a header (cheskers.store) holding the fingerprint of the experiment
+-- and seed that made it and the plan (games per variant, the shard). A
+-- game counts when its file's header says it belongs there: the same
+-- experiment and seed, a variant the fingerprint declares, a game number
+-- within the plan. What does not belong is said by file and line (the
+-- warnings) and never counted; files of one experiment made from other
+-- inputs (another edition) are refused.
+
+local RESULTS = { white = true, black = true, draw = true }
+
 local function is_game(rec)
-  return rec.experiment and rec.variant and math.type(rec.game) == "integer"
+  return type(rec.experiment) == "string" and type(rec.variant) == "string"
+         and math.type(rec.game) == "integer" and RESULTS[rec.result] ~= nil
+         and math.type(rec.plies) == "integer"
 end
 
--- The games of one store file (a list), the number of unreadable lines
--- (a torn last line counts), whether it ends with a torn line, and its
--- header (nil for a file without one).
-local function games_of(file)
-  local recs, bad = {}, file.bad
-  for _, r in ipairs(file.results) do
-    if is_game(r) then recs[#recs + 1] = r else bad = bad + 1 end
+-- The variants a header declares (name -> true) and its plan (name ->
+-- games; empty for a header without one).
+local function declared(header)
+  local names, planned = {}, {}
+  for _, v in ipairs(type(header.fingerprint.variants) == "table" and header.fingerprint.variants or {}) do
+    if type(v) == "table" and v.name ~= nil then names[v.name] = true end
   end
-  if file.torn then bad = bad + 1 end
-  return recs, bad, file.torn, file.header
+  local plan = type(header.plan) == "table" and header.plan.variants
+  for _, v in ipairs(type(plan) == "table" and plan or {}) do
+    if type(v) == "table" and v.variant ~= nil and math.type(v.games) == "integer" then planned[v.variant] = v.games end
+  end
+  return names, planned
 end
 
--- The same for the file at path.
+-- Why a line of a file with this header does not belong there, or nil.
+local function misfit(rec, fp, names, planned)
+  if not is_game(rec) then return "not a game of an experiment: not counted" end
+  if rec.experiment ~= fp.experiment or rec.seed ~= fp.seed then
+    return ("a game of experiment '%s' (seed %s) in a file of '%s' (seed %s): not counted"):format(
+      rec.experiment, tostring(rec.seed), tostring(fp.experiment), tostring(fp.seed))
+  end
+  if not names[rec.variant] then
+    return ("variant '%s' is not in the file's header: not counted"):format(rec.variant)
+  end
+  local games = planned[rec.variant]
+  if rec.game < 1 or (games and rec.game > games) then
+    return ("game outside the plan (variant '%s' has games 1 to %d): not counted"):format(rec.variant, games or 0)
+  end
+end
+
+-- The games of one store file that belong there (a list), said in notes
+-- (store.notes) by line when they do not.
+local function games_of(file, notes)
+  local recs, header = {}, file.header
+  if not header then
+    notes:add(file.path, nil, ("no header line (not written by cheskers experiment): its %d line(s) not counted")
+      :format(#file.results + file.bad + (file.torn and 1 or 0)))
+    return recs
+  end
+  if header.kind ~= "experiment" or type(header.fingerprint) ~= "table" then
+    notes:add(file.path, nil, ("results of a %s, not of an experiment: not counted"):format(tostring(header.kind)))
+    return recs
+  end
+  store.note_unreadable(notes, file)
+  local names, planned = declared(header)
+  for i, r in ipairs(file.results) do
+    local why = misfit(r, header.fingerprint, names, planned)
+    if why then notes:add(file.path, file.lines and file.lines[i], why) else recs[#recs + 1] = r end
+  end
+  return recs
+end
+
+-- The games of the file at path that belong there (see games_of), the
+-- number of lines not counted (a torn last line counts), whether it ends
+-- with a torn line, its header (nil for a file without one), and what
+-- does not belong (texts "PATH:LINE: ...").
 function M.read_file(path)
-  local header, results, torn, bad = store.read(path)
-  return games_of({ header = header, results = results, torn = torn, bad = bad })
+  local header, results, torn, bad, at = store.read(path)
+  local notes = store.notes()
+  local recs = games_of({ path = path, header = header, results = results, torn = torn, bad = bad,
+                          lines = at.lines, unreadable = at.unreadable, torn_line = at.torn }, notes)
+  local skipped = #results + bad + (torn and 1 or 0) - #recs
+  return recs, skipped, torn, header, notes:list()
+end
+
+-- A fingerprint without its seed: what every run of one experiment shares.
+local function edition(fp)
+  local t = {}
+  for k, v in pairs(fp) do if k ~= "seed" then t[k] = v end end
+  return t
+end
+
+-- Refuses files of one experiment made from other inputs (edited
+-- variants, rules, bots...): their games cannot be pooled.
+local function check_editions(files)
+  local first = {}
+  for _, f in ipairs(files) do
+    local fp = f.header and f.header.kind == "experiment" and type(f.header.fingerprint) == "table"
+               and f.header.fingerprint
+    if fp then
+      local name = tostring(fp.experiment)
+      local ref = first[name]
+      if not ref then
+        first[name] = f
+      else
+        local d = store.diff(edition(ref.header.fingerprint), edition(fp))
+        if #d > 0 then
+          error(("%s (there) and %s (here) hold games of two editions of experiment '%s' "
+                 .. "(made from other inputs):\n  %s\n"
+                 .. "(their games cannot be pooled: report each edition from its own folder)"):format(
+                 ref.path, f.path, name, table.concat(d, "\n  ")), 0)
+        end
+      end
+    end
+  end
+end
+
+-- The plan and fingerprint of a file's header when the plan says its
+-- shard and the games of each variant (else nil).
+local function planned_shards(f)
+  local plan, fp = f.header.plan, f.header.fingerprint
+  if type(plan) ~= "table" or math.type(plan.shard) ~= "integer" or math.type(plan.shards) ~= "integer"
+     or type(plan.variants) ~= "table" then
+    return nil
+  end
+  for _, v in ipairs(plan.variants) do
+    if type(v) ~= "table" or math.type(v.games) ~= "integer" then return nil end
+  end
+  return plan, fp
 end
 
 -- The shards of a split run that have no file: "shard 2/3 (no file)".
 local function missing_shards(files)
   local present, splits = {}, {}
   for _, f in ipairs(files) do
-    local plan, fp = f.header and f.header.plan, f.header and f.header.fingerprint
-    if plan and fp and plan.shards then
-      local run = fp.experiment .. "\0" .. tostring(fp.seed) .. "\0" .. plan.shards
+    local plan, fp = planned_shards(f)
+    if plan then
+      local run = tostring(fp.experiment) .. "\0" .. tostring(fp.seed) .. "\0" .. plan.shards
       splits[run] = plan.shards
       present[run .. "\0" .. plan.shard] = true
     end
@@ -84,14 +185,13 @@ end
 local function completeness(files, found)
   local want, short = {}, {}
   for _, f in ipairs(files) do
-    local plan = f.header and f.header.plan
-    local fp = f.header and f.header.fingerprint
-    if plan and fp and plan.shards then
-      local key = fp.experiment .. " (seed " .. tostring(fp.seed) .. ")"
+    local plan, fp = planned_shards(f)
+    if plan then
+      local key = tostring(fp.experiment) .. " (seed " .. tostring(fp.seed) .. ")"
       local k, mine = 0, 0
       want[key] = want[key] or 0
       local total = 0
-      for _, v in ipairs(plan.variants or {}) do
+      for _, v in ipairs(plan.variants) do
         for _ = 1, v.games do
           k = k + 1
           if (k - 1) % plan.shards == plan.shard - 1 then mine = mine + 1 end
@@ -126,22 +226,24 @@ local function sort_records(recs)
   end)
 end
 
--- All records of a folder, one per game (duplicates dropped), sorted by
--- experiment, seed, variant order and game. Also returns warnings: lines
--- unreadable, games recorded twice with different outcomes, and games
--- missing from what the runs planned. Third: the files read, a list of
--- {path =, header =}.
+-- All records of a folder that belong there (see above), one per game
+-- (duplicates dropped), sorted by experiment, seed, variant order and game.
+-- Also returns warnings: what does not belong, by file and line; games
+-- recorded twice with different outcomes; games missing from what the runs
+-- planned. Third: the files of experiments read, a list of {path =, header
+-- =}. Raises when two files hold two editions of one experiment.
 function M.read_dir(dir)
   local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
   local stored = store.folder(dir)
   if #stored == 0 then warnings[#warnings + 1] = "no .jsonl files in " .. dir end
+  check_editions(stored)
+  local notes = store.notes()
   local conflicts = 0
   for _, file in ipairs(stored) do
-    local path = file.path
-    local list, bad, _, header = games_of(file)
-    files[#files + 1] = { path = path, header = header, recs = list }
-    if bad > 0 then
-      warnings[#warnings + 1] = ("%s: %d unreadable line(s) skipped"):format(path, bad)
+    local list = games_of(file, notes)
+    local header = file.header
+    if header and header.kind == "experiment" and type(header.fingerprint) == "table" then
+      files[#files + 1] = { path = file.path, header = header, recs = list }
     end
     local th = header and header.fingerprint and header.fingerprint.thresholds
     for _, rec in ipairs(list) do
@@ -158,6 +260,7 @@ function M.read_dir(dir)
       end
     end
   end
+  for _, w in ipairs(notes:list()) do warnings[#warnings + 1] = w end
   if conflicts > 0 then
     warnings[#warnings + 1] = ("%d game(s) recorded twice with different outcomes "
                                .. "(non-deterministic bots?): the first kept"):format(conflicts)

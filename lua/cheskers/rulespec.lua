@@ -1,7 +1,7 @@
 -- cheskers.rulespec - rule sets as text, for every entry point (the [Rules]
--- tag of game records, the REPL's `rules` command, --rules of match,
--- tournament, mine and tb, `rules diff/show`): rule specs on a command line,
--- the writer of rules text, and composition.
+-- tag of game records, the REPL's `rules` command, --rules of every
+-- command through cheskers.rulearg, `rules diff/show`): the reader and the
+-- writer of rules text, and composition.
 --
 -- The text of a rule set is read by the core (core/rules.c, through
 -- cheskers.rules_text: the one grammar of name=value text, shared with bot
@@ -16,16 +16,14 @@
 --                                       cheskers.sandbox.load_data)
 -- The core names the option and echoes the value in its messages, with "did
 -- you mean" for a near option, value or preset. Hooks (filter, result)
--- cannot be written as text: they come from rule files.
+-- cannot be written as text: they come from rule files. A rule spec as
+-- text may also be a Lua table literal "{promote='K', pieces={C={leaps={{1,5}}}}}" (data
+-- only). A rule spec on a command line may also name a file: see
+-- cheskers.rulearg (above cheskers.experiment).
 --
--- A rule spec on a command line (parse) is that text, or also:
---   a Lua table literal    "{promote='K', pieces={C={leaps={{1,5}}}}}" (data only)
---   a rule file            rules/camel15.lua   (a Lua file returning a rule
---                          table; ends in .lua; trusted: it may hold hooks)
---   an experiment variant  scripts/experiments/camel.lua:camel-1-5
---
---   M.parse(spec)       -> rules (a preset name or a table), checked | nil, message
---   M.parse_text(text)  -> the same, for untrusted text (no files)
+--   M.parse_text(text)  -> rules (a preset name or a table), checked | nil, message
+--                          (untrusted text: no files)
+--   M.check(spec)       -> spec, when the core makes a rule set of it | nil, message
 --   M.format(rules)     -> the shortest text: "golomb", else the options that differ
 --   M.equal(a, b)       -> whether two rule specs make the same rule set
 --   M.same_value(a, b)  -> whether two option values are the same (deeply)
@@ -43,6 +41,7 @@
 -- nil, a preset name, rules text or a table.
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
+local luadata = require "cheskers.luadata"
 
 local M = {}
 
@@ -75,7 +74,7 @@ local function read_options(text)
 end
 
 -- The core's word on a rule spec: spec | nil, its message (no file:line).
-local function validate(spec)
+function M.check(spec)
   local ok, err = pcall(cheskers.rules, spec)
   if ok then return spec end
   local msg = tostring(err):gsub("^[^:]*:%d+: ", "")
@@ -90,41 +89,18 @@ function M.parse_text(text)
     local v, err = sandbox.load_data("return " .. s, "rules literal")
     if v == nil then return nil, err end
     if type(v) ~= "table" then return nil, "rules literal: not a table" end
-    return validate(v)
+    return M.check(v)
   end
   local t, err = read_options(s)
   if t == nil then return nil, err end
-  return validate(t)
+  return M.check(t)
 end
 
 -- ---- writing ---------------------------------------------------------------------
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(a, b)
-    if type(a) == type(b) and (type(a) == "number" or type(a) == "string") then return a < b end
-    return type(a) < type(b)
-  end)
-  return keys
-end
-
 -- Plain data as a compact Lua literal (no spaces): {C={leaps={{1,5}}}}.
 local function data_text(v)
-  if type(v) == "string" then
-    if not v:find("[\\'%c]") then return "'" .. v .. "'" end
-    return (("%q"):format(v):gsub("\\\n", "\\n"))
-  end
-  if type(v) ~= "table" then return tostring(v) end
-  local parts, n = {}, #v
-  for i = 1, n do parts[#parts + 1] = data_text(v[i]) end
-  for _, k in ipairs(sorted_keys(v)) do
-    if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-      local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or "[" .. data_text(k) .. "]"
-      parts[#parts + 1] = key .. "=" .. data_text(v[k])
-    end
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
+  return luadata.write(v, { compact = true })
 end
 
 -- A value as parse_text reads it back to the same value: text bare when the
@@ -173,45 +149,6 @@ M.same_value = deep_equal
 
 -- An option value as the rules text writes it.
 M.value_text = value_text
-
--- ---- command-line specs ------------------------------------------------------------
-
-local function file_exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
-
-function M.parse(text)
-  if type(text) ~= "string" then return nil, "rule spec must be text" end
-  local s = text:match("^%s*(.-)%s*$")
-  if s == "" then return nil, "empty rule text" end
-  local file, variant = s:match("^(.-%.lua):([^:]+)$")
-  if file then
-    local experiment = require "cheskers.experiment"
-    local ok, exp = pcall(experiment.load, file)
-    if not ok then return nil, tostring(exp) end
-    for _, v in ipairs(exp.variants) do
-      if v.name == variant or v.family == variant then return v.rules end
-    end
-    local names = {}
-    for _, v in ipairs(exp.variants) do names[#names + 1] = v.name end
-    return nil, ("%s has no variant '%s' (it has: %s)"):format(file, variant,
-                                                            table.concat(names, ", "))
-  end
-  if s:match("%.lua$") then
-    if not file_exists(s) then return nil, "no rule file " .. s end
-    local chunk, err = loadfile(s, "t")
-    if not chunk then return nil, err end
-    local ok, v = pcall(chunk)
-    if not ok then return nil, tostring(v) end
-    if type(v) ~= "table" then return nil, s .. ": does not return a rule table" end
-    local r, verr = validate(v)
-    if r == nil then return nil, s .. ": " .. verr end
-    return r
-  end
-  return M.parse_text(s)
-end
 
 -- A copy of v, tables copied deeply (functions, the hooks, shared).
 local function deep_copy(v)

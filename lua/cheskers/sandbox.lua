@@ -1,7 +1,16 @@
 -- cheskers.sandbox: the one sandbox for untrusted Lua (puzzle files, --sandbox
 -- bots, rule-spec literals). It owns the environment a box sees, the budget
 -- (instructions, memory held, time: lua/lsandbox.c), the string-metatable
--- guard, text-only loading with size and nesting checks, and data copying.
+-- guard, text-only loading with size and nesting checks, data copying, and
+-- the names of loaded files in messages.
+--
+-- Time is CPU time: a call's `time` (or `seconds`) is CPU seconds of the
+-- process (os.clock's clock), so a loaded machine does not shorten it, and
+-- a wall-clock backstop (sandbox.backstop: 3 times that, at least 2 s)
+-- stops a call that waits without using CPU (a sleep, a pipe, a child
+-- process: their CPU is not the process's own). A call that passed either
+-- one fails even when it returned (its time was spent in a C function the
+-- hook cannot interrupt).
 --
 --   sandbox.load_data(text, name [, limits]) -> value | nil, message
 --       text that must evaluate to plain data, run in an empty environment
@@ -14,6 +23,9 @@
 --   box:load(text, chunkname) -> fn | nil, message
 --   box:call(seconds|nil, fn, ...) -> true, results... | false, reason, detail, traceback
 --       reason "time" | "error" | "limit"; Ctrl-C ("interrupted") is re-raised.
+--       seconds: CPU seconds (default the box's time); reason "time" has
+--       the detail "used 3.10 s of CPU time (limit 3 s)" or, past the
+--       backstop, "wall-clock backstop: 9.00 s of wall time (...)".
 --   box:held() -> bytes the box holds (untrusted boxes)
 --   box:wrap(fn, what [, capped]) -> function
 --       a function of the runner that calls the box's fn through the box:
@@ -24,14 +36,15 @@
 --       costs no collection; what it allocates there is charged to that
 --       box). Its results must be nil, booleans, numbers or texts. A
 --       failure raises "WHAT: detail" (what nil: the detail alone).
---       sandbox.original(wrapper) -> fn.
+--       cheskers.luadata.original(wrapper) -> fn.
 --   sandbox.load_file(path, opts) -> value, box | nil, message
 --       runs a Lua file (an experiment file given with --sandbox) in a new
 --       untrusted box (opts: the box's limits) and copies what it returns
 --       out as plain data, each function replaced by box:wrap(fn,
 --       opts.label(keys), opts.capped(keys)), keys the table keys leading
 --       to it (default label: the keys as a Lua path, "variants[1].rules.filter")
---   sandbox.truncate(text [, max]) -> one line of at most max (300) characters
+-- Details and messages are cut to one line by cheskers.luadata.truncate, and
+-- file names Lua cut to "..." are written in full by cheskers.luadata.readable.
 --
 -- What an untrusted box gets of the standard library, and why (the audit of
 -- string.*, table.*, utf8.*, math.*: a C function runs out of reach of the
@@ -63,7 +76,8 @@
 --   cheskers its own copy: new rules error_code START VERSION SQUARES and an
 --            engine table whose weights are the box's own (swapped in while
 --            it runs); not interrupt, deadline, puzzle, svg. Core calls
---            (search, perft, divide, solve) get the call's deadline.
+--            (search, perft, divide, solve) get the call's deadlines (CPU
+--            and backstop).
 --
 -- Trusted boxes run in _G under the time cap only: one path for every bot call.
 --
@@ -73,6 +87,8 @@
 
 local cheskers = require "cheskers"
 local budget = require "cheskers.budget"
+local luadata = require "cheskers.luadata"
+local truncate, readable = luadata.truncate, luadata.readable
 
 local sandbox = {}
 
@@ -81,7 +97,7 @@ sandbox.DATA = {
   nesting = 40,                 -- brackets ({ ( [) deep
   instructions = 1000000,       -- Lua VM instructions to run it
   memory = 4 * 2^20,            -- bytes
-  time = 2,                     -- seconds
+  time = 2,                     -- CPU seconds (and the wall-clock backstop: sandbox.backstop)
   values = 200000,              -- values copied out
 }
 
@@ -89,22 +105,24 @@ sandbox.BOX = {
   source = 1024 * 1024,         -- bytes of text box:load takes
   instructions = 1000000000,    -- per call (about 3-10 s of Lua)
   memory = 128 * 2^20,          -- bytes held over the box's whole life
-  time = 30,                    -- seconds per call
+  time = 30,                    -- CPU seconds per call
   hook_instructions = 10000000, -- per call of a wrapped function (box:wrap): 0.03-0.1 s of Lua
-  hook_time = 2,                -- seconds per call of a wrapped function
+  hook_time = 2,                -- CPU seconds per call of a wrapped function
 }
 
-sandbox.DETAIL = 300            -- characters of a detail
+-- The wall-clock backstop of every time limit of T CPU seconds:
+-- max(BACKSTOP * T, BACKSTOP_MIN) seconds of wall time (the floor keeps a
+-- short limit on a loaded machine from ending on the wall clock).
+sandbox.BACKSTOP = 3
+sandbox.BACKSTOP_MIN = 2
 
--- One line of at most max characters (longer text ends in "...").
--- (Runner code that runs while a box's string guard is on, such as this,
--- calls string functions directly, never as methods.)
-function sandbox.truncate(text, max)
-  max = max or sandbox.DETAIL
-  local s = string.match(tostring(text), "^[^\n]*")
-  if #s > max then s = string.sub(s, 1, max - 3) .. "..." end
-  return s
+-- The wall-clock backstop of a limit of seconds of CPU.
+function sandbox.backstop(seconds)
+  return math.max(seconds * sandbox.BACKSTOP, sandbox.BACKSTOP_MIN)
 end
+
+-- (Runner code that runs while a box's string guard is on calls string
+-- functions directly, never as methods.)
 
 -- An error value as text, without running a metamethod of the box's.
 local function error_text(e)
@@ -116,9 +134,10 @@ local function error_text(e)
   return "(error object is a " .. t .. " value)"
 end
 
--- The deadline of the long core calls a box makes (search, perft, divide,
--- solve ...: cheskers.deadline) is a little before the call's own, so that a
--- search cut short there still leaves the bot time to answer with its move.
+-- The deadlines of the long core calls a box makes (search, perft, divide,
+-- solve ...: cheskers.deadline, CPU and wall clock) are a little before the
+-- call's own, so that a search cut short there still leaves the bot time to
+-- answer with its move.
 local CORE_SHARE = 0.9
 
 -- ---- text only, not too deep ------------------------------------------------
@@ -180,7 +199,7 @@ local function compile(text, chunkname, env, source, depth)
   end
   local fn, err
   if env then fn, err = load(text, chunkname, "t", env) else fn, err = load(text, chunkname, "t") end
-  if not fn then return nil, sandbox.truncate(err) end
+  if not fn then return nil, truncate(err) end
   return fn
 end
 
@@ -236,29 +255,35 @@ local function limit_text(why, lim)
   elseif why == "memory" then
     return string.format("too much memory (more than %d KiB)", lim.memory // 1024)
   end
-  return string.format("too slow (more than %g s)", lim.time)
+  if why == "backstop" then
+    return string.format("too slow (more than %g s of wall time: the wall-clock backstop)",
+                         sandbox.backstop(lim.time))
+  end
+  return string.format("too slow (more than %g s of CPU time)", lim.time)
 end
 
 local NO_STRING_METHODS = setmetatable({}, { __index = function(_, k)
-  error("string methods are not available in data ('" .. sandbox.truncate(k, 40) .. "')", 2)
+  error("string methods are not available in data ('" .. truncate(k, 40) .. "')", 2)
 end, __metatable = false })
 
 function sandbox.load_data(text, name, limits)
   local lim = {}
   for k, v in pairs(sandbox.DATA) do lim[k] = limits and limits[k] or v end
   local env = setmetatable({}, { __index = function(_, k)
-    error("'" .. sandbox.truncate(k, 40) .. "' is not available (only data: tables, texts, numbers, booleans)", 2)
+    error("'" .. truncate(k, 40) .. "' is not available (only data: tables, texts, numbers, booleans)", 2)
   end, __newindex = function(_, k)
-    error("cannot set '" .. sandbox.truncate(k, 40) .. "' (only data)", 2)
+    error("cannot set '" .. truncate(k, 40) .. "' (only data)", 2)
   end, __metatable = false })
-  local fn, err = compile(text, "=" .. name, env, lim.source, lim.nesting)
-  if not fn then return nil, name .. ": " .. err end
+  local chunkname = "=" .. name
+  local fn, err = compile(text, chunkname, env, lim.source, lim.nesting)
+  if not fn then return nil, name .. ": " .. readable(err, chunkname) end
   local b = budget.new(math.tointeger(lim.memory), math.tointeger(lim.instructions))
-  local ok, res = with_string_methods(NO_STRING_METHODS, b.run, b, lim.time, nil, fn)
-  if not ok then
+  local ok, res = with_string_methods(NO_STRING_METHODS, b.run, b, lim.time, sandbox.backstop(lim.time), nil, fn)
+  local why = b:why()
+  if not ok or why then
     if cheskers.error_code(res) == "interrupted" then error(res, 0) end
-    local why = b:why()
-    return nil, name .. ": rejected: " .. (why and limit_text(why, lim) or sandbox.truncate(error_text(res)))
+    return nil, name .. ": rejected: "
+      .. (why and limit_text(why, lim) or truncate(readable(error_text(res), chunkname)))
   end
   if res == nil then return nil, name .. ": it returns nothing (it must return a table)" end
   local data, cerr = copy_data(res, 0, {}, { n = lim.values })
@@ -298,7 +323,7 @@ end
 
 local function guard(box, lib, t)
   return setmetatable(t, { __metatable = false, __index = function(_, k)
-    violation(box, "sandbox: '" .. lib .. sandbox.truncate(k, 40) .. "' is not available")
+    violation(box, "sandbox: '" .. lib .. truncate(k, 40) .. "' is not available")
   end })
 end
 
@@ -382,7 +407,7 @@ local function new_env(box)
   env.cheskers = guard(box, "cheskers.", own_cheskers())
   env.require = function(name)
     if name == "cheskers" then return env.cheskers end
-    violation(box, "sandbox: require('" .. sandbox.truncate(name, 40) .. "') is not available")
+    violation(box, "sandbox: require('" .. truncate(name, 40) .. "') is not available")
   end
   env.getmetatable = function(v)
     if type(v) ~= "table" then
@@ -419,11 +444,14 @@ local function new_env(box)
 end
 
 -- fn (running in box.env) or nil, message naming the box.
+-- The box remembers the chunkname: its messages and tracebacks name the
+-- file in full (sandbox.readable).
 function Box:load(text, chunkname)
   chunkname = chunkname or "=" .. self.name
+  self.chunkname = chunkname
   local env = not self.trusted and self.env or nil
   local fn, err = compile(text, chunkname, env, self.limits.source, nil)
-  if not fn then return nil, self.name .. ": " .. err end
+  if not fn then return nil, self.name .. ": " .. readable(err, chunkname) end
   return fn
 end
 
@@ -457,26 +485,49 @@ local function handler(e)
   local code = cheskers.error_code(e)
   if code == "interrupted" or code == "timeout" then return e end
   -- truncated here, so that a huge message is the box's garbage, not held
-  return { message = sandbox.truncate(error_text(e)), traceback = own_traceback() }
+  return { message = truncate(error_text(e)), traceback = own_traceback() }
 end
 
 -- Runs the protected call under budget b with the box's weights in the
 -- engine and its string methods in the string metatable (untrusted boxes).
-local function run_inside(box, b, seconds, fn, ...)
-  if box.trusted then return b:run(seconds, handler, fn, ...) end
+local function run_inside(box, b, seconds, wall, fn, ...)
+  if box.trusted then return b:run(seconds, wall, handler, fn, ...) end
   local engine = cheskers.engine
   local saved = engine.weights()
   engine.weights(box.weights)
-  local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, handler, fn, ...))
+  local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, wall, handler, fn, ...))
   box.weights = engine.weights()
   engine.weights(saved)
   return table.unpack(r, 1, r.n)
 end
 
+-- The detail of a call that passed a time cap (why: "time", "backstop",
+-- or "core": a core call stopped at its deadline), from the budget's own
+-- figures: the CPU and wall time the call used.
+local function time_detail(why, b, seconds, wall)
+  local cpu, spent = b:spent()
+  if why == "core" then       -- the clock nearer its limit is the one that stopped it
+    if cpu / seconds >= spent / wall then
+      return string.format("used %.2f s of CPU time (limit %g s; a core call stopped at %g s)",
+                           cpu, seconds, seconds * CORE_SHARE)
+    end
+    return string.format("wall-clock backstop: %.2f s of wall time (limit %g s; a core call stopped at %g s)",
+                         spent, wall, wall * CORE_SHARE)
+  elseif why == "time" then
+    return string.format("used %.2f s of CPU time (limit %g s)", cpu, seconds)
+  end
+  return string.format("wall-clock backstop: %.2f s of wall time (limit %g s; %.2f s of CPU time used, limit %g s)",
+                       spent, wall, cpu, seconds)
+end
+
 -- Turns what the runs returned into box:call's answer (b: the budget,
--- instructions: its cap).
-local function outcome(box, b, instructions, seconds, r)
+-- instructions: its cap, seconds and wall: its time caps).
+local function outcome(box, b, instructions, seconds, wall, r)
   -- r: ok, results... | false, error
+  local why = b:why()
+  if r[1] and (why == "time" or why == "backstop") then   -- returned, but too late
+    return false, "time", time_detail(why, b, seconds, wall)
+  end
   if r[1] then return true, table.unpack(r, 2, r.n) end
   local err = r[2]
   local interrupted = cheskers.error_code(err) == "interrupted"
@@ -484,33 +535,36 @@ local function outcome(box, b, instructions, seconds, r)
   if interrupted then      -- a box that rewrote a caught error value's code
     return false, "error", "sandbox: a forged interrupt"
   end
-  local why = b:why()
-  if why == "time" then
-    return false, "time", string.format("time limit (%g s)", seconds)
+  if why == "time" or why == "backstop" then
+    return false, "time", time_detail(why, b, seconds, wall)
   elseif why == "instructions" then
     return false, "limit", string.format("sandbox: instruction limit (more than %d)", instructions)
   elseif why == "memory" then
     return false, "limit", string.format("sandbox: memory limit (more than %d KiB held)", box.limits.memory // 1024)
   elseif box.why then
-    return false, "limit", sandbox.truncate(box.why)
+    return false, "limit", truncate(box.why)
   elseif cheskers.error_code(err) == "timeout" then
-    return false, "time", string.format("time limit (%g s)", seconds)
+    return false, "time", time_detail("core", b, seconds, wall)
   end
+  local name = box.chunkname
   if type(err) == "table" and getmetatable(err) == nil and err.traceback then
-    return false, "error", sandbox.truncate(err.message), err.traceback
+    return false, "error", truncate(readable(err.message, name)),
+      readable(err.traceback, name)
   end
-  return false, "error", sandbox.truncate(error_text(err))
+  return false, "error", truncate(readable(error_text(err), name))
 end
 
--- One call under budget b (instructions: its cap), the core's deadline
--- set a little before the call's own.
+-- One call under budget b (instructions: its cap) with seconds of CPU and
+-- the backstop, the core's deadlines set a little before the call's own.
 local function call_with(box, b, instructions, seconds, fn, ...)
-  seconds = math.max(tonumber(seconds) or box.limits.time, 0.001)   -- 0 would mean no limit below
+  -- (0 would mean no limit below; past three years the clocks' arguments end)
+  seconds = math.min(math.max(tonumber(seconds) or box.limits.time, 0.001), 1e8)
+  local wall = sandbox.backstop(seconds)
   box.why, box.charged = nil, 0
-  local previous = cheskers.deadline(seconds * CORE_SHARE)
-  local r = table.pack(run_inside(box, b, seconds, fn, ...))
-  cheskers.deadline(previous)
-  return outcome(box, b, instructions, seconds, r)
+  local previous_wall, previous_cpu = cheskers.deadline(wall * CORE_SHARE, seconds * CORE_SHARE)
+  local r = table.pack(run_inside(box, b, seconds, wall, fn, ...))
+  cheskers.deadline(previous_wall, previous_cpu)
+  return outcome(box, b, instructions, seconds, wall, r)
 end
 
 function Box:call(seconds, fn, ...)
@@ -518,8 +572,6 @@ function Box:call(seconds, fn, ...)
 end
 
 -- ---- functions of a box called by the runner ------------------------------------
-
-local ORIGINAL = setmetatable({}, { __mode = "k" })   -- wrapper -> the box's function
 
 -- The wrapper's answer: the results when they are plain values, else raises.
 local function wrapped_results(what, ok, ...)
@@ -555,13 +607,7 @@ function Box:wrap(fn, what, capped)
                                              box.limits.hook_time, fn, ...))
     end
   end
-  ORIGINAL[w] = fn
-  return w
-end
-
--- The box's function behind a wrapper (for fingerprints), else fn itself.
-function sandbox.original(fn)
-  return ORIGINAL[fn] or fn
+  return luadata.wrap(w, fn)   -- the box's function behind w (for fingerprints)
 end
 
 -- Reads the text of a file (at most limit bytes) or nil, message.
@@ -593,7 +639,7 @@ function sandbox.load_file(path, opts)
   local chunk, err = box:load(text, "@" .. path)
   if not chunk then return nil, err end
   local ok, value, detail = box:call(nil, chunk)
-  if not ok then return nil, path .. ": " .. sandbox.truncate(tostring(detail or value)) end
+  if not ok then return nil, path .. ": " .. truncate(tostring(detail or value)) end
   local capped = opts.capped or function() return false end
   local label = opts.label or lua_path
   local function wrap(fn, keys) return box:wrap(fn, label(keys), capped(keys)) end

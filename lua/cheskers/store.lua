@@ -30,7 +30,8 @@
 --   s:has(key) -> boolean
 --   s:append(rec)                 one line, then the record; both synced
 --   s:close()                     releases the lock
---   store.read(path) -> header, results, torn (a last line cut short), bad
+--   store.read(path) -> header, results, torn (a last line cut short), bad,
+--                       {lines, unreadable, torn}: the line numbers of each
 --   store.encode(value [, first]) -> text   JSON on one line: the keys named in
 --                                 first (default KEY_ORDER), then the others sorted;
 --                                 control characters escaped (\n, \u001b), bytes
@@ -46,6 +47,7 @@
 --       longer lists (a task resubmitted on another node), an earlier run of
 --       this job (requeued: another restart count), or when steal is true
 --       (--steal-lock: the user says the other run is gone).
+--   store.process_alive(pid) -> whether it runs here (a zombie does not)
 --   store.plain(v) -> data        functions as digests of their source
 --   store.digest(text) -> 16 hex digits (FNV-1a)
 --
@@ -57,7 +59,18 @@
 --   store.is_shard_file(path, prefix) -> whether path is named so (any I, N)
 --   store.folder(dir [, ours]) -> files   the .jsonl files of dir that
 --                                 ours(file) accepts (default: all), sorted by
---                                 path, each {path, header, results, torn, bad}
+--                                 path, each {path, header, results, torn, bad,
+--                                 lines, unreadable, torn_line} (store.read)
+--   store.kinds(dir) -> {kind = files}  the kinds of the headers of dir's
+--                                 .jsonl files (their first lines alone)
+--
+-- Reading a folder: what does not belong is said by file and line.
+--   store.notes() -> notes        notes:add(path, line, what) (line nil: the
+--                                 whole file); notes:list() -> texts
+--                                 "PATH:LINE: what", the lines of one `what`
+--                                 of one file together
+--   store.note_unreadable(notes, file)  a folder file's unreadable lines and
+--                                 line cut short
 --   store.open_shard(o) -> s      store.open of one shard's file o.path in the
 --                                 folder o.dir: first takes the lock, then
 --                                 every other file of the run (o.ours(file),
@@ -78,6 +91,7 @@
 --                                 w.results; w:close()
 local json = require "dkjson"
 local lfs = require "lfs"
+local luadata = require "cheskers.luadata"
 
 local M = {}
 
@@ -193,22 +207,74 @@ function M.write_file(path, text)
 end
 
 -- Reads a results file: the header (nil when there is none), the complete
--- results in file order, whether its last line was cut short, and the
--- number of unreadable lines.
+-- results in file order, whether its last line was cut short, the number
+-- of unreadable lines, and where they are: {lines = the line number of
+-- each result, unreadable = the numbers of the unreadable lines, torn =
+-- the number of the line cut short or nil}.
 function M.read(path)
   local f = io.open(path, "rb")
-  if not f then return nil, {}, false, 0 end
+  if not f then return nil, {}, false, 0, { lines = {}, unreadable = {} } end
   local data = f:read("a")
   f:close()
   local header, results, bad = nil, {}, 0
+  local at = { lines = {}, unreadable = {} }
   local torn = #data > 0 and data:sub(-1) ~= "\n"
+  local n = 0
   for line in data:gmatch("([^\n]*)\n") do
+    n = n + 1
     local v = line ~= "" and M.decode(line)
-    if not v then bad = bad + (line ~= "" and 1 or 0)
+    if not v then
+      if line ~= "" then bad = bad + 1; at.unreadable[#at.unreadable + 1] = n end
     elseif v.header then header = header or v
-    else results[#results + 1] = v end
+    else results[#results + 1] = v; at.lines[#results] = n end
   end
-  return header, results, torn, bad
+  if torn then at.torn = n + 1 end
+  return header, results, torn, bad, at
+end
+
+-- ---- what does not belong ---------------------------------------------------------
+
+-- What a reader of a folder found that does not belong, said by file and
+-- line: notes:add(path, line, what) (line nil: the whole file); the same
+-- `what` of one file is said once, with its lines. notes:list() -> texts
+-- "PATH:LINE: what", "PATH:L1, L2, L3 and N more lines: what", "PATH: what",
+-- in the order first added.
+local Notes = {}
+Notes.__index = Notes
+
+function M.notes() return setmetatable({ order = {}, by = {} }, Notes) end
+
+function Notes:add(path, line, what)
+  local k = path .. "\0" .. what
+  local n = self.by[k]
+  if not n then
+    n = { path = path, what = what, lines = {} }
+    self.by[k] = n
+    self.order[#self.order + 1] = n
+  end
+  if line then n.lines[#n.lines + 1] = line end
+end
+
+function Notes:list()
+  local out = {}
+  for _, n in ipairs(self.order) do
+    local shown = {}
+    for i = 1, math.min(#n.lines, 3) do shown[i] = tostring(n.lines[i]) end
+    local where = table.concat(shown, ", ")
+    if #n.lines > 3 then where = ("%s and %d more lines"):format(where, #n.lines - 3) end
+    out[#out + 1] = #n.lines > 0 and ("%s:%s: %s"):format(n.path, where, n.what)
+                    or ("%s: %s"):format(n.path, n.what)
+  end
+  return out
+end
+
+-- The notes of a file's unreadable lines and line cut short (file: a
+-- store.folder entry), each "not counted".
+function M.note_unreadable(notes, file)
+  for _, line in ipairs(file.unreadable or {}) do notes:add(file.path, line, "unreadable line: not counted") end
+  if file.torn then
+    notes:add(file.path, file.torn_line, "last line cut short (a run killed or still writing): not counted")
+  end
 end
 
 -- ---- the lock --------------------------------------------------------------------
@@ -270,13 +336,23 @@ function M.slurm_job_gone(id)
   return false
 end
 
+-- Whether process pid of this machine is alive: it exists (/proc/PID)
+-- and is not a zombie (state Z or X in /proc/PID/stat: it has ended and
+-- only waits for its parent to read its status).
+function M.process_alive(pid)
+  local stat = read_first_line("/proc/" .. pid .. "/stat")
+  if not stat then return false end
+  local state = stat:match(".*%) (%a)")   -- after the command name, which may hold ") "
+  return state ~= "Z" and state ~= "X"
+end
+
 -- Whether the owner of a lock is gone: a dead process of this machine, a
 -- Slurm job no longer running or an earlier run of this very job (requeued:
 -- another restart count), or no owner written at all.
 local function owner_dead(owner, job, restart, me)
   if not owner then return true end
   local pid, host = owner:match("^(%d+)@(.*)$")
-  if pid and host == me:match("@(.*)$") then return lfs.attributes("/proc/" .. pid, "mode") == nil end
+  if pid and host == me:match("@(.*)$") then return not M.process_alive(pid) end
   if job == nil then return false end
   local my_job, my_restart = slurm_job()
   if job == my_job then return restart ~= my_restart end
@@ -345,7 +421,7 @@ end
 function M.plain(v)
   local t = type(v)
   if t == "function" then
-    v = require("cheskers.sandbox").original(v)   -- a sandboxed function: its own source
+    v = luadata.original(v)   -- a sandboxed function: its own source
     local code = source_of(v)
     if not code then
       local ok, dump = pcall(string.dump, v, true)
@@ -365,7 +441,7 @@ end
 local function show(v)
   if type(v) == "table" then return "{}" end
   if v == nil then return "nothing" end
-  return string.format("%q", v):gsub("\\\n", "\\n")
+  return luadata.write(v)
 end
 
 -- Leaves of plain data as path -> shown value ("variants[2].rules.majority").
@@ -442,7 +518,7 @@ end
 -- rewritten when a line was cut short or unreadable.
 local function load_existing(self, o)
   local header, results, torn, bad = M.read(o.path)
-  if o.restart or (not header and #results == 0) then return {}, true end
+  if o.restart or (not header and #results == 0 and bad == 0) then return {}, true end
   M.check_header(o.path, header, o)
   local kept, seen = {}, {}
   for _, r in ipairs(results) do
@@ -562,13 +638,27 @@ function M.folder(dir, ours)
   for name in lfs.dir(dir) do
     if name:match("%.jsonl$") then
       local path = dir .. "/" .. name
-      local header, results, torn, bad = M.read(path)
-      local file = { path = path, header = header, results = results, torn = torn, bad = bad }
+      local header, results, torn, bad, at = M.read(path)
+      local file = { path = path, header = header, results = results, torn = torn, bad = bad,
+                     lines = at.lines, unreadable = at.unreadable, torn_line = at.torn }
       if not ours or ours(file) then files[#files + 1] = file end
     end
   end
   table.sort(files, function(x, y) return x.path < y.path end)
   return files
+end
+
+function M.kinds(dir)
+  local kinds = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return kinds end
+  for name in lfs.dir(dir) do
+    if name:match("%.jsonl$") then
+      local header = M.decode(read_first_line(dir .. "/" .. name) or "")
+      local kind = header and header.header and header.kind
+      if type(kind) == "string" then kinds[kind] = (kinds[kind] or 0) + 1 end
+    end
+  end
+  return kinds
 end
 
 -- The keys of the games in the run's files of the folder other than the

@@ -23,7 +23,8 @@
 -- seed, nodes, time, move_timeout, rules, openings, opening_plies,
 -- max_plies, repetition, sandbox; out (a folder), shard and shards (play
 -- only the games numbered shard, shard + shards, ...), restart (throw the
--- folder's tournament files away first), records (game records file),
+-- folder's tournament files away first), steal_lock (take over the lock of
+-- the shard's file: see cheskers.store), records (game records file),
 -- progress (function(done, total, result)), stop (function -> true to
 -- stop early).
 --
@@ -160,7 +161,7 @@ local function open_store(cfg, names, shard, shards)
   end
   return store.open_shard {
     dir = cfg.out, path = M.shard_file(cfg.out, shard, shards), kind = M.KIND, ours = is_tournament,
-    fingerprint = M.fingerprint(cfg), restart = cfg.restart, key = game_key,
+    fingerprint = M.fingerprint(cfg), restart = cfg.restart, steal_lock = cfg.steal_lock, key = game_key,
     plan = plan_of(cfg, names, shard, shards), records = cfg.records,
     render = function(r) return M.render_record(cfg, r) end,
   }
@@ -215,29 +216,62 @@ end
 
 -- ---- reading a folder ------------------------------------------------------------------
 
+-- Why a stored result does not belong to the tournament (its pairings,
+-- the games per pairing its file planned or nil), or nil: a game is one of the
+-- schedule (pairing, game number, round) with a result.
+local SCORE = { white = true, black = true, draw = true }
+local function misfit(r, pairs, games)
+  if math.type(r.pair) ~= "integer" or math.type(r.game) ~= "integer" or not SCORE[r.winner]
+     or (r.score_a ~= 0 and r.score_a ~= 0.5 and r.score_a ~= 1) then
+    return "not a game of a tournament: not counted"
+  end
+  if r.pair < 1 or r.pair > #pairs or r.game < 1 or r.game > (games or math.huge)
+     or r.round ~= (r.game - 1) * #pairs + r.pair then
+    return ("game outside the schedule (%d pairing%s, %s game%s each): not counted"):format(#pairs,
+      #pairs == 1 and "" or "s", games or "any number of", games == 1 and "" or "s")
+  end
+end
+
 -- The games of a tournament folder, merged: {names, gauntlet, games (per
 -- pairing, the most any shard planned), pairs, results (one per game, in
 -- round order), total (games planned), warnings, cfg (config_of its
--- fingerprint)}; or nil, message.
+-- fingerprint)}; or nil, message. A result counts when it is a game of
+-- the schedule its file's header plans; what does not belong (other
+-- files, unreadable lines, games outside the schedule) is a warning by
+-- file and line.
 function M.read_dir(dir)
-  local files = store.folder(dir, is_tournament)
+  local all = store.folder(dir)
+  local files, notes = {}, store.notes()
+  for _, f in ipairs(all) do
+    if is_tournament(f) and type(f.header.fingerprint) == "table" then files[#files + 1] = f
+    else
+      notes:add(f.path, nil, f.header and ("results of a %s, not of a tournament: not counted"):format(
+        tostring(f.header.kind)) or "no header line (not written by cheskers tournament): not counted")
+    end
+  end
   if #files == 0 then return nil, "no tournament results in " .. dir end
   local first = files[1].header
-  local seen, results, warnings, games = {}, {}, {}, 0
+  local names = first.plan and first.plan.names or first.fingerprint.players
+  local pairs = M.pairings(#names, first.fingerprint.gauntlet)
+  local seen, results, games = {}, {}, 0
   for _, f in ipairs(files) do
     local d = store.diff(first.fingerprint, f.header.fingerprint)
     if #d > 0 then
-      return nil, string.format("%s and %s hold different tournaments:\n  %s", basename(files[1].path),
-                                basename(f.path), table.concat(d, "\n  "))
+      return nil, string.format("%s (there) and %s (here) hold different tournaments:\n  %s",
+                                basename(files[1].path), basename(f.path), table.concat(d, "\n  "))
     end
-    games = math.max(games, f.header.plan and f.header.plan.games or 0)
-    for _, r in ipairs(f.results) do
-      if not seen[key(r)] then seen[key(r)] = true; results[#results + 1] = r end
+    local planned = type(f.header.plan) == "table" and math.type(f.header.plan.games) == "integer"
+                    and f.header.plan.games or nil
+    games = math.max(games, planned or 0)
+    store.note_unreadable(notes, f)
+    for i, r in ipairs(f.results) do
+      local why = misfit(r, pairs, planned)
+      if why then notes:add(f.path, f.lines[i], why)
+      elseif not seen[key(r)] then seen[key(r)] = true; results[#results + 1] = r end
     end
   end
   table.sort(results, function(x, y) return x.round < y.round end)
-  local names = first.plan and first.plan.names or first.fingerprint.players
-  local pairs = M.pairings(#names, first.fingerprint.gauntlet)
+  local warnings = notes:list()
   local total = #pairs * games
   if #results < total then
     warnings[#warnings + 1] = string.format("found %d of %d games: some shards are not done", #results, total)
@@ -251,7 +285,7 @@ end
 function M.config_of(fp)
   local cfg = { seed = fp.seed, openings = fp.openings, opening_plies = fp.opening_plies }
   if type(fp.rules) == "table" and fp.rules.text then
-    cfg.rules = require("cheskers.rulespec").parse(fp.rules.text)
+    cfg.rules = require("cheskers.rulearg").parse(fp.rules.text)
   end
   return cfg
 end

@@ -214,7 +214,7 @@ command {
     .. "(else the history is cleared, and rules says so). `new` starts over.",
   run = function(S, args, rest)
     if #args == 0 then return print_rules(S) end
-    local spec, err = rulespec.parse(rest)
+    local spec, err = require("cheskers.rulearg").parse(rest)
     if not spec then S:fail(err) end
     -- options are laid over the game's rules (rulespec.compose); a preset
     -- alone replaces them

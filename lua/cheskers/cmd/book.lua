@@ -1,5 +1,4 @@
 -- cheskers book FILE... --out book.html : one HTML page of puzzles.
-local argparse = require "argparse"
 
 local usage = [[
 usage: cheskers book FILE... --out book.html [--title TEXT] [--check]
@@ -13,13 +12,11 @@ hidden until clicked. Files are loaded as data, in the sandbox.
   --check        check every puzzle first and mark the unsound ones]]
 
 local function parser()
-  local p = argparse("cheskers book", "Write an HTML page of puzzles.")
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers book", "Write an HTML page of puzzles.")
   p:argument("files", "puzzle files"):args("*")
   p:option("--out", "output page")
   p:option("--title", "page title", "Cheskers puzzles")
   p:flag("--check")
-  p:flag("-h --help")
   return p
 end
 
@@ -118,8 +115,8 @@ local function page(list, title, reports)
 end
 
 local function run(args)
-  local opts = require("cheskers.cli").parse_args(parser(), args)
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  if not opts then return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
   if not opts.out then error("--out FILE is required\n" .. usage, 0) end
   local puzzle = require "cheskers.puzzle"

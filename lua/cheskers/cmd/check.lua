@@ -1,5 +1,4 @@
 -- cheskers check FILE... : says whether each puzzle is sound.
-local argparse = require "argparse"
 
 local usage = [[
 usage: cheskers check [--quiet] [--no-defences] [--max-seconds S] [--max-nodes N] [--tb DIR] FILE...
@@ -26,21 +25,19 @@ any puzzle fails or a file cannot be loaded, else 0.
 A puzzle given up on fails with the fault "too hard".]]
 
 local function parser()
-  local p = argparse("cheskers check", "Check puzzle files.")
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers check", "Check puzzle files.")
   p:argument("files", "puzzle files"):args("*")
   p:flag("--quiet")
   p:flag("--no-defences")
   p:option("--max-seconds", "seconds per puzzle"):convert(tonumber)
   p:option("--max-nodes", "nodes per search"):convert(math.tointeger)
   p:option("--tb", "tablebases directory")
-  p:flag("-h --help")
   return p
 end
 
 local function run(args)
-  local opts = require("cheskers.cli").parse_args(parser(), args)
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  if not opts then return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
   local secs = opts.max_seconds
   if secs ~= nil and (secs ~= secs or secs < 0) then error("--max-seconds must be a number >= 0", 0) end
@@ -48,13 +45,14 @@ local function run(args)
   local puzzle = require "cheskers.puzzle"
   local tables = puzzle.tables(opts.tb)
   local total, failed, bad_files = 0, 0, 0
-  local start = os.clock()      -- the summary's time: loading included
+  local clock = require("cheskers").clock   -- elapsed (wall) seconds
+  local start = clock()         -- the summary's time: loading included
   for _, path in ipairs(opts.files) do
-    local loading = os.clock()
+    local loading = clock()
     local list, err = puzzle.load(path, { each = true })
     if not list then
       bad_files = bad_files + 1
-      io.stdout:write(string.format("%s (%.2f s)\n", tostring(err), os.clock() - loading))
+      io.stdout:write(string.format("%s (%.2f s)\n", tostring(err), clock() - loading))
     else
       for _, p in ipairs(list) do
         local r = puzzle.check(p, { defences = not opts.no_defences, max_seconds = opts.max_seconds,
@@ -70,7 +68,7 @@ local function run(args)
   end
   io.stdout:write(string.format("%d puzzles: %d OK, %d failed%s; %.2f s\n", total, total - failed,
     failed, bad_files > 0 and string.format(", %d file%s rejected", bad_files,
-      bad_files == 1 and "" or "s") or "", os.clock() - start))
+      bad_files == 1 and "" or "s") or "", clock() - start))
   return (failed == 0 and bad_files == 0) and 0 or 1
 end
 

@@ -2,7 +2,6 @@
 -- The command line of a rule experiment: reads FILE (cheskers.experiment)
 -- and plays its self-play games into DIR (cheskers.selfplay), one JSON line
 -- per game; resumable; shards independent. argparse's help is the only usage text.
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Plays the self-play games of the experiment FILE (a Lua file, see
@@ -15,11 +14,14 @@ that was interrupted (even by kill -9) picks up where it stopped, and
 shards of the same experiment can share DIR. A file of DIR made from other
 inputs (edited variants, bots, rules, limits, max_plies...) is refused
 with what differs; --restart throws the experiment's files away first (do
-not give it to shards running at the same time). Then: cheskers report DIR.]]
+not give it to shards running at the same time). Then: cheskers report DIR.
+A bot that uses more than 3 limits.time + 1 s of CPU for a move (30 s
+without limits.time), or 3 times that in wall-clock time, loses that game
+(reason "time"); the hooks and measures of a --sandbox file have CPU time
+limits too (docs/security.md).]]
 
 local function parser()
-  local p = argparse("cheskers experiment", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers experiment", DESCRIPTION, EPILOG)
   p:argument("file", "experiment file (Lua)")
   p:option("--games", "games per variant (default: the file's `games`)"):convert(math.tointeger)
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
@@ -35,14 +37,13 @@ local function parser()
   p:flag("--sandbox", "for an experiment you did not write: run FILE itself, its hooks and measures "
          .. "and the bot files in sandboxes (as match --sandbox; docs/security.md)")
   p:flag("--quiet", "no progress on stderr")
-  p:flag("-h --help", "this help")
   return p
 end
 
 local function progress_printer(e, shard, nshards)
   local last = 0
   return function(done, total)
-    local now = os.clock()
+    local now = require("cheskers").clock()
     if done == total or now - last >= 1 then
       last = now
       io.stderr:write(("\r%s shard %d/%d: %d/%d games"):format(e.name, shard, nshards, done, total))
@@ -64,7 +65,7 @@ end
 -- the one composition); they are part of the experiment's fingerprint.
 local function over_variants(e, text)
   local rulespec = require "cheskers.rulespec"
-  local spec, err = rulespec.parse(text)
+  local spec, err = require("cheskers.rulearg").parse(text)
   if spec == nil then error("--rules: " .. err, 0) end
   for _, v in ipairs(e.variants) do
     local base = v.rules
@@ -77,8 +78,8 @@ end
 
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local opts = require("cheskers.cli").parse_args(p, args)
+  if not opts then return 0 end
   if not opts.out then error("--out DIR is required; see --help", 0) end
   if opts.games ~= nil and opts.games < 0 then error("--games must be >= 0", 0) end
   local experiment = require "cheskers.experiment"
@@ -86,7 +87,7 @@ local function run(args)
   local e = experiment.load(opts.file, { sandbox = opts.sandbox })
   if opts.rules then over_variants(e, opts.rules) end
   local seed = opts.seed or e.seed
-  local started = os.time()
+  local started = require("cheskers").clock()
   local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
   local shown = false
   local ok_run, s = pcall(require("cheskers.selfplay").run, e, opts.out, shard, nshards, {
@@ -103,9 +104,9 @@ local function run(args)
     error(s, 0)
   end
   if not opts.quiet then
-    io.stderr:write(("%s%s shard %d/%d (seed %d): %d played, %d already done, %d in all; %s (%ds)\n")
+    io.stderr:write(("%s%s shard %d/%d (seed %d): %d played, %d already done, %d in all; %s (%.0fs)\n")
       :format(s.played > 0 and "\n" or "", e.name, shard, nshards, seed, s.played, s.skipped, s.total,
-              s.file, os.time() - started))
+              s.file, require("cheskers").clock() - started))
   end
   return 0
 end
@@ -114,5 +115,4 @@ return {
   summary = "play self-play games of a rule experiment (scripts/experiments/)",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }

@@ -12,6 +12,10 @@ With one: how to use it.]]
 
 local function run(args, cli)
   cli = cli or require "cheskers.cli"
+  if cli.wants_help(args) then
+    io.stdout:write(usage, "\n")
+    return 0
+  end
   local name = args[1]
   if not name then
     io.stdout:write(cli.help(), "\n")
@@ -34,5 +38,4 @@ return {
   summary = "this help, or the usage of a subcommand (help SUBCOMMAND)",
   usage = usage,
   run = run,
-  main = run,
 }

@@ -1,7 +1,6 @@
 -- cheskers match BOT_A BOT_B [options]: bot against bot (cheskers.match).
 -- This file owns the command line: options (argparse, whose help is the
 -- only usage text), the console progress and fault lines.
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Plays N games (default 10) between two bots, colours alternating, each pair
@@ -24,33 +23,32 @@ match, the table of the games played so far first. Names the bots chose are
 shown escaped (\n, \x1b). Exit status 0, or 1 on an error.]]
 
 local function parser()
-  local p = argparse("cheskers match", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers match", DESCRIPTION, EPILOG)
   p:argument("BOT_A", "first bot"):target("a")
   p:argument("BOT_B", "second bot"):target("b")
   p:option("--games -n", "games to play", "10"):convert(math.tointeger)
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results file (JSON lines: a header, then one line per game as it ends; "
-           .. "its folder is created)")
+           .. "its folder is created); run again, it keeps its games and plays the rest")
   p:option("--records", "game records file (the REPL's format), kept in step with --out")
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
-  p:flag("--resume", "continue the match recorded in --out (refused if bots, seed, rules... differ)")
+  p:flag("--restart", "start over: throw away the games --out holds")
+  p:flag("--resume", "continue the match recorded in --out (what a rerun does anyway: its games are "
+         .. "kept, and a file of another match, other bots, seed, rules..., is refused)")
   p:flag("--steal-lock", "take over the lock of --out even when its owner looks alive (a run on "
          .. "another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
   p:flag("--quiet -q", "no progress line")
-  p:flag("-h --help", "this help")
   return p
 end
 
-local function fail(msg)
-  io.stderr:write("cheskers match: ", msg, "\n")
-  return 1
-end
+local fail = require("cheskers.cli").failure("match")
 
 -- The options as a match configuration, or nil, message.
 local function config(o, match)
-  local cfg = { a = o.a, b = o.b, out = o.out, records = o.records, resume = o.resume, steal_lock = o.steal_lock }
+  local cfg = { a = o.a, b = o.b, out = o.out, records = o.records, restart = o.restart, steal_lock = o.steal_lock }
   if o.resume and not o.out then return nil, "--resume needs --out FILE" end
+  if o.restart and not o.out then return nil, "--restart needs --out FILE" end
+  if o.restart and o.resume then return nil, "--restart and --resume contradict each other: give one" end
   local ok, err = match.game_options(o, cfg)
   if not ok then return nil, err end
   if o.sprt then
@@ -82,18 +80,8 @@ local function fault_text(r)
 end
 
 local function progress_printer(match)
-  local tty = require("cheskers").isatty(io.stderr)
-  local shown = false
-  local function progress(sum, r)
-    if r.detail then
-      io.stderr:write(shown and tty and "\r\27[K" or "", fault_text(r), "\n")
-    end
-    local line = match.progress_line(sum, r)
-    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
-    shown = true
-    io.stderr:flush()
-  end
-  return progress, function() if tty and shown then io.stderr:write("\n") end end
+  local show, done = require("cheskers.cli").progress()
+  return function(sum, r) show(match.progress_line(sum, r), r.detail and fault_text(r)) end, done
 end
 
 -- Prints the final table (after partial = the games played when the match
@@ -111,8 +99,8 @@ end
 
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local o = require("cheskers.cli").parse_args(p, args)
+  if not o then return 0 end
   local match = require "cheskers.match"
   local cfg, err = config(o, match)
   if not cfg then return fail(err) end
@@ -140,5 +128,4 @@ return {
   summary = "play bots against each other: results, Elo, SPRT",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }

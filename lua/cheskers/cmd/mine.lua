@@ -3,7 +3,6 @@
 -- where the side to move has a unique forced win (no cooks, no duals along
 -- the main line) in A to B moves, writing them as puzzle files. With
 -- --tb DIR it finds endgame studies in the tablebases instead.
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Plays N self-play games from the start position and looks, at every
@@ -28,8 +27,7 @@ games go on past their first puzzle. The games depend only on the seed: a
 run killed at any moment and run again writes the same files.]]
 
 local function parser()
-  local p = argparse("cheskers mine", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers mine", DESCRIPTION, EPILOG)
   p:option("--games", "games to play (required)"):convert(math.tointeger)
   p:option("--moves", "win lengths wanted, A-B or one number", "1-5")
   p:option("--out", "output folder (created if missing)", ".")
@@ -45,7 +43,6 @@ local function parser()
   p:option("--theme", "keep only wins that end so: stalemate or kings")
   p:option("--tb", "find studies in the tablebases of this directory")
   p:flag("--quiet", "no progress on stderr")
-  p:flag("-h --help", "this help")
   return p
 end
 
@@ -313,11 +310,11 @@ local function mine(opts)
   return m.found
 end
 
--- The rules of --rules (rulespec.parse, as every command reads --rules),
+-- The rules of --rules (rulearg.parse, as every command reads --rules),
 -- refused when a puzzle file cannot hold them (hooks); nil: golomb.
 local function puzzle_rules(text)
   if text == nil then return nil end
-  local rules, err = require("cheskers.rulespec").parse(text)
+  local rules, err = require("cheskers.rulearg").parse(text)
   if rules == nil then error("--rules: " .. err, 0) end
   if type(rules) == "table" and (rules.filter ~= nil or rules.result ~= nil) then
     error("--rules: rules with hooks (filter, result) cannot be written into puzzle files", 0)
@@ -327,12 +324,8 @@ end
 
 local function run(args)
   local ap = parser()
-  for _, a in ipairs(args) do
-    if a == "-h" or a == "--help" then
-      if require("cheskers.cli").wants_help(args) then io.stdout:write(ap:get_help(), "\n") return 0 end
-    end
-  end
   local opts = require("cheskers.cli").parse_args(ap, args)
+  if not opts then return 0 end
   if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
   if not opts.seed then error("--seed must be an integer", 0) end
   if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end

@@ -1,9 +1,9 @@
 -- cheskers report DIR [--svg FILE | --no-svg] [--html FILE]
 -- The command line of the experiment report: merges every shard file of
 -- DIR (cheskers.report.read_dir), prints the statistics per variant and
--- what is missing; writes the SVG chart (cheskers.chart) and, with --html,
+-- what is missing or does not belong (a tournament's folder: its table, by
+-- cheskers.cmd.tournament); writes the SVG chart (cheskers.chart) and, with --html,
 -- the self-contained HTML report (cheskers.report_html).
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Reads every .jsonl file in DIR (all shards and runs of `cheskers
@@ -24,7 +24,13 @@ experiment`; a game recorded twice counts once) and prints per variant:
 A power line says how many games a 5-point difference in win rate would
 take.
 When games are missing from what the runs planned (a shard not run or cut
-short), it says so on stderr: "found M of N games; shards short: ...".]]
+short), it says so on stderr: "found M of N games; shards short: ...".
+A game counts only where its file's header says it belongs (the same
+experiment and seed, a declared variant, a game number within the plan);
+anything else is named on stderr by file and line and not counted. Files
+of two editions of one experiment (other variants, rules, bots...) are
+refused. A folder of cheskers tournament gets its standings and
+crosstable (as cheskers tournament --report DIR).]]
 
 local EPILOG = [[
 Writes an SVG chart (win rates with their intervals, game-length
@@ -33,14 +39,12 @@ one self-contained HTML page (inline SVG, no network) with every table and
 chart, sample evaluation traces, and the commands and rules behind them.]]
 
 local function parser()
-  local p = argparse("cheskers report", DESCRIPTION, EPILOG)
-  p:add_help(false)
-  p:argument("dir", "output folder of cheskers experiment")
+  local p = require("cheskers.cli").parser("cheskers report", DESCRIPTION, EPILOG)
+  p:argument("dir", "output folder of cheskers experiment (or of cheskers tournament)")
   p:option("--svg", "chart file (default DIR/report.svg)")
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
   p:option("--html", "also write the HTML report to FILE")
-  p:flag("-h --help", "this help")
   return p
 end
 
@@ -52,13 +56,28 @@ local function write_html(opts, stats, files, dir, args)
   io.stderr:write("html: ", opts.html, "\n")
 end
 
+-- A tournament's folder: what cheskers tournament --report DIR prints (the
+-- tournament library's standings, without calling that subcommand).
+local function tournament_report(opts, dir)
+  if opts.svg then io.stderr:write("cheskers report: ", dir, " holds a tournament: no chart (--svg ignored)\n") end
+  local tournament = require "cheskers.tournament"
+  local sum, err = tournament.read_dir(dir)
+  if not sum then error(err, 0) end
+  local t = tournament.standings(sum)
+  print(tournament.report(t))
+  if opts.html then require("cheskers.store").write_file(opts.html, tournament.html(t)) end
+  return 0
+end
+
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local opts = require("cheskers.cli").parse_args(p, args)
+  if not opts then return 0 end
   local report = require "cheskers.report"
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
+  local kinds = require("cheskers.store").kinds(dir)
+  if kinds.tournament and not kinds.experiment then return tournament_report(opts, dir) end
   local recs, warnings, files = report.read_dir(dir)
   for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
   if #recs == 0 then error("no games in " .. dir, 0) end
@@ -83,5 +102,4 @@ return {
   summary = "merge experiment shards: win rates with intervals, lengths, SVG chart",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }

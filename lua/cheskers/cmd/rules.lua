@@ -1,6 +1,5 @@
 -- cheskers rules diff A B [FEN] [--depth N]   what two rule sets disagree on
 -- cheskers rules show SPEC                      the full rule set of a spec
-local argparse = require "argparse"
 
 local usage = [[
 usage: cheskers rules diff A B [FEN] [--depth N] [--all]
@@ -34,20 +33,15 @@ Examples:
   cheskers rules show "{flying_kings=true}"]]
 
 local function parser()
-  local p = argparse("cheskers rules", "Compare and show rule sets.")
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers rules", "Compare and show rule sets.")
   p:argument("action", "diff or show")
   p:argument("specs", "rule specs and position"):args("*")
   p:option("--depth", "perft depth", "4"):convert(math.tointeger)
   p:flag("--all", "list every perft depth's divide, not only the first that differs")
-  p:flag("-h --help")
   return p
 end
 
-local function fail(msg)
-  io.stderr:write("cheskers rules: ", msg, "\n")
-  return 2
-end
+local fail = require("cheskers.cli").failure("rules", 2)
 
 -- An option value for people: the rules text's form; "-" unset, <hook> a function.
 local function value_text(v)
@@ -56,16 +50,7 @@ local function value_text(v)
   return require("cheskers.rulespec").value_text(v)
 end
 
-local function sorted_keys(...)
-  local seen, keys = {}, {}
-  for _, t in ipairs({ ... }) do
-    for k in pairs(t) do
-      if not seen[k] then seen[k] = true; keys[#keys + 1] = k end
-    end
-  end
-  table.sort(keys)
-  return keys
-end
+local sorted_keys = require("cheskers.luadata").sorted_keys
 
 local function move_key(m)
   local caps = {}
@@ -77,8 +62,7 @@ end
 -- The full rule set, or nil, message.
 local function full_rules(spec_text)
   local cheskers = require "cheskers"
-  local rulespec = require "cheskers.rulespec"
-  local spec, err = rulespec.parse(spec_text)
+  local spec, err = require("cheskers.rulearg").parse(spec_text)
   if spec == nil then return nil, err end
   local ok, full = pcall(cheskers.rules, spec)
   if not ok then return nil, tostring(full) end
@@ -194,9 +178,8 @@ local function diff(a_text, b_text, fen, depth, all)
 end
 
 local function run(args)
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
-  local opts = require("cheskers.cli").parse_args(parser(), args)
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  if not opts then return 0 end
   local specs = opts.specs
   if opts.action == "show" then
     if #specs ~= 1 then return fail("show needs one rule spec; see cheskers rules --help") end
@@ -220,5 +203,4 @@ return {
   summary = "compare rule sets: moves and perft counts that differ (rules diff A B [FEN])",
   usage = usage,
   run = run,
-  main = run,
 }

@@ -1,6 +1,5 @@
 -- cheskers tb build|probe|atlas : endgame tablebases from the command line
 -- (the tables themselves: core/tb*.c through cheskers.tb, lua/ltb.c).
-local argparse = require "argparse"
 
 local usage = [[
 usage: cheskers tb build [--pieces N] [--rules SPEC] [--dir DIR] [--threads N]
@@ -31,22 +30,17 @@ Examples:
   cheskers tb build --rules "majority=false" --pieces 4]]
 
 local function parser()
-  local p = argparse("cheskers tb", "Endgame tablebases.")
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers tb", "Endgame tablebases.")
   p:argument("action", "build, probe or atlas")
   p:argument("words", "the position for probe"):args("*")
   p:option("--pieces", "pieces", "4"):convert(math.tointeger)
   p:option("--rules", "rule spec")
   p:option("--dir", "directory")
   p:option("--threads", "threads", "0"):convert(math.tointeger)
-  p:flag("-h --help")
   return p
 end
 
-local function fail(msg)
-  io.stderr:write("cheskers tb: ", tostring(msg), "\n")
-  return 2
-end
+local fail = require("cheskers.cli").failure("tb", 2)
 
 local function default_dir()
   local env = os.getenv("CHESKERS_TB")
@@ -56,7 +50,7 @@ end
 -- The rules for a spec text (nil: golomb), as cheskers.new takes them.
 local function rules_of(text)
   if text == nil then return nil end
-  local spec, err = require("cheskers.rulespec").parse(text)
+  local spec, err = require("cheskers.rulearg").parse(text)
   if spec == nil then error(err, 0) end
   return spec
 end
@@ -172,9 +166,8 @@ local function atlas(opts)
 end
 
 local function run(args)
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(usage, "\n") return 0 end
-  local opts = require("cheskers.cli").parse_args(parser(), args)
-  if opts.help then io.stdout:write(usage, "\n") return 0 end
+  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  if not opts then return 0 end
   opts.dir = opts.dir or default_dir()
   local actions = { build = build, probe = probe, atlas = atlas }
   local fn = actions[opts.action]
@@ -193,5 +186,4 @@ return {
   summary = "endgame tablebases: build them, probe a position, write the atlas",
   usage = usage,
   run = run,
-  main = run,
 }

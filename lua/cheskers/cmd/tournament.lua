@@ -2,7 +2,6 @@
 -- (cheskers.tournament). This file owns the command line: options
 -- (argparse, whose help is the only usage text), the progress line, and
 -- which report is printed when.
-local argparse = require "argparse"
 
 local DESCRIPTION = [[
 Every pair of bots plays N games (default 2), or with --gauntlet BOT that
@@ -28,8 +27,7 @@ a colon: engine:level=3  alphabeta:depth=2  my/bot.lua. Exit status 0, or
 1 on an error.]]
 
 local function parser()
-  local p = argparse("cheskers tournament", DESCRIPTION, EPILOG)
-  p:add_help(false)
+  local p = require("cheskers.cli").parser("cheskers tournament", DESCRIPTION, EPILOG)
   p:argument("BOT", "the bots"):args("*"):target("bots")
   p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
   p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
@@ -37,6 +35,8 @@ local function parser()
   p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
   p:flag("--restart", "start over: remove the tournament files of --out first")
+  p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
+         .. "(a run on another machine that is gone)")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
   p:option("--records", "game records file (PGN-like tags White, Black, Result, Round); with "
            .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR"):argname("FILE")
@@ -44,18 +44,15 @@ local function parser()
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
            .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
   p:flag("--quiet -q", "no progress line")
-  p:flag("-h --help", "this help")
   return p
 end
 
-local function fail(msg)
-  io.stderr:write("cheskers tournament: ", msg, "\n")
-  return 1
-end
+local fail = require("cheskers.cli").failure("tournament")
 
 -- The options as a tournament configuration, or nil, message.
 local function config(o)
-  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records }
+  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records,
+                steal_lock = o.steal_lock }
   local okg, err = require("cheskers.match").game_options(o, cfg)
   if not okg then return nil, err end
   local ok, shard, shards = pcall(require("cheskers.store").parse_shard, o.shard)
@@ -82,20 +79,12 @@ local function print_report(tournament, sum, o, cfg)
 end
 
 local function progress_printer(tournament)
-  local tty = require("cheskers").isatty(io.stderr)
-  local shown = false
-  local function progress(done, total, r)
-    if r.detail then
-      local console = require("cheskers.escape").console   -- names and details bots chose
-      io.stderr:write(shown and tty and "\r\27[K" or "", string.format("game %d: %s - %s: %s: %s\n",
-        r.round, console(r.white), console(r.black), r.reason, console(r.detail)))
-    end
-    local line = tournament.progress_line(done, total, r)
-    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
-    shown = true
-    io.stderr:flush()
-  end
-  return progress, function() if tty and shown then io.stderr:write("\n") end end
+  local show, finish = require("cheskers.cli").progress()
+  local console = require("cheskers.escape").console   -- names and details bots chose
+  return function(done, total, r)
+    show(tournament.progress_line(done, total, r), r.detail and string.format("game %d: %s - %s: %s: %s",
+      r.round, console(r.white), console(r.black), r.reason, console(r.detail)))
+  end, finish
 end
 
 -- --report DIR: the folder's games (its own fingerprint gives the openings
@@ -137,8 +126,8 @@ end
 
 local function run(args)
   local p = parser()
-  if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local o = require("cheskers.cli").parse_args(p, args)
+  if not o then return 0 end
   local tournament = require "cheskers.tournament"
   if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
@@ -157,5 +146,4 @@ return {
   summary = "round robin or gauntlet of bots: crosstable, Elo ratings, LOS",
   usage = parser():get_help(),
   run = run,
-  main = run,
 }

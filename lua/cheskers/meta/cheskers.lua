@@ -45,10 +45,13 @@ function cheskers.move_shape(word, rules) end
 ---Asks running long core work to stop (it raises code "interrupted").
 function cheskers.interrupt() end
 
----Every long call stops once `seconds` have passed (nil: no deadline).
+---Every long call stops once `seconds` of wall-clock time have passed, or
+---`cpu_seconds` of the process's CPU time have been used (nil: no such deadline).
 ---@param seconds? number
----@return number|nil left the seconds left of the previous deadline
-function cheskers.deadline(seconds) end
+---@param cpu_seconds? number
+---@return number|nil left the seconds left of the previous wall-clock deadline
+---@return number|nil cpu_left the CPU seconds left of the previous CPU deadline
+function cheskers.deadline(seconds, cpu_seconds) end
 
 ---The code of an error value ("illegal_move", "timeout", ...), nil for anything else.
 ---@param e any
@@ -319,8 +322,10 @@ function engine.defaults() end
 function engine.features(board) end
 
 ---@param seconds? number
+---@param cpu_seconds? number
 ---@return number|nil
-function engine.deadline(seconds) end
+---@return number|nil
+function engine.deadline(seconds, cpu_seconds) end
 
 -- ---- cheskers.tb ------------------------------------------------------------------
 
