@@ -438,7 +438,7 @@ describe("puzzle fields", function()
     { 'fen = FEN, moves = 2, autor = "me"', "p.lua: puzzle 1: unknown field 'autor' (did you mean 'author'?)" },
     { 'fen = FEN, moves = 2, file = "x"', "p.lua: puzzle 1: unknown field 'file' (did you mean 'title'?)" },
     { 'fen = FEN, moves = 2, ["\\27[31mred"] = "x"',
-      "p.lua: puzzle 1: unknown field '\\27[31mred' (known: author, comment, fen, goal, id, moves, rules, " ..
+      "p.lua: puzzle 1: unknown field '\\x1b[31mred' (known: author, comment, fen, goal, id, moves, rules, " ..
       "solution, source, tags, title)" },
     { 'fen = FEN, moves = 2, [3] = 1', "p.lua: puzzle 1: field names must be texts, not 3" },
   }

@@ -46,14 +46,15 @@ local S = {}
 
 local function is_spec(v) return type(v) == "table" and v.kind ~= nil end
 
--- A value as messages show it: strings quoted, clipped, with control and
--- non-ASCII bytes escaped; numbers as written; anything else by its type.
+-- A value as messages show it: strings quoted (\' and \\ inside), clipped,
+-- and made safe for the console by cheskers.escape.console (control bytes
+-- as \n or \xHH); numbers as written; anything else by its type.
 function S.show(v)
   local t = type(v)
   if t == "string" then
     local s = v
     if #s > 40 then s = s:sub(1, 40) .. "..." end
-    s = s:gsub("[%c\128-\255\\']", function(c) return ("\\%d"):format(c:byte()) end)
+    s = require("cheskers.escape").console((string.gsub(s, "['\\]", "\\%0")))
     return "'" .. s .. "'"
   elseif t == "number" then
     if v ~= v then return "nan" end
