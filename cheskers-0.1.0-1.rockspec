@@ -71,6 +71,7 @@ build = {
       ["cheskers.stats"] = "lua/cheskers/stats.lua",
       ["cheskers.store"] = "lua/cheskers/store.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",
+      ["cheskers.tune"] = "lua/cheskers/tune.lua",
       ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
       ["cheskers.cmd.check"] = "lua/cheskers/cmd/check.lua",
       ["cheskers.cmd.experiment"] = "lua/cheskers/cmd/experiment.lua",
@@ -81,6 +82,7 @@ build = {
       ["cheskers.cmd.report"] = "lua/cheskers/cmd/report.lua",
       ["cheskers.cmd.rules"] = "lua/cheskers/cmd/rules.lua",
       ["cheskers.cmd.tb"] = "lua/cheskers/cmd/tb.lua",
+      ["cheskers.cmd.tune"] = "lua/cheskers/cmd/tune.lua",
    },
    copy_directories = { "docs" },
 }
