@@ -288,7 +288,7 @@ describe("cheskers tune", function()
     assert.truthy(a and a:find("games = 100,", 1, true), a)
     assert.equal(a, b)
     -- --fit alone fits the same, wherever it writes
-    local save = one .. "/again.lua"
+    local save = one .. "/new/folder/again.lua"
     out, code = run("tune --fit " .. split .. " --save " .. save)
     assert.equal(0, code, out)
     assert.equal(a, H.read_file(save))
@@ -302,6 +302,24 @@ describe("cheskers tune", function()
     out, code = run("tune --games 100 --nodes 200 --out " .. one)
     assert.equal(1, code)
     assert.truthy(out:find("nodes: 100 there, 200 here", 1, true), out)
+  end)
+
+  it("fits under a lock: a shard that finds it held leaves the fit to its holder", function()
+    local d = dir()
+    local host = H.read_file("/proc/sys/kernel/hostname"):gsub("%s+$", "")
+    assert(os.execute("mkdir " .. shell_quote(d .. "/weights.lua.lock")))
+    H.write_file(d .. "/weights.lua.lock/owner", "1@" .. host .. "\n")   -- pid 1: alive
+    local out, code = run("tune --games 30 --nodes 50 --out " .. d)
+    assert.equal(0, code, out)
+    assert.truthy(out:find("another run is fitting " .. d .. " now", 1, true), out)
+    assert.is_nil(H.read_file(d .. "/weights.lua"))
+    out, code = run("tune --fit " .. d)
+    assert.equal(1, code, out)
+    assert.truthy(out:find(d .. "/weights.lua is in use by another run", 1, true), out)
+    out, code = run("tune --fit " .. d .. " --steal-lock")
+    assert.equal(0, code, out)
+    assert.truthy(H.read_file(d .. "/weights.lua"))
+    assert.is_nil(io.open(d .. "/weights.lua.lock/owner", "r"), "the lock is released")
   end)
 
   it("refuses to fit fewer games than twice the weights it fits", function()

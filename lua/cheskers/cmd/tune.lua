@@ -107,7 +107,7 @@ end
 -- Fits the games of dir and writes the weights file.
 local function fit_dir(tune, dir, o)
   local run, err = tune.read_dir(dir)
-  if not run then error(err, 0) end
+  if not run then error(err, 0) end   -- read again under the lock: every game there now
   local say = status(o.quiet)
   local data = tune.positions(run, function(i, n)
     if i % 50 == 0 or i == n then say(string.format("reading the games: %d/%d", i, n)) end
@@ -122,6 +122,28 @@ local function fit_dir(tune, dir, o)
   require("cheskers.store").write_file(path, tune.weights_text(fit))
   print(fit_text(fit, data.start, data.names, path))
   return 0
+end
+
+-- fit_dir under the lock of the weights file, so that two shards ending
+-- together do not write it at once; a shard that finds it held leaves
+-- the fit to the run holding it.
+local function fit_locked(tune, dir, o, shard)
+  local store = require "cheskers.store"
+  local path = o.save or (dir .. "/weights.lua")
+  local found, err = tune.read_dir(dir)
+  if not found then error(err, 0) end
+  local made, merr = store.mkdir(path:match("^(.*)/[^/]*$") or ".")   -- --save's folder, for its lock
+  if not made then error(merr, 0) end
+  local ok, lock = pcall(store.lock, path, o.steal_lock)
+  if not ok then
+    if not shard then error(lock, 0) end
+    io.stderr:write("cheskers tune: another run is fitting " .. dir .. " now\n")
+    return 0
+  end
+  local done, res = pcall(fit_dir, tune, dir, o)
+  store.unlock(lock)
+  if not done then error(res, 0) end
+  return res
 end
 
 -- The options as a run's configuration.
@@ -158,7 +180,7 @@ local function play(tune, o)
       cfg.out, #run.games, run.planned, cfg.out))
     return 0
   end
-  return fit_dir(tune, cfg.out, o)
+  return fit_locked(tune, cfg.out, o, true)
 end
 
 local function run(args)
@@ -174,7 +196,7 @@ local function run(args)
     if o.games or o.bot or o.nodes or o.time then
       error("--fit DIR plays nothing: --games, --bot, --nodes and --time go with --out DIR", 0)
     end
-    return fit_dir(tune, o.fit, o)
+    return fit_locked(tune, o.fit, o, false)
   end
   if not o.out then error("--out DIR (play, then fit) or --fit DIR is required; see --help", 0) end
   return play(tune, o)
