@@ -74,6 +74,7 @@ build = {
       ["cheskers.stats"] = "lua/cheskers/stats.lua",
       ["cheskers.store"] = "lua/cheskers/store.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",
+      ["cheskers.tune"] = "lua/cheskers/tune.lua",
       ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
       ["cheskers.cmd.check"] = "lua/cheskers/cmd/check.lua",
       ["cheskers.cmd.experiment"] = "lua/cheskers/cmd/experiment.lua",
@@ -84,6 +85,7 @@ build = {
       ["cheskers.cmd.report"] = "lua/cheskers/cmd/report.lua",
       ["cheskers.cmd.rules"] = "lua/cheskers/cmd/rules.lua",
       ["cheskers.cmd.tb"] = "lua/cheskers/cmd/tb.lua",
+      ["cheskers.cmd.tune"] = "lua/cheskers/cmd/tune.lua",
    },
    copy_directories = { "docs" },
 }

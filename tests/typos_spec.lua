@@ -162,6 +162,14 @@ local ROWS = {
   { "cli", "tournament random randon", { "randon", "did you mean 'random'" } },
   { "cli", "tournament random greedy --gauntlet greddy", { "greddy", "did you mean 'greedy'" } },
   { "cli", "tournament random engine:levle=3", { "levle", "did you mean 'level'" } },
+  -- tune: its options, its bot, its weights files (docs/engine.md, "Tuning the weights")
+  { "cli", "tune --out {out} --games 2 --anchor bishp", { "bishp", "did you mean 'bishop'" } },
+  { "cli", "tune --out {out} --games 2 --bot engine:levle=3", { "levle", "did you mean 'level'" } },
+  { "cli", "tune --out {out} --games 2 --rules golmob", { "golmob", "did you mean 'golomb'" } },
+  { "cli", "tune --out {out} --gmaes 2", { "--gmaes", "did you mean '--games'" } },
+  { "cli", "tune --out {out} --games 2 --bot engine:weights={file}", { "kign", "did you mean 'king'" } ,
+    file = "return { weights = { kign = 300 } }" },
+  { "repl", "weights {file}", { "bishp", "did you mean 'bishop'" }, file = "return { weights = { bishp = 1 } }" },
 
   -- experiment files (docs/experiments.md field table)
   { "experiment file", R .. 'variants = { { name = "a" }, { name = "backward", rule = { pawns_capture_backward = true } } }',
@@ -462,6 +470,7 @@ local CONTROLS = {
   { "cli", "tournament random greedy --rules majority=false", does = true },
   { "cli", "mine --rules golomb", does = true },
   { "cli", "tb build --rules majority=false", does = true },
+  { "cli", "tune --out {out} --games 1 --nodes 50 --anchor bishop", does = true, status = 1 },
   { "cli", { "tb", "probe", "8/8/8/8/8/2k5/8/K7 w", "--rules", "capture=jumps" }, does = false, status = 1 },
   { "cli", "book {file}", file = "return { { " .. WIN1 .. " } }", does = true },
   { "experiment file", R .. V .. ", swap_colors = true", does = true },

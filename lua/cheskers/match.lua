@@ -352,7 +352,8 @@ end
 -- match` and `cheskers tournament` (lua/cheskers/cmd/): added to their
 -- argparse parser, then checked and copied into a cfg (the fields above,
 -- with games, which each command defines with its own default).
-function match.add_game_options(p)
+-- defaults: {opening_plies =} for a command whose own default differs.
+function match.add_game_options(p, defaults)
   p:option("--rules", "rules: a preset, name=value options or a {...} table")
   p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
   p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
@@ -362,7 +363,8 @@ function match.add_game_options(p)
            .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
            .. "in wall-clock time (at least 2 s: a bot that waits) loses too"):convert(tonumber)
   p:option("--openings", "openings file: a position text, or moves from the start position, per line")
-  p:option("--opening-plies", "random opening plies", "4"):convert(math.tointeger)
+  p:option("--opening-plies", "random opening plies",
+           tostring(defaults and defaults.opening_plies or 4)):convert(math.tointeger)
   p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
   p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
   p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "

@@ -23,7 +23,8 @@
 --   stats.z_difference(a, b) -> z               of b.value - a.value, two estimates
 --                                               {value, lo, hi} with 95% intervals
 --   stats.solve_inverse(A [, b]) -> x, inverse  (nil when A is singular)
---   stats.logistic(X, y [, clusters, max_iter]) -> {beta, cov, cov_cluster, iterations}
+--   stats.logistic(X, y [, clusters, max_iter, opts]) -> {beta, cov, cov_cluster, iterations}
+--                                               opts: ridge, center, offset, progress (cheskers.tune)
 --   stats.ratio_ci(a, b, va, vb, cab [, z]) -> r, lo, hi, se   delta method
 local M = {}
 
@@ -259,21 +260,32 @@ M.solve_inverse = solve_inverse
 
 local function sigmoid(t) return 1 / (1 + math.exp(-t)) end
 
--- One IRLS step's gradient X'(y - p) and information X'WX at beta.
-local function logistic_parts(X, y, beta)
+-- One IRLS step's gradient X'(y - p) and information X'WX at beta (the
+-- linear predictor X beta + offset), with the ridge penalty ridge/2 *
+-- |beta - center|^2 (0: none; center nil: 0) taken off the likelihood.
+-- Zero features are skipped and the information's lower half copied from
+-- the upper: fits over many sparse rows (cheskers.tune) take half the time.
+local function logistic_parts(X, y, beta, ridge, center, offset)
   local k = #beta
   local g, H = {}, {}
   for i = 1, k do g[i], H[i] = 0, {} for j = 1, k do H[i][j] = 0 end end
   for r, row in ipairs(X) do
-    local eta = 0
+    local eta = offset and offset[r] or 0
     for j = 1, k do eta = eta + row[j] * beta[j] end
     local p = sigmoid(eta)
     local w, res = p * (1 - p), y[r] - p
     for i = 1, k do
-      g[i] = g[i] + row[i] * res
-      local wi = w * row[i]
-      for j = 1, k do H[i][j] = H[i][j] + wi * row[j] end
+      local xi = row[i]
+      if xi ~= 0 then
+        g[i] = g[i] + xi * res
+        local wi, Hi = w * xi, H[i]
+        for j = i, k do Hi[j] = Hi[j] + wi * row[j] end
+      end
     end
+  end
+  for i = 1, k do
+    for j = 1, i - 1 do H[i][j] = H[j][i] end
+    g[i], H[i][i] = g[i] - ridge * (beta[i] - (center and center[i] or 0)), H[i][i] + ridge
   end
   return g, H
 end
@@ -281,11 +293,11 @@ end
 -- The cluster-robust (sandwich) covariance H^-1 (sum_c s_c s_c') H^-1 of a
 -- fit, s_c the score of cluster c (Liang and Zeger 1986): positions of
 -- one game are not independent.
-local function sandwich(X, y, beta, Hinv, clusters)
+local function sandwich(X, y, beta, Hinv, clusters, offset)
   local k = #beta
   local score, order = {}, {}
   for r, row in ipairs(X) do
-    local eta = 0
+    local eta = offset and offset[r] or 0
     for j = 1, k do eta = eta + row[j] * beta[j] end
     local res = y[r] - sigmoid(eta)
     local c = clusters[r]
@@ -318,14 +330,23 @@ end
 -- inverse of the information matrix), cov_cluster = (sandwich by
 -- clusters, when given), iterations =}, or nil and a reason (singular
 -- information: a column constant or collinear; no convergence: separated
--- data).
-function M.logistic(X, y, clusters, max_iter)
+-- data). opts: ridge (lambda >= 0: maximises the log likelihood minus
+-- lambda/2 * |beta - center|^2, which makes a singular or separated fit
+-- finite; cov is then the inverse of the penalised information), center
+-- (a list of k numbers, default 0: what the penalty pulls beta towards),
+-- offset (a list of one number a row, added to its linear predictor: a
+-- part of the model that is not fitted), progress (function(iteration)
+-- before each Newton step).
+function M.logistic(X, y, clusters, max_iter, opts)
   local k = X[1] and #X[1] or 0
   if k == 0 then return nil, "no data" end
+  local ridge, center, offset = opts and opts.ridge or 0, opts and opts.center, opts and opts.offset
+  local progress = opts and opts.progress
   local beta = {}
   for j = 1, k do beta[j] = 0 end
   for it = 1, max_iter or 50 do
-    local g, H = logistic_parts(X, y, beta)
+    if progress then progress(it) end
+    local g, H = logistic_parts(X, y, beta, ridge, center, offset)
     local step = solve_inverse(H, g)
     if not step then   -- at the start: a column constant or collinear; later: p -> 0 or 1
       return nil, it == 1 and "singular information matrix" or "no convergence (separated data)"
@@ -334,11 +355,11 @@ function M.logistic(X, y, clusters, max_iter)
     for j = 1, k do beta[j] = beta[j] + step[j]; big = math.max(big, math.abs(step[j])) end
     if big > 1e3 then return nil, "no convergence (separated data)" end
     if big < 1e-9 then
-      local _, H2 = logistic_parts(X, y, beta)
+      local _, H2 = logistic_parts(X, y, beta, ridge, center, offset)
       local _, cov = solve_inverse(H2, nil)
       if not cov then return nil, "singular information matrix" end
       local fit = { beta = beta, cov = cov, iterations = it }
-      if clusters then fit.cov_cluster = sandwich(X, y, beta, cov, clusters) end
+      if clusters then fit.cov_cluster = sandwich(X, y, beta, cov, clusters, offset) end
       return fit
     end
   end

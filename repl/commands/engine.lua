@@ -135,6 +135,43 @@ command {
   end,
 }
 
+-- The current weights, one a line, with the default where it differs.
+local function print_weights(S)
+  local e = cheskers.engine
+  local w, d = e.weights(), e.defaults()
+  for _, n in ipairs(e.names) do
+    S:print(string.format("  %-15s %6d%s", n, w[n], w[n] ~= d[n] and string.format("   (default %d)", d[n]) or ""))
+  end
+end
+
+command {
+  name = "weights", args = "[FILE | reset]", complete = "files",
+  help = "The engine's evaluation weights (eval, go and the engine bot use them).\n"
+    .. "`weights FILE` loads a weights file (what cheskers tune writes, docs/engine.md):\n"
+    .. "a weight the file leaves out gets its default. `weights reset`: the defaults.",
+  run = function(S, _, rest)
+    local arg = registry.trim(rest or "")
+    if arg == "reset" then
+      cheskers.engine.reset()
+      S:print("weights: the defaults")
+      return
+    end
+    if arg ~= "" then
+      local w, info = require("cheskers.tune").read_weights(arg)
+      if not w then S:fail(info) end
+      cheskers.engine.weights(w)
+      local what = info.positions and string.format(" (fitted on %d positions of %d games)", info.positions,
+        info.games or 0) or ""
+      S:print("weights of " .. arg .. what)
+      local here = require("cheskers.rulespec").format(S.board:rules())
+      if info.rules and info.rules ~= here then
+        S:print(string.format("note: fitted for the rules %s; this game's rules are %s", info.rules, here))
+      end
+    end
+    print_weights(S)
+  end,
+}
+
 -- ---- engine commands: go, bot (the engine's author) ------------------------
 
 -- A score for people: "+0.35" (pawns), or "win in 5" / "loss in 4" (plies).

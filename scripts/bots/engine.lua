@@ -6,8 +6,11 @@
 --   engine:nodes=N      N nodes a move        engine:depth=N   N plies
 --   engine:time=S       S seconds a move
 --   engine:tb=DIR       probe the endgame tablebases in DIR inside the search
--- and every evaluation weight by its name (engine:mobility=0), see
--- cheskers.engine.names. The options are declared below (bot.options): the
+--   engine:weights=FILE the weights of a weights file (cheskers tune writes
+--                       them; docs/engine.md): every weight, the defaults
+--                       for those the file leaves out
+-- and every evaluation weight by its name (engine:mobility=0, over a
+-- weights file's), see cheskers.engine.names. The options are declared below (bot.options): the
 -- loader refuses an unknown one or a wrong value before configure runs.
 
 local cheskers = require "cheskers"
@@ -21,11 +24,23 @@ bot.options = {
   depth = { type = "integer", min = 1 },
   time = { type = "number", above = 0 },
   tb = "string",
+  weights = "string",
 }
 for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
 
 -- opts: checked against bot.options by the loader.
+-- The weights of a weights file (cheskers.tune reads it: data only).
+local function file_weights(path)
+  if not rawget(_ENV, "package") then   -- a sandbox (--sandbox): no package, no files to read
+    error("engine: weights=FILE cannot be read in a sandbox (give the weights as options)", 0)
+  end
+  local w, err = require("cheskers.tune").read_weights(path)
+  if not w then error("engine: " .. err, 0) end
+  return w
+end
+
 function bot.configure(opts)
+  if opts.weights then weights = file_weights(opts.weights) end
   for k, v in pairs(opts) do
     if k == "tb" then
       if v == "" then error("engine: tb must be a directory", 0) end
@@ -35,7 +50,7 @@ function bot.configure(opts)
       bot.name = "engine-" .. v
     elseif k == "nodes" or k == "depth" or k == "time" then
       fixed = { [k] = v }
-    else
+    elseif k ~= "weights" then
       weights = weights or {}
       weights[k] = v
     end

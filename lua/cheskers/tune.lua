@@ -1,0 +1,516 @@
+-- cheskers.tune - fitting the evaluation's weights by the Texel method (the
+-- library behind `cheskers tune`): self-play games kept in a run folder,
+-- the quiet positions of those games with their results, the logistic fit
+-- of the results on the positions' features, and the weights file.
+--
+--   tune.KIND                                 "tune": the kind of its results files
+--   tune.schedule(games, shard, nshards) -> {g, ...}   the games of a shard
+--   tune.bot_weights(spec) -> weights          the weights a bot spec plays with
+--   tune.fingerprint(cfg) -> data              what must agree for stored games to count
+--   tune.run(cfg) -> {played, skipped, total, file}   plays (a shard of) the games
+--   tune.read_dir(dir) -> run | nil, message   the games of a folder
+--   tune.positions(run [, progress]) -> data   their quiet positions
+--   tune.fit(data [, opts]) -> fit | nil, message
+--   tune.weights_text(fit) -> text             the weights file of a fit
+--   tune.read_weights(path) -> weights, info | nil, message
+--   tune.WEIGHTS_FILE                          the schema of a weights file
+--
+-- cfg of run: out (the folder), games (default 1000), shard, shards, seed
+-- (default 1), bot (a bot spec, default "engine": both sides), nodes (the
+-- budget a move, limits.nodes; default 1000 unless time is given), time,
+-- move_timeout, rules, rules_text (the --rules text), openings,
+-- opening_plies (default 8), max_plies, repetition, sandbox (what
+-- cheskers.match takes), restart, steal_lock, progress (function(done,
+-- total)), stop (function -> true to stop early).
+--
+-- The games: game g is the first game of opening pair g of a match of the
+-- bot against itself (cheskers.match.play_game with game number 2g - 1: its
+-- random opening, seeded by (seed, 2g - 1)), so every game has an opening
+-- of its own and depends on nothing but (seed, g) and the inputs of the
+-- fingerprint. A folder holds files tune.shard<I>of<N>.jsonl (store's run
+-- folder: a header with the fingerprint and the plan, then one line a game:
+-- game, opening, moves, winner, reason, plies); shard I of N plays games I,
+-- I + N, ...; a rerun skips the games of every tune file of the folder.
+--
+-- The positions: every position of a game after its opening in which the
+-- side to move has a legal move and no capture (a quiet position), with
+-- its features (cheskers.engine.features: side to move minus the other
+-- side) and the game's result for the side to move (1, 0.5, 0).
+--
+-- The fit: P(the side to move wins) = 1 / (1 + exp(-K * eval)), eval = sum
+-- of weight * feature, by maximum likelihood (stats.logistic: Newton-
+-- Raphson; with results 0.5 for draws it minimises the mean logistic loss
+-- -[y log p + (1 - y) log(1 - p)]), a small ridge penalty pulling towards
+-- the start weights (the weights the games were played with). Only K *
+-- weight is identifiable, so the scale is fixed first: K is fitted alone
+-- for the start weights (Texel's first step), then every weight with K
+-- held; or one weight, the anchor (--anchor pawn), keeps its start value:
+-- weight_j = anchor value * beta_j / beta_anchor. A feature that is 0 in
+-- every position (extra without added kinds), or that the features before
+-- it explain (collinear, see fitted_columns), is not fitted: its weight
+-- keeps its start value. tempo is 1 in every position: the intercept.
+-- Standard errors are cluster-robust (the positions of one game are not
+-- independent), for an anchor mapped to the weights by the delta method.
+local cheskers = require "cheskers"
+local S = require "cheskers.schema"
+
+local M = {}
+
+M.KIND = "tune"
+M.DEFAULTS = { games = 1000, nodes = 1000, bot = "engine", ridge = 1, opening_plies = 8 }
+M.FORMAT = 1
+M.COLLINEAR = 0.01
+
+local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+
+-- ---- the weights file ------------------------------------------------------------
+
+local function weight_fields()
+  local f = {}
+  for _, n in ipairs(cheskers.engine.names) do f[n] = S.int { min = -100000, max = 100000 } end
+  return f
+end
+
+local function number_map()
+  local f = {}
+  for _, n in ipairs(cheskers.engine.names) do f[n] = S.num { min = 0 } end
+  return f
+end
+
+-- A weights file returns a table: weights (required: name -> integer; a
+-- weight left out has its default), and what cheskers tune writes beside
+-- them, read and checked but not needed.
+M.WEIGHTS_FILE = S.record {
+  required = { "weights" },
+  fields = {
+    format = S.int { min = 1, max = M.FORMAT },
+    weights = S.record { noun = "weight", fields = weight_fields() },
+    se = S.record { noun = "weight", fields = number_map() },
+    fitted = S.list("string"),
+    rules = "string", bot = "string", anchor = "string", seed = "integer",
+    games = S.int { min = 0 }, positions = S.int { min = 0 },
+    loss = S.num { min = 0 }, start_loss = S.num { min = 0 }, scale = "number",
+  },
+}
+
+-- The weights of a weights file: every weight (the defaults overlaid with
+-- the file's), and the file's table; or nil, message. The file is data
+-- only, read in cheskers.sandbox.load_data (no code runs).
+function M.read_weights(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, "cannot read weights file " .. tostring(err) end
+  local text = f:read("a")
+  f:close()
+  local data, derr = require("cheskers.sandbox").load_data(text, path)
+  if data == nil then return nil, derr end
+  local checked, cerr = S.read(data, M.WEIGHTS_FILE, path)
+  if not checked then return nil, cerr end
+  local w = cheskers.engine.defaults()
+  for k, v in pairs(checked.weights) do w[k] = v end
+  return w, checked
+end
+
+local function quote(s) return string.format("%q", s) end
+
+-- The text of the weights file of a fit (a Lua data file: `return {...}`).
+-- The same fit gives the same text, byte for byte.
+function M.weights_text(fit)
+  local names = cheskers.engine.names
+  local out = {
+    "-- cheskers engine weights (docs/engine.md, \"Weights files\"): fitted by cheskers tune",
+    string.format("-- (the Texel method) on %d quiet positions of %d games. Load with", fit.positions, fit.games),
+    "-- engine:weights=FILE (a bot spec) or the REPL's `weights FILE`.",
+    "return {",
+    "  format = " .. M.FORMAT .. ",",
+    "  rules = " .. quote(fit.rules) .. ",",
+    "  bot = " .. quote(fit.bot) .. ",",
+    "  seed = " .. fit.seed .. ",",
+    "  games = " .. fit.games .. ",",
+    "  positions = " .. fit.positions .. ",",
+    string.format("  %-24s-- mean logistic loss of these weights", string.format("loss = %.6f,", fit.loss)),
+    string.format("  %-24s-- of the weights the games were played with",
+                  string.format("start_loss = %.6f,", fit.start_loss)),
+    string.format("  %-24s-- K: P(win) = 1 / (1 + exp(-K * eval))", string.format("scale = %.6g,", fit.scale)),
+  }
+  if fit.anchor then out[#out + 1] = "  anchor = " .. quote(fit.anchor) .. "," end
+  out[#out + 1] = "  weights = {"
+  for _, n in ipairs(names) do
+    local note
+    if n == fit.anchor then note = "the anchor: kept"
+    elseif fit.se[n] then note = string.format("+- %.0f (one standard error)", fit.se[n])
+    else note = "not fitted: " .. (fit.why[n] or "?") end
+    out[#out + 1] = string.format("    %-22s-- %s", string.format("%s = %d,", n, fit.weights[n]), note)
+  end
+  out[#out + 1] = "  },"
+  local fitted, se = {}, {}
+  for _, n in ipairs(names) do
+    if fit.se[n] then
+      fitted[#fitted + 1] = quote(n)
+      se[#se + 1] = string.format("%s = %.6g", n, fit.se[n])
+    end
+  end
+  out[#out + 1] = "  fitted = { " .. table.concat(fitted, ", ") .. " },"
+  out[#out + 1] = "  se = { " .. table.concat(se, ", ") .. " },"
+  out[#out + 1] = "}"
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- ---- the games ----------------------------------------------------------------------
+
+function M.schedule(games, shard, nshards)
+  local list = {}
+  for g = shard or 1, games, nshards or 1 do list[#list + 1] = g end
+  return list
+end
+
+-- The weights the bot of spec plays with: the engine's current ones, and
+-- for the engine bot the weights file and the weights of its options.
+function M.bot_weights(spec)
+  local w = cheskers.engine.weights()
+  local name, opts = require("cheskers.bots").parse_spec(spec)
+  if name ~= "engine" and not (name and name:match("/engine%.lua$")) then return w end
+  if opts.weights then
+    local fw, err = M.read_weights(tostring(opts.weights))
+    if not fw then errorf("bot %s: %s", spec, err) end
+    w = fw
+  end
+  for _, n in ipairs(cheskers.engine.names) do
+    if math.type(opts[n]) == "integer" then w[n] = opts[n] end
+  end
+  return w
+end
+
+function M.fingerprint(cfg)
+  local match = require "cheskers.match"
+  local fp = match.fingerprint(cfg, { { name = "" }, { name = "" } })
+  fp.a, fp.b = nil, nil
+  fp.bot = cfg.bot
+  fp.weights = M.bot_weights(cfg.bot)
+  fp.features = table.concat(cheskers.engine.names, " ")
+  return fp
+end
+
+local function with_defaults(cfg)
+  local c = setmetatable({}, { __index = cfg })
+  c.bot = cfg.bot or M.DEFAULTS.bot
+  c.games = cfg.games or M.DEFAULTS.games
+  c.seed = cfg.seed or 1
+  c.opening_plies = cfg.opening_plies or M.DEFAULTS.opening_plies
+  if not cfg.nodes and not cfg.time then c.nodes = M.DEFAULTS.nodes end
+  return c
+end
+
+-- One game's line: game g of the run.
+local function play_one(cfg, bots, g)
+  local r = require("cheskers.match").play_game(cfg, bots, 2 * g - 1)
+  return { game = g, opening = r.opening, moves = r.moves, winner = r.winner, reason = r.reason,
+           detail = r.detail, plies = r.plies }
+end
+
+local function key(r) return math.type(r.game) == "integer" and tostring(r.game) or nil end
+
+local ORDER = { "game", "winner", "reason", "detail", "plies", "opening", "moves" }
+
+function M.run(cfg)
+  cfg = with_defaults(cfg)
+  local store = require "cheskers.store"
+  local bot = require("cheskers.bots").load(cfg.bot, { sandbox = cfg.sandbox })
+  local shard, shards = cfg.shard or 1, cfg.shards or 1
+  local path = store.shard_file(cfg.out, M.KIND, shard, shards)
+  local st = store.open_shard {
+    dir = cfg.out, path = path, kind = M.KIND, fingerprint = M.fingerprint(cfg), restart = cfg.restart,
+    steal_lock = cfg.steal_lock, key = key, order = ORDER, sync_every = 1,
+    plan = { games = cfg.games, shard = shard, shards = shards, rules = cfg.rules_text },
+  }
+  local list = M.schedule(cfg.games, shard, shards)
+  local todo = {}
+  for _, g in ipairs(list) do
+    if not st:has(tostring(g)) then todo[#todo + 1] = g end
+  end
+  local sum = { total = #list, skipped = #list - #todo, played = 0, file = path }
+  local ok, err = pcall(function()
+    for _, g in ipairs(todo) do
+      if cfg.stop and cfg.stop() then break end
+      st:append(play_one(cfg, { bot, bot }, g))
+      sum.played = sum.played + 1
+      if cfg.progress then cfg.progress(sum.skipped + sum.played, sum.total) end
+    end
+  end)
+  st:close()
+  if not ok then error(err, 0) end
+  return sum
+end
+
+-- The games of folder dir: {fingerprint =, plan =, games = {line...} (by
+-- game number, each once), planned = the most games a file plans}; nil,
+-- message when it holds none or files of different inputs.
+function M.read_dir(dir)
+  local store = require "cheskers.store"
+  local files = store.folder(dir, function(f) return f.header ~= nil and f.header.kind == M.KIND end)
+  if #files == 0 then return nil, "no games of cheskers tune in " .. dir end
+  local first = files[1].header
+  local run = { fingerprint = first.fingerprint, plan = first.plan or {}, games = {}, planned = 0 }
+  local seen = {}
+  for _, f in ipairs(files) do
+    store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = first.fingerprint,
+      restart_hint = "the folder mixes runs: keep the files of one run" })
+    local plan = f.header.plan or {}
+    if math.type(plan.games) == "integer" and plan.games > run.planned then run.planned = plan.games end
+    for _, r in ipairs(f.results) do
+      if math.type(r.game) == "integer" and not seen[r.game] then
+        seen[r.game] = true
+        run.games[#run.games + 1] = r
+      end
+    end
+  end
+  table.sort(run.games, function(a, b) return a.game < b.game end)
+  return run
+end
+
+-- ---- the positions -----------------------------------------------------------------
+
+-- The rules of a run's games (the fingerprint's text, or the --rules text
+-- of the plan for rules with hooks, checked against their digests).
+local function run_rules(run)
+  local fp = run.fingerprint.rules
+  if fp == nil then return nil end
+  local store = require "cheskers.store"
+  local text = fp.hooks and run.plan.rules or fp.text
+  if type(text) ~= "string" then errorf("the rules of these games cannot be read back: %s", S.show(fp.text)) end
+  local rules, err = require("cheskers.rulespec").parse(text)
+  if rules == nil then errorf("the rules of these games (%s): %s", text, err) end
+  local now = require("cheskers.match").fingerprint({ rules = rules }, { { name = "" }, { name = "" } }).rules
+  local d = store.diff(fp, store.decode(store.encode(now)))
+  if #d > 0 then
+    errorf("the rules %s are not those the games were played with:\n  %s", text, table.concat(d, "\n  "))
+  end
+  return rules
+end
+
+-- The board a game line starts from (its opening replayed).
+local function start_board(line, rules)
+  local o = line.opening
+  if type(o) == "string" and o:find("/") then return cheskers.new(o, rules) end
+  local b = cheskers.new(nil, rules)
+  for t in tostring(o or ""):gmatch("%S+") do b:play(t) end
+  return b
+end
+
+local RESULT = { white = { white = 1, black = 0 }, black = { white = 0, black = 1 } }
+
+-- The quiet positions of the run's games: data = {names (the weight names,
+-- in order), X (rows of features), y (results for the side to move),
+-- clusters (the game of each row), games (how many games), start (the
+-- weights the games were played with), rules (their text), bot, seed}.
+-- progress(done, total) after each game.
+function M.positions(run, progress)
+  local rules = run_rules(run)
+  local names = cheskers.engine.names
+  local features = cheskers.engine.features
+  local X, y, clusters = {}, {}, {}
+  for i, line in ipairs(run.games) do
+    local ok, err = pcall(function()
+      local b = start_board(line, rules)
+      local score = line.winner == "draw" and 0.5 or nil
+      for _, t in ipairs(line.moves or {}) do
+        local moves = b:moves()
+        local quiet = #moves > 0
+        for _, m in ipairs(moves) do if m.is_capture then quiet = false break end end
+        if quiet then
+          local f, row = features(b), {}
+          for j, n in ipairs(names) do row[j] = f[n] end
+          X[#X + 1], clusters[#X + 1] = row, line.game
+          y[#X] = score or RESULT[line.winner][b:turn()]
+        end
+        b:play(t)
+      end
+    end)
+    if not ok then errorf("game %s: %s", tostring(line.game), tostring(err)) end
+    if progress then progress(i, #run.games) end
+  end
+  local fp = run.fingerprint
+  local text = fp.rules and (fp.rules.hooks and run.plan.rules or fp.rules.text) or "golomb"
+  return { names = names, X = X, y = y, clusters = clusters, games = #run.games, start = fp.weights,
+           rules = type(text) == "string" and text or "?", bot = fp.bot, seed = fp.seed }
+end
+
+-- ---- the fit --------------------------------------------------------------------------
+
+local function log_loss(p, y)
+  local eps = 1e-15
+  p = math.min(math.max(p, eps), 1 - eps)
+  return -(y * math.log(p) + (1 - y) * math.log(1 - p))
+end
+
+-- The mean logistic loss of the linear predictor beta over rows X.
+local function mean_loss(X, y, beta)
+  local sum = 0
+  for r, row in ipairs(X) do
+    local eta = 0
+    for j = 1, #beta do eta = eta + row[j] * beta[j] end
+    sum = sum + log_loss(1 / (1 + math.exp(-eta)), y[r])
+  end
+  return sum / #X
+end
+
+-- The columns that can be fitted: not 0 in every position, and not (or
+-- hardly) a linear combination of the columns before them (in the order
+-- of the names) over these positions: a sequential Cholesky factorisation
+-- of X'X gives the part of a column's sum of squares the columns kept so
+-- far leave unexplained, and a column with less than M.COLLINEAR of it
+-- left (a variance inflation factor over 100) is not fitted; why (name ->
+-- reason) for the others. tempo is 1 in every position: the intercept.
+-- king and lone_king are collinear while no side has more than two kings
+-- (lone_king = -king then): lone_king keeps its start value unless enough
+-- positions have a third king.
+local function fitted_columns(data)
+  local names, X = data.names, data.X
+  local k = #names
+  local G = {}
+  for i = 1, k do G[i] = {} for j = 1, k do G[i][j] = 0 end end
+  for _, row in ipairs(X) do
+    for i = 1, k do
+      local xi = row[i]
+      if xi ~= 0 then
+        local Gi = G[i]
+        for j = i, k do Gi[j] = Gi[j] + xi * row[j] end
+      end
+    end
+  end
+  local cols, why, L = {}, {}, {}
+  for j, n in ipairs(names) do
+    if G[j][j] == 0 then
+      why[n] = "0 in every position"
+    else
+      local z, d = {}, G[j][j]
+      for a, c in ipairs(cols) do      -- solve L z = G[cols][j]
+        local v = c < j and G[c][j] or G[j][c]
+        for b = 1, a - 1 do v = v - L[a][b] * z[b] end
+        z[a] = v / L[a][a]
+        d = d - z[a] * z[a]
+      end
+      if d <= M.COLLINEAR * G[j][j] then
+        why[n] = "the features before it explain 99% of it in these positions"
+      else
+        z[#cols + 1] = math.sqrt(d)
+        cols[#cols + 1], L[#cols + 1] = j, z
+      end
+    end
+  end
+  return cols, why
+end
+
+-- Texel's first step: the scale K alone for the start weights (a
+-- logistic fit of the results on their evaluation), and its mean loss.
+local function start_scale(data)
+  local evals = {}
+  for i, row in ipairs(data.X) do
+    local e = 0
+    for j, n in ipairs(data.names) do e = e + row[j] * data.start[n] end
+    evals[i] = { e / 100 }
+  end
+  local fit = require("cheskers.stats").logistic(evals, data.y, nil, 100)
+  if not fit then return 0, math.log(2) end
+  return fit.beta[1] / 100, mean_loss(evals, data.y, fit.beta)
+end
+
+-- The weight name -> value of fitted coefficients: beta_k / K with its
+-- standard error; with an anchor (column a, weight value), K = beta_a /
+-- value and the errors by the delta method (the ratio of two estimates).
+local function weights_of(fit, names, cols, beta, cov, a, value)
+  local stats = require "cheskers.stats"
+  for k, j in ipairs(cols) do
+    local n = names[j]
+    if k ~= a then
+      local w, se
+      if a then
+        local r, _, _, rse = stats.ratio_ci(beta[k], beta[a], cov[k][k], cov[a][a], cov[k][a])
+        w, se = r * value, rse * math.abs(value)
+      else
+        w, se = beta[k] / fit.scale, math.sqrt(cov[k][k]) / fit.scale
+      end
+      w = math.floor(w + 0.5)
+      if w < -100000 or w > 100000 then
+        return nil, string.format("the fitted %s (%d) is out of range: more games, or --ridge", n, w)
+      end
+      fit.weights[n], fit.se[n] = w, se
+    end
+  end
+  return fit
+end
+
+-- Fits the weights to data (M.positions). opts: anchor (nil: the scale K
+-- is the start weights' own, K0, fitted first (Texel's first step), and
+-- every weight is fitted; a weight name: that weight keeps its start
+-- value, which sets K), ridge (default 1: an L2 penalty pulling the
+-- coefficients towards K0 * the start weights, so that with few positions
+-- telling two features apart the fit keeps to the start weights rather
+-- than to 0; 0: plain maximum likelihood), progress (function(iteration)).
+-- Returns fit = {weights (every weight, integers), se (name -> standard
+-- error, for the fitted weights but the anchor), why (name -> why it was
+-- not fitted), scale (K), loss, start_loss (the start weights at K0),
+-- positions, games, anchor, rules, bot, seed, iterations}; or nil, message.
+function M.fit(data, opts)
+  opts = opts or {}
+  local names, start = data.names, data.start
+  local anchor = opts.anchor
+  if anchor and not start[anchor] then
+    return nil, "--anchor: unknown weight " .. S.show(anchor) .. cheskers.did_you_mean(anchor, names)
+  end
+  if #data.X == 0 then return nil, "no quiet positions to fit (play more games)" end
+  local cols, why = fitted_columns(data)
+  local a
+  for k, j in ipairs(cols) do if names[j] == anchor then a = k end end
+  if anchor and not a then
+    return nil, string.format("the anchor %s cannot be fitted (%s): choose another with --anchor", anchor,
+                              why[anchor] or "?")
+  end
+  if anchor and start[anchor] == 0 then
+    return nil, "the anchor " .. anchor .. " is 0 in the start weights: choose another"
+  end
+  if data.games < 2 * #cols then   -- the robust errors need more games than coefficients
+    return nil, string.format("too few games to fit %d weights: %d (at least %d)", #cols, data.games, 2 * #cols)
+  end
+  local k0, start_loss = start_scale(data)
+  if k0 <= 0 or k0 ~= k0 then
+    return nil, "the weights the games were played with do not predict their results: more games"
+  end
+  -- the features not fitted keep their start weights: their part of the
+  -- evaluation is an offset (K0 * part), or with an anchor rides on the
+  -- anchor's column (in units of the anchor), so that K * (the whole
+  -- evaluation) stays the linear predictor
+  local value, rest = anchor and start[anchor], {}
+  for j, n in ipairs(names) do if why[n] and start[n] ~= 0 then rest[#rest + 1] = j end end
+  local X, offset = {}, {}
+  for i, row in ipairs(data.X) do
+    local r, u = {}, 0
+    for k, j in ipairs(cols) do r[k] = row[j] end
+    for _, j in ipairs(rest) do u = u + start[names[j]] * row[j] end
+    if a then r[a], offset[i] = r[a] + u / value, 0 else offset[i] = k0 * u end
+    X[i] = r
+  end
+  local center = {}
+  for k, j in ipairs(cols) do center[k] = k0 * start[names[j]] end
+  local res, err = require("cheskers.stats").logistic(X, data.y, data.clusters, 100,
+    { ridge = opts.ridge or M.DEFAULTS.ridge, center = center, offset = offset, progress = opts.progress })
+  if not res then return nil, "the fit failed: " .. err .. " (more games, or a larger --ridge)" end
+  local beta, cov = res.beta, res.cov_cluster or res.cov
+  if a and beta[a] <= 2 * math.sqrt(cov[a][a]) then
+    return nil, string.format("the anchor %s has no clear positive effect on the results (%.3g +- %.3g): "
+      .. "more games, or another --anchor", anchor, beta[a], math.sqrt(cov[a][a]))
+  end
+  local fit = { weights = {}, se = {}, why = why, scale = a and beta[a] / value or k0, anchor = anchor,
+                games = data.games, positions = #X, rules = data.rules, bot = data.bot, seed = data.seed,
+                iterations = res.iterations, start_loss = start_loss }
+  local sum = 0
+  for r, row in ipairs(X) do
+    local eta = offset[r]
+    for j = 1, #beta do eta = eta + row[j] * beta[j] end
+    sum = sum + log_loss(1 / (1 + math.exp(-eta)), data.y[r])
+  end
+  fit.loss = sum / #X
+  for _, n in ipairs(names) do fit.weights[n] = start[n] end
+  return weights_of(fit, names, cols, beta, cov, a, value)
+end
+
+return M
