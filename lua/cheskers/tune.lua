@@ -277,7 +277,7 @@ local function run_rules(run)
   local store = require "cheskers.store"
   local text = fp.hooks and run.plan.rules or fp.text
   if type(text) ~= "string" then errorf("the rules of these games cannot be read back: %s", S.show(fp.text)) end
-  local rules, err = require("cheskers.rulespec").parse(text)
+  local rules, err = require("cheskers.rulearg").parse(text)
   if rules == nil then errorf("the rules of these games (%s): %s", text, err) end
   local now = require("cheskers.match").fingerprint({ rules = rules }, { { name = "" }, { name = "" } }).rules
   local d = store.diff(fp, store.decode(store.encode(now)))
