@@ -12,6 +12,7 @@
  * core has returned and the board is consistent again.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +32,53 @@ State *lb_state(lua_State *L)
     return st;
 }
 
+/* The chk_alloc of a State (ud): the Lua state's allocator as it is now
+ * (a sandbox's budget installs its own while a box runs, and so counts
+ * what the core keeps for the box), the net growth counted for the
+ * collector (lb_settle_gc). Calls no Lua API function that could raise. */
+static void *state_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    State *st = ud;
+    void *aud;
+    size_t old = ptr != NULL ? osize : 0;
+    lua_Alloc f = lua_getallocf(st->main, &aud);
+    void *q = f(aud, ptr, old, nsize);
+    if (q == NULL && nsize > 0)
+        return NULL;
+    if (nsize > old)
+        st->gc_debt += nsize - old;
+    else
+        st->gc_debt -= old - nsize < st->gc_debt ? old - nsize : st->gc_debt;
+    return q;
+}
+
 /* [-0, +1] The State of this Lua state, made on first use. */
 void lb_push_state(lua_State *L)
 {
+    State *st;
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &state_key) == LUA_TUSERDATA)
         return;
     lua_pop(L, 1);
-    memset(lua_newuserdatauv(L, sizeof(State), 0), 0, sizeof(State));
+    st = lua_newuserdatauv(L, sizeof(State), 0);
+    memset(st, 0, sizeof *st);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+    st->main = lua_tothread(L, -1);
+    lua_pop(L, 1);
+    st->alloc.fn = state_alloc;
+    st->alloc.ud = st;
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &state_key);
+}
+
+#define SETTLE_BYTES ((size_t)64 << 10)   /* tell the collector in steps of at least this */
+
+void lb_settle_gc(lua_State *L, State *st)
+{
+    if (st->gc_debt < SETTLE_BYTES)
+        return;
+    size_t kib = st->gc_debt >> 10;
+    st->gc_debt = 0;
+    lua_gc(L, LUA_GCSTEP, kib > INT_MAX ? INT_MAX : (int)kib);
 }
 
 void lb_setfuncs(lua_State *L, const luaL_Reg *l)
@@ -153,17 +192,21 @@ int lb_check_square(lua_State *L, int arg)
     return sq;
 }
 
-/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of memory. */
+/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of
+ * memory. From the board's allocator, as its history. */
 bool lb_grow_plies(Board *b, size_t n)
 {
+    const chk_alloc *a = b->pos.alloc;
     Ply *p;
     size_t cap;
     if (n <= b->nplies)
         return true;
+    if (n > SIZE_MAX / 2 / sizeof *p)
+        return false;
     cap = b->nplies ? b->nplies : 16;
     while (cap < n)
         cap *= 2;
-    p = realloc(b->plies, cap * sizeof *p);
+    p = a->fn(a->ud, b->plies, b->nplies * sizeof *p, cap * sizeof *p);
     if (p == NULL)
         return false;
     memset(p + b->nplies, 0, (cap - b->nplies) * sizeof *p);
@@ -190,6 +233,7 @@ Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
     Board *b;
     ridx = lua_absindex(L, ridx);
     b = lua_newuserdatauv(L, sizeof(Board), nslots + 2);
+    b->pos.alloc = lb_alloc(((Rules *)lua_touserdata(L, ridx))->ctx.st);
     b->nslots = nslots;
     lb_clear_slots(b);
     b->plies = NULL;
@@ -209,10 +253,37 @@ Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
 Board *lb_push_board_copy(lua_State *L, const chk_pos *src, int ridx, bool up)
 {
     Board *b = lb_new_board(L, ridx, src->nhist, up, up ? PLY_SLOTS : 0);
-    if (!chk_pos_copy(&b->pos, src))
+    const chk_alloc *a = b->pos.alloc;
+    /* src is a board's position (a hook's is the board's own): the same allocator */
+    if (!chk_pos_copy(&b->pos, src)) {
+        b->pos.alloc = a;
         lb_error(L, LB_E_NO_MEMORY, "not enough memory");
+    }
     b->closed = false;
+    lb_settle_gc(L, a->ud);
     return b;
+}
+
+void lb_init_pos(Board *b, const chk_rules *r, bool start)
+{
+    const chk_alloc *a = b->pos.alloc;
+    if (start)
+        chk_pos_start(&b->pos, r);
+    else
+        chk_pos_init(&b->pos, r);
+    b->pos.alloc = a;
+}
+
+void lb_free_board(Board *b)
+{
+    const chk_alloc *a = b->pos.alloc;
+    if (!b->closed) {
+        b->closed = true;
+        chk_pos_free(&b->pos);
+    }
+    a->fn(a->ud, b->plies, b->nplies * sizeof *b->plies, 0);
+    b->plies = NULL;
+    b->nplies = 0;
 }
 
 /* b, the board at arg or NULL when that is no board, when it is open. idle:

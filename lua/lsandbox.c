@@ -10,9 +10,13 @@
  *                 running total carries over from call to call. Frees are
  *                 credited to the box running, so a run starts with a full
  *                 collection (others' garbage is not the box's credit) and,
- *                 when it grew, ends with one while the box's allocator still
- *                 counts (its garbage is). Objects the box made that the
+ *                 when it grew, ends with two while the box's allocator still
+ *                 counts (its garbage is; the second frees what finalizers,
+ *                 a board's __gc, let go of). Objects the box made that the
  *                 runner drops later stay counted: the total errs high.
+ *                 The C memory the binding keeps for Lua code (boards'
+ *                 histories and plies, inner search contexts) comes from
+ *                 this allocator too (lbind.h: State.alloc), so it counts.
  *   instructions  Lua VM instructions per call, counted by a C count hook.
  *   time          CPU seconds per call (the process's CPU clock,
  *                 chk_cpu_clock, so a loaded machine does not shorten it),
@@ -225,8 +229,10 @@ static void leave(lua_State *L, Budget *b, const Saved *s, int saved)
 {
     lua_sethook(L, s->hook, s->mask, s->count);
     if (b->limit > 0) {
-        if (b->used > b->entered)
+        if (b->used > b->entered) {
             lua_gc(L, LUA_GCCOLLECT);
+            lua_gc(L, LUA_GCCOLLECT);   /* what the finalizers (a board's __gc) kept */
+        }
         lua_setallocf(L, b->f, b->ud);
         if (b->used < 0)
             b->used = 0;
