@@ -405,6 +405,49 @@ static int call_result(lua_State *L)
     return 2;
 }
 
+/* The Rules whose hook context ctx is. */
+static Rules *ctx_owner(HookCtx *ctx)
+{
+    return (Rules *)(void *)((char *)ctx - offsetof(Rules, ctx));
+}
+
+/* Runs protected: [Rules (light userdata), error value] -> (). Keeps the
+ * first line of the error's message as the rules' last hook failure
+ * (no metamethod of the value runs). */
+static int keep_failure(lua_State *L)
+{
+    Rules *r = lua_touserdata(L, 1);
+    size_t len, n = 0;
+    const char *s;
+    if (lua_type(L, 2) == LUA_TSTRING)
+        s = lua_tolstring(L, 2, &len);
+    else if (lua_type(L, 2) == LUA_TTABLE && lb_rawgetfield(L, 2, "message") == LUA_TSTRING)
+        s = lua_tolstring(L, -1, &len);
+    else {
+        s = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 2));
+        len = strlen(s);
+    }
+    while (n < len && n < sizeof r->hook_error - 1 && s[n] != '\n' && s[n] != '\0')
+        n++;
+    memcpy(r->hook_error, s, n);
+    r->hook_error[n] = '\0';
+    return 0;
+}
+
+/* After a hook of ctx's rules raised (its error value on top): counts it
+ * and keeps its message (budget.hook_failures). Nothing here can raise. */
+static void hook_failed(HookCtx *ctx)
+{
+    lua_State *L = ctx->L;
+    Rules *r = ctx_owner(ctx);
+    r->hook_failures++;
+    lua_pushcfunction(L, keep_failure);
+    lua_pushlightuserdata(L, r);
+    lua_pushvalue(L, -3);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK)
+        lua_pop(L, 1);
+}
+
 /* Common checks before a hook runs; false when it cannot (ctx->failed set
  * when the failure belongs to the running core call). The hook runs only
  * inside the core call that lb_core_begin prepared: not when the core was
@@ -413,7 +456,7 @@ static int call_result(lua_State *L)
  * inside a hook). */
 static bool hook_can_run(HookCtx *ctx)
 {
-    Rules *owner = (Rules *)(void *)((char *)ctx - offsetof(Rules, ctx));
+    Rules *owner = ctx_owner(ctx);
     if (ctx->L == NULL || lua_gettop(ctx->L) != ctx->top ||
         lua_touserdata(ctx->L, ctx->idx) != (void *)owner)
         return false;
@@ -446,6 +489,7 @@ int lb_filter_hook(void *ud, const chk_pos *pos, const chk_move *m)
     status = lua_pcall(L, 3, 1, 0);
     ctx->st->hook_depth--;
     if (status != LUA_OK) {
+        hook_failed(ctx);
         lua_replace(L, ctx->idx + 1);
         ctx->failed = HOOK_ERROR;
         return -1;
@@ -470,6 +514,7 @@ int lb_result_hook(void *ud, const chk_pos *pos, int *winner)
     status = lua_pcall(L, 2, 2, 0);
     ctx->st->hook_depth--;
     if (status != LUA_OK) {
+        hook_failed(ctx);
         lua_replace(L, ctx->idx + 1);
         ctx->failed = HOOK_ERROR;
         return -1;

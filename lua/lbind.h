@@ -78,10 +78,15 @@ typedef struct HookCtx {
  * whose rules have the same content, start position and hook functions
  * uses the same one, and nothing changes it once made but ctx (where its
  * hooks run during a core call, saved and restored around each). */
+#define HOOK_ERROR_SIZE 320
+
 typedef struct Rules {
     chk_rules r;    /* first member: a board's pos.rules points here */
     HookCtx ctx;
     lua_Integer id; /* b:rules_id(): unique within the Lua state */
+    lua_Integer hook_failures;  /* the times a hook raised when the core called
+                                   it (budget.hook_failures) */
+    char hook_error[HOOK_ERROR_SIZE];   /* the last one's message, one line */
 } Rules;
 
 struct Move;
