@@ -61,7 +61,7 @@ void chk_pos_start(chk_pos *p, const chk_rules *r)
 
 void chk_pos_free(chk_pos *p)
 {
-    free(p->hist);
+    chk__mem(p->alloc, p->hist, p->caphist * sizeof *p->hist, 0);
     p->hist = NULL;
     p->nhist = p->caphist = 0;
 }
@@ -72,7 +72,7 @@ bool chk_pos_copy(chk_pos *dst, const chk_pos *src)
     dst->hist = NULL;
     dst->caphist = 0;
     if (src->nhist) {
-        dst->hist = malloc(src->nhist * sizeof *dst->hist);
+        dst->hist = chk__mem(src->alloc, NULL, 0, src->nhist * sizeof *dst->hist);
         if (!dst->hist) {
             dst->nhist = 0;
             return false;
@@ -238,6 +238,7 @@ int chk_pos_set_fen(chk_pos *p, const char *fen, char *err, size_t errlen)
         return -1;
     q.hist = p->hist;       /* keep the buffer, drop its contents */
     q.caphist = p->caphist;
+    q.alloc = p->alloc;
     q.nhist = 0;
     *p = q;
     return 0;
@@ -284,12 +285,15 @@ _Static_assert(SAME_FIELD(bb) && SAME_FIELD(occ) && SAME_FIELD(sq) && SAME_FIELD
                "chk_undo must begin as chk_pos does");
 
 /* Doubles the history (8 entries at first, 1.4 KB: boards kept by the
- * thousand, e.g. in a search tree, pay for the moves they made); false when
- * out of memory. */
+ * thousand, e.g. in a search tree, pay for the moves they made), from the
+ * position's allocator; false when out of memory. */
 static __attribute__((noinline)) bool grow_history(chk_pos *p)
 {
     size_t cap = p->caphist ? p->caphist * 2 : 8;
-    chk_undo *h = realloc(p->hist, cap * sizeof *h);
+    chk_undo *h;
+    if (cap > SIZE_MAX / 2 / sizeof *h)
+        return false;
+    h = chk__mem(p->alloc, p->hist, p->caphist * sizeof *h, cap * sizeof *h);
     if (!h)
         return false;
     p->hist = h;

@@ -7,7 +7,9 @@
  *
  * Ownership: a chk_rules is owned by the caller and must outlive every
  * position that points to it. A chk_pos owns its undo history (heap memory):
- * release it with chk_pos_free. Move generation never allocates.
+ * release it with chk_pos_free. Move generation never allocates. The
+ * memory a position's history and a search context hold comes from the C
+ * library, or from an allocator the caller gives (chk_alloc).
  *
  * Errors: functions that read text or may fail take an error buffer
  * (err, errlen) and return a negative number (or false) with a message in it.
@@ -312,6 +314,19 @@ typedef struct chk_undo {
     uint8_t pad_[8];        /* 176 bytes: entries stay 16-byte aligned */
 } chk_undo;
 
+/* An allocator of the memory the core keeps for a caller (a position's
+ * history, a search context), with the contract of Lua's lua_Alloc:
+ * fn(ud, NULL, 0, n) allocates n bytes, fn(ud, p, old, n) resizes the
+ * block p of old bytes, fn(ud, p, old, 0) frees it and returns NULL; NULL
+ * when it cannot (then p is unchanged). Shrinking and freeing never fail.
+ * The Lua binding gives the Lua state's allocator, so that what the core
+ * keeps for a sandboxed box is counted against its memory cap. A NULL
+ * chk_alloc pointer means the C library's malloc, realloc and free. */
+typedef struct chk_alloc {
+    void *(*fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+    void *ud;
+} chk_alloc;
+
 typedef struct chk_pos {
     chk_bb bb[2][CHK_MAX_KINDS];    /* pieces by colour and kind */
     chk_bb occ[2];                  /* all pieces of a colour */
@@ -323,17 +338,23 @@ typedef struct chk_pos {
     const chk_rules *rules;
     chk_undo *hist;                 /* moves made, oldest first */
     size_t nhist, caphist;
+    const chk_alloc *alloc;         /* of hist: NULL (the C library's) after
+                                       chk_pos_init; set it before the first
+                                       move; copies share it */
 } chk_pos;
 
 #define CHK_START_FEN "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 
-/* An empty board under r, White to move. */
+/* An empty board under r, White to move (its history allocated by the C
+ * library: p->alloc NULL). */
 void chk_pos_init(chk_pos *p, const chk_rules *r);
 /* The start position, with the side given by r->first. */
 void chk_pos_start(chk_pos *p, const chk_rules *r);
+/* Frees the history (p->alloc is kept). */
 void chk_pos_free(chk_pos *p);
-/* dst becomes an independent copy (history included). dst must not be
- * initialised (or be freed first). Returns false when out of memory. */
+/* dst becomes an independent copy (history included, allocated with and
+ * kept by src's allocator). dst must not be initialised (or be freed
+ * first). Returns false when out of memory. */
 bool chk_pos_copy(chk_pos *dst, const chk_pos *src);
 /* Read a position. On error p is left unchanged and -1 returned. The history
  * is cleared on success. */
@@ -566,9 +587,13 @@ typedef struct chk_search_opts {
  * the position (history included) and the options. */
 
 /* A search context: the transposition table, the move stack, killer and
- * history tables, all allocated here once. hash_bytes 0: 16 MiB. */
+ * history tables, all allocated here once. hash_bytes 0: 16 MiB. NULL when
+ * out of memory. chk_search_new_alloc takes them from alloc (NULL: the C
+ * library), which must outlive the context; chk_search_free gives them
+ * back there. */
 typedef struct chk_search chk_search;
 chk_search *chk_search_new(size_t hash_bytes);
+chk_search *chk_search_new_alloc(size_t hash_bytes, const chk_alloc *alloc);
 void chk_search_free(chk_search *s);
 /* Zeroes the tables (never needed for correctness). */
 void chk_search_clear(chk_search *s);

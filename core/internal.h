@@ -111,10 +111,19 @@ static inline chk_status chk__stop_check_now(chk_stop *s)
 
 #define CHK_TABLE_DEFAULT_BYTES ((size_t)16 << 20)
 
+/* The core's one way to allocate memory it keeps for a caller: through a
+ * (lua_Alloc's contract, chk_alloc), or the C library's when a is NULL.
+ * chk__mem(a, NULL, 0, n) allocates, chk__mem(a, p, old, n) resizes,
+ * chk__mem(a, p, old, 0) frees and returns NULL. */
+void *chk__mem(const chk_alloc *a, void *p, size_t osize, size_t nsize);
+/* n zeroed bytes from a (NULL when out of memory). */
+void *chk__zalloc(const chk_alloc *a, size_t n);
+
 /* A zeroed hash table of *count entries of entry_size bytes, *count the
  * largest power of two (at least 1024) whose entries fit in bytes (0: the
- * default, 16 MiB). NULL when out of memory. Freed with free(). The one
- * allocator of the transposition tables of search.c and solve.c. */
-void *chk__table_alloc(size_t bytes, size_t entry_size, size_t *count);
+ * default, 16 MiB), from a. NULL when out of memory. Freed with
+ * chk__mem(a, table, *count * entry_size, 0). The one allocator of the
+ * transposition tables of search.c and solve.c. */
+void *chk__table_alloc(const chk_alloc *a, size_t bytes, size_t entry_size, size_t *count);
 
 #endif

@@ -47,6 +47,7 @@ typedef struct tt_entry {
 } tt_entry;
 
 struct chk_search {
+    const chk_alloc *alloc;             /* of everything below (NULL: the C library) */
     tt_entry *tt;
     size_t tt_mask;
     uint8_t age;
@@ -84,31 +85,40 @@ struct chk_search {
 
 /* ---- context ------------------------------------------------------------ */
 
-chk_search *chk_search_new(size_t hash_bytes)
+chk_search *chk_search_new_alloc(size_t hash_bytes, const chk_alloc *alloc)
 {
-    chk_search *s = calloc(1, sizeof *s);
+    chk_search *s = chk__zalloc(alloc, sizeof *s);
     if (!s)
         return NULL;
     size_t n;
-    s->tt = chk__table_alloc(hash_bytes, sizeof *s->tt, &n);
-    s->moves = malloc(MOVE_STACK * sizeof *s->moves);
-    s->scores = malloc(MOVE_STACK * sizeof *s->scores);
+    s->alloc = alloc;
+    s->tt = chk__table_alloc(alloc, hash_bytes, sizeof *s->tt, &n);
+    if (s->tt)
+        s->tt_mask = n - 1;
+    s->moves = chk__mem(alloc, NULL, 0, MOVE_STACK * sizeof *s->moves);
+    s->scores = chk__mem(alloc, NULL, 0, MOVE_STACK * sizeof *s->scores);
     if (!s->tt || !s->moves || !s->scores) {
         chk_search_free(s);
         return NULL;
     }
-    s->tt_mask = n - 1;
     return s;
+}
+
+chk_search *chk_search_new(size_t hash_bytes)
+{
+    return chk_search_new_alloc(hash_bytes, NULL);
 }
 
 void chk_search_free(chk_search *s)
 {
     if (!s)
         return;
-    free(s->tt);
-    free(s->moves);
-    free(s->scores);
-    free(s);
+    const chk_alloc *a = s->alloc;
+    if (s->tt)
+        chk__mem(a, s->tt, (s->tt_mask + 1) * sizeof *s->tt, 0);
+    chk__mem(a, s->moves, MOVE_STACK * sizeof *s->moves, 0);
+    chk__mem(a, s->scores, MOVE_STACK * sizeof *s->scores, 0);
+    chk__mem(a, s, sizeof *s, 0);
 }
 
 void chk_search_clear(chk_search *s)

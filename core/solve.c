@@ -70,7 +70,7 @@ chk_solver *chk_solver_new(size_t tt_bytes)
     if (!s)
         return NULL;
     size_t n;
-    s->tt = chk__table_alloc(tt_bytes, sizeof *s->tt, &n);
+    s->tt = chk__table_alloc(NULL, tt_bytes, sizeof *s->tt, &n);
     s->mask = n - 1;
     s->lists = malloc((size_t)MAX_PLY * CHK_MAX_MOVES * sizeof *s->lists);
     s->scores = malloc((size_t)MAX_PLY * CHK_MAX_MOVES * sizeof *s->scores);

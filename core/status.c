@@ -1,10 +1,11 @@
 /*
  * status.c - what every long core call shares: the status names, the one
  * monotonic clock and the CPU clock, stop conditions (a flag, a deadline
- * and a CPU deadline) and the allocator of the hash tables of search.c and
- * solve.c.
+ * and a CPU deadline), the allocation of the memory the core keeps for a
+ * caller (chk_alloc) and of the hash tables of search.c and solve.c.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "internal.h"
@@ -59,7 +60,29 @@ chk_status chk__stop_clock(chk_stop *s)
     return s->status;
 }
 
-void *chk__table_alloc(size_t bytes, size_t entry_size, size_t *count)
+void *chk__mem(const chk_alloc *a, void *p, size_t osize, size_t nsize)
+{
+    if (a != NULL)
+        return a->fn(a->ud, p, p != NULL ? osize : 0, nsize);
+    if (nsize == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, nsize);
+}
+
+void *chk__zalloc(const chk_alloc *a, size_t n)
+{
+    void *p;
+    if (a == NULL)
+        return calloc(1, n);    /* fresh pages of a large block stay untouched */
+    p = chk__mem(a, NULL, 0, n);
+    if (p != NULL)
+        memset(p, 0, n);
+    return p;
+}
+
+void *chk__table_alloc(const chk_alloc *a, size_t bytes, size_t entry_size, size_t *count)
 {
     size_t n = 1024;
     if (bytes == 0)
@@ -67,5 +90,5 @@ void *chk__table_alloc(size_t bytes, size_t entry_size, size_t *count)
     while (n <= bytes / entry_size / 2)     /* n * 2 * entry_size <= bytes, without overflow */
         n *= 2;
     *count = n;
-    return calloc(n, entry_size);
+    return chk__zalloc(a, n * entry_size);
 }

@@ -12,6 +12,7 @@
  * core has returned and the board is consistent again.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +32,53 @@ State *lb_state(lua_State *L)
     return st;
 }
 
+/* The chk_alloc of a State (ud): the Lua state's allocator as it is now
+ * (a sandbox's budget installs its own while a box runs, and so counts
+ * what the core keeps for the box), the net growth counted for the
+ * collector (lb_settle_gc). Calls no Lua API function that could raise. */
+static void *state_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    State *st = ud;
+    void *aud;
+    size_t old = ptr != NULL ? osize : 0;
+    lua_Alloc f = lua_getallocf(st->main, &aud);
+    void *q = f(aud, ptr, old, nsize);
+    if (q == NULL && nsize > 0)
+        return NULL;
+    if (nsize > old)
+        st->gc_debt += nsize - old;
+    else
+        st->gc_debt -= old - nsize < st->gc_debt ? old - nsize : st->gc_debt;
+    return q;
+}
+
 /* [-0, +1] The State of this Lua state, made on first use. */
 void lb_push_state(lua_State *L)
 {
+    State *st;
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &state_key) == LUA_TUSERDATA)
         return;
     lua_pop(L, 1);
-    memset(lua_newuserdatauv(L, sizeof(State), 0), 0, sizeof(State));
+    st = lua_newuserdatauv(L, sizeof(State), 0);
+    memset(st, 0, sizeof *st);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+    st->main = lua_tothread(L, -1);
+    lua_pop(L, 1);
+    st->alloc.fn = state_alloc;
+    st->alloc.ud = st;
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &state_key);
+}
+
+#define SETTLE_BYTES ((size_t)64 << 10)   /* tell the collector in steps of at least this */
+
+void lb_settle_gc(lua_State *L, State *st)
+{
+    if (st->gc_debt < SETTLE_BYTES)
+        return;
+    size_t kib = st->gc_debt >> 10;
+    st->gc_debt = 0;
+    lua_gc(L, LUA_GCSTEP, kib > INT_MAX ? INT_MAX : (int)kib);
 }
 
 void lb_setfuncs(lua_State *L, const luaL_Reg *l)
@@ -153,17 +192,21 @@ int lb_check_square(lua_State *L, int arg)
     return sq;
 }
 
-/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of memory. */
+/* Makes room for plies[0 .. n-1]; new entries are zero. False when out of
+ * memory. From the board's allocator, as its history. */
 bool lb_grow_plies(Board *b, size_t n)
 {
+    const chk_alloc *a = b->pos.alloc;
     Ply *p;
     size_t cap;
     if (n <= b->nplies)
         return true;
+    if (n > SIZE_MAX / 2 / sizeof *p)
+        return false;
     cap = b->nplies ? b->nplies : 16;
     while (cap < n)
         cap *= 2;
-    p = realloc(b->plies, cap * sizeof *p);
+    p = a->fn(a->ud, b->plies, b->nplies * sizeof *p, cap * sizeof *p);
     if (p == NULL)
         return false;
     memset(p + b->nplies, 0, (cap - b->nplies) * sizeof *p);
@@ -190,6 +233,7 @@ Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
     Board *b;
     ridx = lua_absindex(L, ridx);
     b = lua_newuserdatauv(L, sizeof(Board), nslots + 2);
+    b->pos.alloc = lb_alloc(((Rules *)lua_touserdata(L, ridx))->ctx.st);
     b->nslots = nslots;
     lb_clear_slots(b);
     b->plies = NULL;
@@ -209,10 +253,37 @@ Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots)
 Board *lb_push_board_copy(lua_State *L, const chk_pos *src, int ridx, bool up)
 {
     Board *b = lb_new_board(L, ridx, src->nhist, up, up ? PLY_SLOTS : 0);
-    if (!chk_pos_copy(&b->pos, src))
+    const chk_alloc *a = b->pos.alloc;
+    /* src is a board's position (a hook's is the board's own): the same allocator */
+    if (!chk_pos_copy(&b->pos, src)) {
+        b->pos.alloc = a;
         lb_error(L, LB_E_NO_MEMORY, "not enough memory");
+    }
     b->closed = false;
+    lb_settle_gc(L, a->ud);
     return b;
+}
+
+void lb_init_pos(Board *b, const chk_rules *r, bool start)
+{
+    const chk_alloc *a = b->pos.alloc;
+    if (start)
+        chk_pos_start(&b->pos, r);
+    else
+        chk_pos_init(&b->pos, r);
+    b->pos.alloc = a;
+}
+
+void lb_free_board(Board *b)
+{
+    const chk_alloc *a = b->pos.alloc;
+    if (!b->closed) {
+        b->closed = true;
+        chk_pos_free(&b->pos);
+    }
+    a->fn(a->ud, b->plies, b->nplies * sizeof *b->plies, 0);
+    b->plies = NULL;
+    b->nplies = 0;
 }
 
 /* b, the board at arg or NULL when that is no board, when it is open. idle:
@@ -334,6 +405,49 @@ static int call_result(lua_State *L)
     return 2;
 }
 
+/* The Rules whose hook context ctx is. */
+static Rules *ctx_owner(HookCtx *ctx)
+{
+    return (Rules *)(void *)((char *)ctx - offsetof(Rules, ctx));
+}
+
+/* Runs protected: [Rules (light userdata), error value] -> (). Keeps the
+ * first line of the error's message as the rules' last hook failure
+ * (no metamethod of the value runs). */
+static int keep_failure(lua_State *L)
+{
+    Rules *r = lua_touserdata(L, 1);
+    size_t len, n = 0;
+    const char *s;
+    if (lua_type(L, 2) == LUA_TSTRING)
+        s = lua_tolstring(L, 2, &len);
+    else if (lua_type(L, 2) == LUA_TTABLE && lb_rawgetfield(L, 2, "message") == LUA_TSTRING)
+        s = lua_tolstring(L, -1, &len);
+    else {
+        s = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 2));
+        len = strlen(s);
+    }
+    while (n < len && n < sizeof r->hook_error - 1 && s[n] != '\n' && s[n] != '\0')
+        n++;
+    memcpy(r->hook_error, s, n);
+    r->hook_error[n] = '\0';
+    return 0;
+}
+
+/* After a hook of ctx's rules raised (its error value on top): counts it
+ * and keeps its message (budget.hook_failures). Nothing here can raise. */
+static void hook_failed(HookCtx *ctx)
+{
+    lua_State *L = ctx->L;
+    Rules *r = ctx_owner(ctx);
+    r->hook_failures++;
+    lua_pushcfunction(L, keep_failure);
+    lua_pushlightuserdata(L, r);
+    lua_pushvalue(L, -3);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK)
+        lua_pop(L, 1);
+}
+
 /* Common checks before a hook runs; false when it cannot (ctx->failed set
  * when the failure belongs to the running core call). The hook runs only
  * inside the core call that lb_core_begin prepared: not when the core was
@@ -342,7 +456,7 @@ static int call_result(lua_State *L)
  * inside a hook). */
 static bool hook_can_run(HookCtx *ctx)
 {
-    Rules *owner = (Rules *)(void *)((char *)ctx - offsetof(Rules, ctx));
+    Rules *owner = ctx_owner(ctx);
     if (ctx->L == NULL || lua_gettop(ctx->L) != ctx->top ||
         lua_touserdata(ctx->L, ctx->idx) != (void *)owner)
         return false;
@@ -375,6 +489,7 @@ int lb_filter_hook(void *ud, const chk_pos *pos, const chk_move *m)
     status = lua_pcall(L, 3, 1, 0);
     ctx->st->hook_depth--;
     if (status != LUA_OK) {
+        hook_failed(ctx);
         lua_replace(L, ctx->idx + 1);
         ctx->failed = HOOK_ERROR;
         return -1;
@@ -399,6 +514,7 @@ int lb_result_hook(void *ud, const chk_pos *pos, int *winner)
     status = lua_pcall(L, 2, 2, 0);
     ctx->st->hook_depth--;
     if (status != LUA_OK) {
+        hook_failed(ctx);
         lua_replace(L, ctx->idx + 1);
         ctx->failed = HOOK_ERROR;
         return -1;

@@ -51,6 +51,13 @@ typedef struct State {
     double deadline;        /* cheskers.deadline: a chk_clock() time, 0: none */
     lua_Integer last_rules_id;  /* the id of the last rule set made (Rules.id) */
     double cpu_deadline;    /* its CPU deadline: a chk_cpu_clock() time, 0: none */
+    lua_State *main;        /* the main thread: its allocator is the state's */
+    chk_alloc alloc;        /* the C memory kept for Lua code (boards' histories
+                               and plies, nested search contexts): the Lua
+                               state's allocator at the time of each call, so
+                               that a sandbox's memory cap counts it */
+    size_t gc_debt;         /* bytes alloc gave since the collector was told
+                               (lb_settle_gc) */
 } State;
 
 enum { HOOK_OK, HOOK_ERROR, HOOK_STACK, HOOK_DEPTH };
@@ -71,10 +78,15 @@ typedef struct HookCtx {
  * whose rules have the same content, start position and hook functions
  * uses the same one, and nothing changes it once made but ctx (where its
  * hooks run during a core call, saved and restored around each). */
+#define HOOK_ERROR_SIZE 320
+
 typedef struct Rules {
     chk_rules r;    /* first member: a board's pos.rules points here */
     HookCtx ctx;
     lua_Integer id; /* b:rules_id(): unique within the Lua state */
+    lua_Integer hook_failures;  /* the times a hook raised when the core called
+                                   it (budget.hook_failures) */
+    char hook_error[HOOK_ERROR_SIZE];   /* the last one's message, one line */
 } Rules;
 
 struct Move;
@@ -254,8 +266,18 @@ void lb_push_status_error(lua_State *L, int status, const char *who);
 
 /* ---- boards and moves (made here: hooks need them too) ------------------ */
 
+/* [-0, +0] Tells the collector of the C memory st->alloc gave since it was
+ * last told, once that is worth a step (a board copy's history, say): the
+ * collector sees only Lua's own allocations, so without this the garbage
+ * of boards with long histories would pile up between its cycles. May run
+ * finalizers, as any allocation does. */
+void lb_settle_gc(lua_State *L, State *st);
+/* The state's allocator, as a board's (b->pos.alloc). */
+#define lb_alloc(st) (&(st)->alloc)
+
 /* Makes room for plies[0 .. n-1]; new entries are zero. False when out of
- * memory. lb_grow_plies does the allocation, out of the hot path. */
+ * memory. lb_grow_plies does the allocation (from the board's allocator,
+ * b->pos.alloc, as its history), out of the hot path. */
 bool lb_grow_plies(Board *b, size_t n);
 static inline bool lb_reserve_plies(Board *b, size_t n)
 {
@@ -278,8 +300,14 @@ static inline int lb_ply_slot(const Board *b, size_t i)
 /* Forgets what the slots keep. */
 void lb_clear_slots(Board *b);
 /* [-0, +1] A new closed board using the Rules at ridx, its plies allocated
- * for a position with nhist moves; nslots: 0 or PLY_SLOTS. */
+ * for a position with nhist moves; nslots: 0 or PLY_SLOTS. Its allocator
+ * (b->pos.alloc) is the state's. */
 Board *lb_new_board(lua_State *L, int ridx, size_t nhist, bool up, int nslots);
+/* Makes b's position empty under r (chk_pos_init) or the start position
+ * (start: chk_pos_start), keeping b's allocator. */
+void lb_init_pos(Board *b, const chk_rules *r, bool start);
+/* Frees what the board holds (its history and plies) and closes it. */
+void lb_free_board(Board *b);
 /* [-0, +1] A new board, a copy of src, using the Rules at ridx. up: one for
  * Lua code (b:copy), else for a hook. */
 Board *lb_push_board_copy(lua_State *L, const chk_pos *src, int ridx, bool up);

@@ -49,7 +49,7 @@ static int l_new(lua_State *L)
     r = lb_push_rules(L, 2, st);
     ridx = lua_gettop(L);
     b = lb_new_board(L, ridx, 0, true, PLY_SLOTS);
-    chk_pos_init(&b->pos, &r->r);
+    lb_init_pos(b, &r->r, false);
     b->closed = false;
     if (fen == NULL) {
         lua_getiuservalue(L, ridx, 1);
@@ -58,7 +58,7 @@ static int l_new(lua_State *L)
         lua_pop(L, 2);
     }
     if (fen == NULL)
-        chk_pos_start(&b->pos, &r->r);
+        lb_init_pos(b, &r->r, true);
     else if (chk_pos_set_fen(&b->pos, fen, err, sizeof err) < 0)
         return lb_error(L, LB_E_BAD_POSITION, "bad position: %s", err);
     return 1;
@@ -221,13 +221,7 @@ static int board_gc(lua_State *L)
     Board *b = toboard(L);
     if (b->busy)
         return lb_error(L, LB_E_BUSY, "board is busy");
-    if (!b->closed) {
-        b->closed = true;
-        chk_pos_free(&b->pos);
-    }
-    free(b->plies);
-    b->plies = NULL;
-    b->nplies = 0;
+    lb_free_board(b);
     return 0;
 }
 
@@ -370,6 +364,7 @@ static void play_legal(lua_State *L, Board *b, const chk_move *m, const Move *mv
         b->slot_ply[slot - 3] = n;
     b->plies[n].played = mv;
     b->plies[n + 1].stamp = 0;
+    lb_settle_gc(L, b->pos.alloc->ud);     /* the history may have grown */
 }
 
 /* b:play(move or text) -> the move played */
@@ -625,7 +620,7 @@ static int board_mirror(lua_State *L)
     lua_getiuservalue(L, 1, 1);
     m = lb_new_board(L, 2, 0, true, PLY_SLOTS);
     p = &b->pos;
-    chk_pos_init(&m->pos, p->rules);
+    lb_init_pos(m, p->rules, false);
     m->closed = false;
     for (sq = 0; sq < CHK_SQUARES; sq++) {
         uint8_t pc = p->sq[CHK_SQUARES - 1 - sq];

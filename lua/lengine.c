@@ -52,12 +52,17 @@ typedef struct Engine {
 } Engine;
 
 /* A search context of its own, for a search started from inside another
- * one's callback; freed by its __gc (a Lua error cannot leak it). */
+ * one's callback: from the state's allocator (lbind.h: State.alloc, so a
+ * box's memory cap counts it), freed as soon as its search returns, or by
+ * its __gc when a Lua error comes first (it cannot leak). */
 typedef struct Box {
     chk_search *search;
 } Box;
 
 #define BOX_MT "cheskers.engine.search"
+/* An inner search's transposition table: small, since the context is made
+ * and zeroed for each such search (and counted against a box's memory). */
+#define INNER_HASH_BYTES ((size_t)256 << 10)
 
 static int box_gc(lua_State *L)
 {
@@ -468,15 +473,16 @@ static int board_search(lua_State *L)
     c.si = NULL;
     si = lua_newuserdatauv(L, sizeof *si, 0);
     chk_search *ctx;
+    Box *box = NULL;        /* an inner search's context */
     if (e->searching) {
-        Box *box = lua_newuserdatauv(L, sizeof *box, 0);
+        box = lua_newuserdatauv(L, sizeof *box, 0);
         box->search = NULL;
         if (luaL_newmetatable(L, BOX_MT)) {
             lua_pushcfunction(L, box_gc);
             lua_setfield(L, -2, "__gc");
         }
         lua_setmetatable(L, -2);
-        box->search = chk_search_new((size_t)1 << 20);
+        box->search = chk_search_new_alloc(INNER_HASH_BYTES, lb_alloc(lb_state(L)));
         ctx = box->search;
     } else {
         if (!e->search)
@@ -498,6 +504,10 @@ static int board_search(lua_State *L)
     int rc = chk_search_run(ctx, p, &o, si);
     if (outer)
         e->searching = false;
+    if (box != NULL) {      /* given back now, not at the next collection */
+        chk_search_free(box->search);
+        box->search = NULL;
+    }
     lb_call_end(L, 1, slot);     /* raises the error of a failed rule hook */
     switch (rc) {
     case CHK_OK:

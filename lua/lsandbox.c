@@ -10,9 +10,13 @@
  *                 running total carries over from call to call. Frees are
  *                 credited to the box running, so a run starts with a full
  *                 collection (others' garbage is not the box's credit) and,
- *                 when it grew, ends with one while the box's allocator still
- *                 counts (its garbage is). Objects the box made that the
+ *                 when it grew, ends with two while the box's allocator still
+ *                 counts (its garbage is; the second frees what finalizers,
+ *                 a board's __gc, let go of). Objects the box made that the
  *                 runner drops later stay counted: the total errs high.
+ *                 The C memory the binding keeps for Lua code (boards'
+ *                 histories and plies, inner search contexts) comes from
+ *                 this allocator too (lbind.h: State.alloc), so it counts.
  *   instructions  Lua VM instructions per call, counted by a C count hook.
  *   time          CPU seconds per call (the process's CPU clock,
  *                 chk_cpu_clock, so a loaded machine does not shorten it),
@@ -36,6 +40,14 @@
  *   budget:used()  -> bytes held by the box (its running total)
  *   budget:count() -> instructions of the last run
  *   budget.interrupted() -> whether Ctrl-C came since the last run started
+ *   budget.hook_failures(board) -> n, message | nil
+ *       how many times a rule hook (filter, result) of the board's rule set
+ *       raised when the core called it, in this Lua state: copies of the
+ *       board and boards made with the same rules share the count. message:
+ *       the last one's first line. A box cannot forge a failure (it cannot
+ *       raise inside a hook the core called but by making that hook fail):
+ *       the runner compares the counts before and after a bot's move to
+ *       tell the rules' fault from the bot's.
  *
  * The bookkeeping lives in the userdata; the running budget is found by the
  * hook through the registry (no globals).
@@ -225,8 +237,10 @@ static void leave(lua_State *L, Budget *b, const Saved *s, int saved)
 {
     lua_sethook(L, s->hook, s->mask, s->count);
     if (b->limit > 0) {
-        if (b->used > b->entered)
+        if (b->used > b->entered) {
             lua_gc(L, LUA_GCCOLLECT);
+            lua_gc(L, LUA_GCCOLLECT);   /* what the finalizers (a board's __gc) kept */
+        }
         lua_setallocf(L, b->f, b->ud);
         if (b->used < 0)
             b->used = 0;
@@ -299,6 +313,21 @@ static int budget_count(lua_State *L)
     return 1;
 }
 
+/* budget.hook_failures(board) -> n, message | nil: see the header. */
+static int budget_hook_failures(lua_State *L)
+{
+    const Rules *r;
+    luaL_argexpected(L, lb_testboard(L, 1, false) != NULL, 1, "board");
+    lua_getiuservalue(L, 1, 1);
+    r = lua_touserdata(L, -1);
+    lua_pushinteger(L, r->hook_failures);
+    if (r->hook_failures > 0)
+        lua_pushstring(L, r->hook_error);
+    else
+        lua_pushnil(L);
+    return 2;
+}
+
 /* budget.interrupted(): whether Ctrl-C (or cheskers.interrupt) came since
  * the last run started. An "interrupted" error value alone proves nothing:
  * a box can rewrite the code of an error value it caught. */
@@ -313,6 +342,7 @@ int luaopen_cheskers_budget(lua_State *L)
     static const luaL_Reg funcs[] = {
         { "new", budget_new },
         { "interrupted", budget_interrupted },
+        { "hook_failures", budget_hook_failures },
         { NULL, NULL }
     };
     static const luaL_Reg methods[] = {

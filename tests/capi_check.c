@@ -5,13 +5,18 @@
  * (NULL or size 0: nothing written there), a result hook that has nothing
  * to say (its winner is not read), chk_rules_to_text, the shape of move
  * text (chk_read_move_text, chk_shape_text), and the rules text reader with
- * its messages (chk_rules_parse, chk_option_next). Prints TAP.
+ * its messages (chk_rules_parse, chk_option_next), and the allocator the
+ * binding gives a position and a search context (chk_alloc), refusing at
+ * every point. Prints TAP.
  * Built and run by tests/capi_test.sh. Expected values come from
  * docs/rules.md (move text, option names and defaults) and the header's
  * contracts, never from a printout.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define FEN_CHECK_SIZE 128
 
 #include "cheskers.h"
 #include "tap.h"
@@ -249,6 +254,112 @@ static void check_option_text(void)
     check(o[4].value_len == 7 && memcmp(o[4].value, "{1,{2}}", 7) == 0, "a {...} value is handed over whole");
 }
 
+/* A counting allocator with lua_Alloc's contract (chk_alloc) that refuses
+ * any growth past its limit: the bytes it holds, its calls, and a check of
+ * the sizes it is given back (a block freed or resized with a size other
+ * than its own is a fault). */
+typedef struct Counter {
+    size_t held, limit;
+    int calls, refused, bad_sizes;
+    void *last;
+    size_t last_size;
+} Counter;
+
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    Counter *c = ud;
+    size_t old = ptr ? osize : 0;
+    void *q;
+    c->calls++;
+    if (nsize > old && c->held + (nsize - old) > c->limit) {
+        c->refused++;
+        return NULL;
+    }
+    if (ptr && ptr == c->last && osize != c->last_size)
+        c->bad_sizes++;
+    if (nsize == 0) {
+        free(ptr);
+        q = NULL;
+    } else
+        q = realloc(ptr, nsize);
+    if (q == NULL && nsize > 0)
+        return NULL;
+    c->held = c->held - old + nsize;
+    c->last = q;
+    c->last_size = nsize;
+    return q;
+}
+
+/* chk_alloc: a position's history and a search context come from the
+ * allocator given, are given back there (nothing held at the end), and
+ * an allocator that refuses at any point leaves a clean failure: chk_make
+ * false with the position unchanged, chk_pos_copy false, chk_search_new_alloc
+ * NULL, and nothing held. */
+/* Plays n plies of two kings going back and forth (a1-b2 h8-g7 b2-a1
+ * g7-h8, from 7k/8/8/8/8/8/8/K7 w): how many chk_make made. */
+static int shuffle_kings(chk_pos *p, int n)
+{
+    static const char *const cycle[] = { "a1-b2", "h8-g7", "b2-a1", "g7-h8" };
+    chk_move m;
+    int made = 0;
+    for (int i = 0; i < n; i++) {
+        if (chk_parse_move(p, cycle[p->nhist % 4], &m, NULL, 0) != 0 || !chk_make(p, &m))
+            break;
+        made++;
+    }
+    return made;
+}
+
+static void check_allocator(const chk_rules *r)
+{
+    Counter c = { 0, (size_t)-1, 0, 0, 0, NULL, 0 };
+    chk_alloc a = { counting_alloc, &c };
+    chk_pos p, q;
+    chk_pos_init(&p, r);
+    check(p.alloc == NULL, "chk_pos_init: the C library's allocator");
+    chk_pos_set_fen(&p, "7k/8/8/8/8/8/8/K7 w", NULL, 0);
+    p.alloc = &a;
+    check(shuffle_kings(&p, 40) == 40 && c.held == p.caphist * sizeof(chk_undo) && p.caphist == 64,
+          "the history grows from the position's allocator (8, 16, 32, 64 entries)");
+    check(chk_pos_copy(&q, &p) && q.alloc == &a && c.held == (p.caphist + q.nhist) * sizeof(chk_undo),
+          "a copy's history comes from the same allocator");
+    chk_pos_free(&q);
+    check(q.alloc == &a && c.held == p.caphist * sizeof(chk_undo), "chk_pos_free gives it back (keeps alloc)");
+    char fen[FEN_CHECK_SIZE], after[FEN_CHECK_SIZE];
+    c.limit = c.held;       /* no more */
+    check(shuffle_kings(&p, 24) == 24 && c.refused == 0, "the history fills up to its 64 entries");
+    chk_pos_fen(&p, fen, sizeof fen);
+    check(shuffle_kings(&p, 1) == 0 && c.refused == 1 && p.nhist == 64,
+          "a refused growth: chk_make returns false");
+    chk_pos_fen(&p, after, sizeof after);
+    check(strcmp(fen, after) == 0, "... and leaves the position as it was");
+    check(!chk_pos_copy(&q, &p) && q.hist == NULL && q.nhist == 0, "a refused copy: false, no history");
+    chk_pos_set_fen(&p, "8/8/8/8/8/8/8/K5k1 w", NULL, 0);
+    check(p.alloc == &a, "chk_pos_set_fen keeps the allocator");
+    chk_pos_free(&p);
+    check(c.held == 0 && c.bad_sizes == 0, "nothing held at the end, every size given back right");
+
+    /* a search context refused at each of its allocations in turn */
+    int calls_ok = -1;
+    for (size_t limit = 0; limit < ((size_t)8 << 20); limit = limit ? limit * 2 : 4096) {
+        c.limit = limit;
+        c.refused = 0;
+        chk_search *s = chk_search_new_alloc((size_t)1 << 16, &a);
+        if (s == NULL) {
+            if (c.held != 0 || c.refused == 0)
+                calls_ok = 0;
+            continue;
+        }
+        if (calls_ok < 0)
+            calls_ok = 1;
+        chk_search_free(s);
+        if (c.held != 0)
+            calls_ok = 0;
+    }
+    check(calls_ok == 1 && c.bad_sizes == 0,
+          "chk_search_new_alloc refused at any point: NULL and nothing held; made once the limit allows");
+}
+
 int main(void)
 {
     chk_rules r;
@@ -263,6 +374,7 @@ int main(void)
     check_option_text();
     check_parse_without_err(&p);
     check_move_shapes(&r);
+    check_allocator(&r);
     chk_pos_free(&p);
     return tap_done();
 }

@@ -949,3 +949,98 @@ describe("design research (issue 15)", function()
     assert.equal("none", report.effect_verdict({ false, false, false }))
   end)
 end)
+
+-- Issue 22: a rule hook of the experiment that fails while a bot moves (the
+-- bot's moves and searches call it too, on its copy of the board) is the
+-- file's fault, as when it fails in the game loop: the game and the run
+-- stop with its error. The bot still loses for what is its own: its own
+-- rules' hooks, a hook it calls itself, its time.
+describe("a rule hook failing in a bot's move", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() rmdir(dir) end)
+
+  -- A bot file of dir: name.lua with the choose function's body.
+  local function bot(name, body)
+    return H.write(("%s/%s.lua"):format(dir, name),
+                   "return { name = '" .. name .. "', choose = function(b)\n" .. body .. "\nend }\n")
+  end
+
+  -- Looks two plies ahead on its copy (the game loop has not been there),
+  -- then plays the first legal move.
+  local PEEK = [[
+    local c = b:copy()
+    c:play(c:moves()[1])
+    c:play(c:moves()[1])
+    c:count()
+    return b:moves()[1] ]]
+
+  -- An experiment file of dir with one variant of rules (Lua source)
+  -- played by the bot file at path: the loaded experiment, prepared.
+  local function experiment_of(path, rules, sandboxed)
+    local file = H.write(dir .. "/exp.lua", ([[return { name = "hooks", games = 1, seed = 3,
+      max_plies = 30, bots = %q, variants = { { name = "v", rules = %s } } }]]):format(path, rules))
+    local e = experiment.load(file, { sandbox = sandboxed })
+    return selfplay.prepare(e, { sandbox = sandboxed })
+  end
+
+  local FAILS_AHEAD = [[{ filter = function(b)
+    if #b:history() >= 2 then error("the hook fails two plies in") end
+    return true
+  end }]]
+
+  for _, sandboxed in ipairs({ false, true }) do
+    local how = sandboxed and "sandboxed" or "trusted"
+    it("stops the game with the hook's error, not as the bot's loss (" .. how .. ")", function()
+      local e = experiment_of(bot("peek", PEEK), FAILS_AHEAD, sandboxed)
+      local ok, err = pcall(selfplay.play_game, e, e.variants[1], 1)
+      assert.is_false(ok, "the game was played: " .. tostring(err and err.reason) .. " " .. tostring(err and err.detail))
+      assert.matches("the hook fails two plies in (in black's move)", err, 1, true)
+      if sandboxed then assert.matches("^filter hook: ", err) end
+    end)
+  end
+
+  it("stops the game even when the bot caught the hook's error and moved", function()
+    local path = bot("catcher", "pcall(function() " .. PEEK:gsub("return b:moves%(%)%[1%] $", "") .. " end)\n"
+                     .. "return b:moves()[1]")
+    local e = experiment_of(path, FAILS_AHEAD)
+    local ok, err = pcall(selfplay.play_game, e, e.variants[1], 1)
+    assert.is_false(ok)
+    assert.matches("the hook fails two plies in (in black's move)", err, 1, true)
+  end)
+
+  it("the experiment's run stops naming the game, and records no game", function()
+    local e = experiment_of(bot("peek", PEEK), FAILS_AHEAD)
+    local ok, err = pcall(selfplay.run, e, dir .. "/out", 1, 1, {})
+    assert.is_false(ok)
+    assert.matches("^variant v, game 1: .*the hook fails two plies in %(in black's move%)$", err)
+    assert.equal(0, #report.read_dir(dir .. "/out"))
+  end)
+
+  it("a bot's own rules' hook that fails is the bot's fault", function()
+    local path = bot("own", [[
+      require("cheskers").new(nil, { filter = function() error("my own hook") end }):moves() ]])
+    local e = experiment_of(path, "{ filter = function() return true end }")
+    local rec = selfplay.play_game(e, e.variants[1], 1)
+    assert.same({ "white", "error" }, { rec.result, rec.reason })
+    assert.matches("my own hook", rec.detail, 1, true, rec.detail)
+  end)
+
+  it("a bot that calls the rules' hook itself, with nonsense, loses", function()
+    local path = bot("caller", "return b:rules().filter(nil, nil)")
+    local e = experiment_of(path, "{ filter = function(b) return b:moveno() > 0 end }")
+    local rec = selfplay.play_game(e, e.variants[1], 1)
+    assert.same({ "white", "error" }, { rec.result, rec.reason })
+  end)
+
+  it("a bot whose time runs out inside a hook loses on time", function()
+    local path = bot("peek", PEEK)
+    local e = experiment_of(path, [[{ filter = function(b)
+      if #b:history() >= 2 then while true do end end
+      return true
+    end }]])
+    e.variants[1].limits = { time = 0.1 }
+    local rec = selfplay.play_game(e, e.variants[1], 1)
+    assert.same({ "white", "time" }, { rec.result, rec.reason })
+  end)
+end)

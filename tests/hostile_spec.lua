@@ -54,6 +54,118 @@ local function timed_call(box, bot, fname, seconds, ...)
   return wall() - t0, r
 end
 
+-- A board with n plies of history (two kings going back and forth): its
+-- history and plies are C memory, about 200 bytes a ply.
+local function long_board(n)
+  local b = cheskers.new("7k/8/8/8/8/8/8/K7 w")
+  local cycle = { "a1-b2", "h8-g7", "b2-a1", "g7-h8" }
+  for i = 0, n - 1 do b:play(cycle[i % 4 + 1]) end
+  return b
+end
+
+-- Runs fname of the hostile bot name in a box of a fresh process (so that
+-- its peak memory, VmHWM, is this call's): the MiB the peak grew by, and
+-- box:call's results as text ("true 2000", "false limit sandbox: ...").
+-- (ASan keeps no freed memory aside here: a quarantine would look like
+-- memory held.)
+local function fresh_call(name, fname)
+  local script = table.concat({
+    ("local arg = { %q, %q, %q }"):format(name, fname, DIR .. name),
+    'package.path = "lua/?.lua;lua/?/init.lua;" .. package.path',
+    'package.cpath = "./?.so;" .. package.cpath',
+    'local function hwm() for l in io.lines("/proc/self/status") do',
+    '  local v = l:match("^VmHWM:%s+(%d+)") if v then return tonumber(v) end end end',
+    'local sandbox = require "cheskers.sandbox"',
+    'local box = sandbox.new { name = arg[1] }',
+    'local f = assert(io.open(arg[3])) local text = f:read("a") f:close()',
+    'local _, bot = box:call(5, assert(box:load(text, "@" .. arg[1])))',
+    'local h0 = hwm()',
+    'local r = table.pack(box:call(60, bot[arg[2]], require("cheskers").new()))',
+    'print((hwm() - h0) // 1024, table.concat({ tostring(r[1]), tostring(r[2]), r[3] }, " "))',
+  }, " ")
+  local p = io.popen(("ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0 lua5.4 -e '%s' 2>&1")
+    :format(script))
+  local out = p:read("a")
+  p:close()
+  local grew, result = out:match("^(%d+)%s(.-)%s*$")
+  assert(grew, "no measurement: " .. out)
+  return tonumber(grew), result
+end
+
+-- Issue 22: the memory cap covers the C memory the binding keeps for a
+-- box (histories, plies, inner search contexts), not only Lua's.
+describe("the memory cap counts C memory", function()
+  local LIMIT = "sandbox: memory limit (more than 131072 KiB held)"
+
+  it("60 copies of a board with 100,000 plies (17 MB of C memory each) are stopped at the cap", function()
+    local b = long_board(100000)
+    local box, bot = load_bot("bot_copies.lua")
+    local r = table.pack(box:call(30 * SCALE, bot.choose, b))
+    assert.are.same({ false, "limit", LIMIT }, { r[1], r[2], r[3] })
+    assert.is_true(box:held() <= 128 * 2^20)
+    assert.are.equal(100000, #b:history(), "the runner's board is untouched")
+    -- a few copies fit: the bot goes on under its cap
+    local few = assert(box:load("local b = ... local c = { b:copy(), b:copy() } return #c[2]:history()"))
+    assert.are.same({ true, 100000, n = 2 }, table.pack(box:call(30 * SCALE, few, b)))
+  end)
+
+  it("an inner search's context is counted: six nested in eval callbacks pass a 4 MiB cap", function()
+    local box, bot = load_bot("bot_nested_search.lua", { memory = 4 * 2^20 })
+    assert.are.same({ false, "limit", "sandbox: memory limit (more than 4096 KiB held)" },
+                    { box:call(30 * SCALE, bot.deep, cheskers.new()) })
+    local roomy, rbot = load_bot("bot_nested_search.lua", { memory = 64 * 2^20 })
+    assert.are.same({ true, 6, n = 2 }, table.pack(roomy:call(30 * SCALE, rbot.deep, cheskers.new())))
+  end)
+
+  it("2,000 inner searches give their contexts back at once: the process grows by a few MB", function()
+    local grew, result = fresh_call("bot_nested_search.lua", "many")
+    assert.are.equal("true 2000", result)
+    assert.is_true(grew < 12, "peak memory grew by " .. grew .. " MiB")
+  end)
+
+  it("a history replayed without end is stopped at the cap, before the process grows past it", function()
+    local grew, result = fresh_call("bot_replay.lua", "choose")
+    assert.are.equal("false limit " .. LIMIT, result)
+    assert.is_true(grew < 128 + 32, "peak memory grew by " .. grew .. " MiB")
+  end)
+
+  -- Every cap from 64 KiB to 3 MiB refuses a C allocation at another
+  -- point (the plies, a history growing or copied, a hook's board, an
+  -- inner search's context half made): each is a clean "limit", and what
+  -- the box holds does not grow from call to call (nothing leaked).
+  it("a C allocation refused anywhere is a clean limit and leaks nothing", function()
+    local code = [[
+      local b = cheskers.new("7k/8/8/8/8/8/8/K7 w", { filter = function() return true end })
+      for i = 0, 1999 do b:play(({ "a1-b2", "h8-g7", "b2-a1", "g7-h8" })[i % 4 + 1]) end
+      local c = b:copy()
+      c:play("a1-b2")
+      c:mirror():moves()
+      c:search{ depth = 2, eval = function(x) x:search{ depth = 1 } return 0 end }
+      return #c:history()]]
+    local passed = 0
+    for kib = 64, 3072, 64 do
+      local box = sandbox.new { name = "caps", memory = kib * 1024 }
+      local fn = assert(box:load(code, "=caps"))
+      local held = {}
+      for i = 1, 3 do
+        local ok, reason, detail = box:call(30 * SCALE, fn)
+        if ok then
+          assert.are.equal(2001, reason)
+          passed = passed + 1
+        else
+          assert.are.same({ "limit", ("sandbox: memory limit (more than %d KiB held)"):format(kib) },
+                          { reason, detail }, kib .. " KiB")
+        end
+        held[i] = box:held()
+        assert.is_true(held[i] <= kib * 1024)
+      end
+      assert.is_true(held[3] - held[1] < 2048, kib .. " KiB: the box holds " .. held[1] .. ", then "
+                     .. held[2] .. ", then " .. held[3] .. " bytes")
+    end
+    assert.is_true(passed > 0 and passed < 3 * 48, "some caps are enough, some are not")
+  end)
+end)
+
 describe("hostile bots in a box", function()
   after_each(function()
     assert.is_false(exists(MARK), "the marker file was created")

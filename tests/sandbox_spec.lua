@@ -464,3 +464,102 @@ describe("files with long paths are named in full in their errors", function()
     assert.is_truthy(out:find("\t" .. path .. ":2: in main chunk", 1, true), out)
   end)
 end)
+
+-- Issue 22: every board method docs/lua_api.md documents works inside a box
+-- (a --sandbox bot) as it does outside, or fails with the same clear error,
+-- which the bot may catch: no method reaches for what the box lacks (b:svg
+-- once used string patterns, and the bot lost its game even under pcall).
+describe("every documented board method in a box", function()
+  local sandbox = require "cheskers.sandbox"
+  local cheskers = require "cheskers"
+
+  -- The names of the board methods documented: `b:NAME(` in the rows of
+  -- the tables of docs/lua_api.md.
+  local function documented()
+    local names = {}
+    for line in io.lines(H.ROOT .. "/docs/lua_api.md") do
+      if line:match("^| `b:") then
+        for name in line:gmatch("`b:([%w_]+)%(") do names[name] = true end
+      end
+    end
+    return names
+  end
+
+  -- {method, arguments...}: each called on a new start board.
+  local CALLS = {
+    { "fen" }, { "turn" }, { "moves" }, { "count" }, { "play", "d6-e5" }, { "play", "z9-e5" },
+    { "parse", "d6-e5" }, { "parse", "d6-d5" }, { "move_shape", "d6-e5" }, { "undo" }, { "history" },
+    { "result" }, { "perft", 3 }, { "divide", 2 }, { "hash" }, { "copy" }, { "get", "d6" },
+    { "put", "d4", "P" }, { "rules" }, { "rules_id" }, { "moveno" }, { "quiet" },
+    { "is_capture", "d6-e5" }, { "mirror" }, { "pieces", "white" }, { "pieces", "black", "k" },
+    { "material" }, { "squares" }, { "piece_map" }, { "bitboards" }, { "search", { depth = 3 } },
+    { "eval" }, { "eval", { features = true } }, { "ordered_moves" }, { "probe" }, { "tb_moves" },
+    { "solve", 1 }, { "defend", 1 }, { "refute", "d6-e5", 1 },
+    { "svg" }, { "svg", { flip = true, title = 'a <"b"> & c', id = "x y!", size = 200, coords = false,
+                         highlight = { "d6", "e5" }, arrows = { "d6-e5", { "c3", "d4" } } } },
+    { "svg", { flp = true } }, { "svg", { size = "big" } },
+  }
+
+  -- A value as text to compare, the same for equal results: tables by their
+  -- sorted keys, boards by their position, moves by their text; the times
+  -- of searches and solves (and their rates) left out.
+  local function show(v, depth)
+    local t = type(v)
+    if t == "userdata" then return (v.fen and "board " .. v:fen() or "move " .. tostring(v)) end
+    if t ~= "table" then return t .. " " .. tostring(v) end
+    if (depth or 0) > 5 then return "..." end
+    if cheskers.error_code(v) then return "error " .. v.message end
+    local keys = {}
+    for k in pairs(v) do
+      if k ~= "time" and k ~= "nps" then keys[#keys + 1] = k end
+    end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    local parts = {}
+    for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. "=" .. show(v[k], (depth or 0) + 1) end
+    return "{" .. table.concat(parts, ", ") .. "}"
+  end
+
+  local function results(r)
+    local parts = {}
+    for i = 1, r.n do parts[i] = show(r[i]) end
+    return table.concat(parts, "; ")
+  end
+
+  it("covers every method docs/lua_api.md documents", function()
+    local covered = {}
+    for _, c in ipairs(CALLS) do covered[c[1]] = true end
+    for name in pairs(documented()) do
+      assert.is_true(covered[name], "b:" .. name .. " is documented but not called here")
+    end
+  end)
+
+  it("each works in the box as outside, or fails there with the same message, and the box goes on", function()
+    local box = sandbox.new { name = "methods" }
+    local fn = assert(box:load([==[
+      local calls = ...
+      local out = {}
+      for i, c in ipairs(calls) do
+        local b = cheskers.new()
+        out[i] = table.pack(pcall(b[c[1]], b, table.unpack(c, 2)))
+      end
+      return out]==], "=methods"))
+    local ok, inside, detail = box:call(60 * SCALE, fn, CALLS)
+    assert.is_true(ok, tostring(inside) .. ": " .. tostring(detail))
+    for i, c in ipairs(CALLS) do
+      local b = cheskers.new()
+      local outside = table.pack(pcall(b[c[1]], b, table.unpack(c, 2)))
+      assert.are.equal(results(outside), results(inside[i]), "b:" .. c[1] .. " in a box")
+    end
+  end)
+
+  it("b:svg's error for a bad option is the one outside a box, and costs the bot nothing", function()
+    local box = sandbox.new { name = "svg" }
+    local fn = assert(box:load([[
+      local b = ...
+      local ok, err = pcall(b.svg, b, { flp = true })
+      return ok, err, #b:svg()]], "=svg"))
+    local b = cheskers.new()
+    assert.are.same({ true, false, "svg: unknown option 'flp' (did you mean 'flip'?)", #b:svg(), n = 4 },
+                    table.pack(box:call(10 * SCALE, fn, b)))
+  end)
+end)

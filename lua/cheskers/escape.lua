@@ -28,6 +28,10 @@
 --       from data is refused by string.format past 99 and counts bytes,
 --       not characters.
 -- Non-strings are taken through tostring.
+-- (It runs inside sandboxed calls too, e.g. b:svg in a box, where strings
+-- have no methods: string functions are called as functions.)
+local byte, find, format, gsub, sub = string.byte, string.find, string.format, string.gsub, string.sub
+
 local M = {}
 
 local REPLACEMENT = "\u{FFFD}"
@@ -39,11 +43,11 @@ local function by_validity(s, good, bad)
   while true do
     local n, at = utf8.len(s, i)
     if n then
-      out[#out + 1] = good(s:sub(i))
+      out[#out + 1] = good(sub(s, i))
       return table.concat(out)
     end
-    out[#out + 1] = good(s:sub(i, at - 1))
-    out[#out + 1] = bad(s:byte(at))
+    out[#out + 1] = good(sub(s, i, at - 1))
+    out[#out + 1] = bad(byte(s, at))
     i = at + 1
   end
 end
@@ -61,11 +65,11 @@ end
 
 local NAMED = { ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r" }
 
-local function byte_text(b) return ("\\x%02x"):format(b) end
+local function byte_text(b) return format("\\x%02x", b) end
 
-local function control_text(c) return NAMED[c] or byte_text(c:byte()) end
+local function control_text(c) return NAMED[c] or byte_text(byte(c)) end
 
-local function char_text(c) return ("\\u{%04x}"):format(utf8.codepoint(c)) end
+local function char_text(c) return format("\\u{%04x}", utf8.codepoint(c)) end
 
 -- C1 controls (U+0080..U+009F); U+2028, U+2029 (line and paragraph
 -- separators) and U+202A..U+202E (embeddings and overrides); U+2066..U+2069
@@ -75,13 +79,15 @@ local SEPARATORS_AND_OVERRIDES = "\226\128[\168-\174]"
 local ISOLATES = "\226\129[\166-\169]"
 
 local function console_piece(piece)
-  return (piece:gsub("[\0-\31\127]", control_text):gsub(C1, char_text)
-               :gsub(SEPARATORS_AND_OVERRIDES, char_text):gsub(ISOLATES, char_text))
+  piece = gsub(piece, "[\0-\31\127]", control_text)
+  piece = gsub(piece, C1, char_text)
+  piece = gsub(piece, SEPARATORS_AND_OVERRIDES, char_text)
+  return (gsub(piece, ISOLATES, char_text))
 end
 
 function M.console(s)
   s = tostring(s)
-  if utf8.len(s) and not s:find("[\0-\31\127\194\226]") then return s end
+  if utf8.len(s) and not find(s, "[\0-\31\127\194\226]") then return s end
   return by_validity(s, console_piece, byte_text)
 end
 
@@ -90,8 +96,10 @@ end
 local ENTITIES = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
 
 local function xml_piece(piece)
-  return (piece:gsub("[\0-\8\11\12\14-\31\127]", REPLACEMENT):gsub(C1, REPLACEMENT)
-               :gsub("\239\191[\190\191]", REPLACEMENT):gsub("[&<>\"']", ENTITIES))
+  piece = gsub(piece, "[\0-\8\11\12\14-\31\127]", REPLACEMENT)
+  piece = gsub(piece, C1, REPLACEMENT)
+  piece = gsub(piece, "\239\191[\190\191]", REPLACEMENT)
+  return (gsub(piece, "[&<>\"']", ENTITIES))
 end
 
 function M.xml(s)

@@ -5,8 +5,8 @@
 --   game.play(g) -> result
 --   game.choose(bot, board, limits, cap) -> move [, legal moves] | nil, reason, detail, traceback
 --       one move of a bot under the fault policy (the REPL's bot mode too)
---   game.start(bot, rules, cap) -> true | false, reason, detail, traceback
---       the bot's new_game(rules), under the same policy
+--   game.start(bot, rules, cap [, board]) -> true | false, reason, detail, traceback
+--       the bot's new_game(rules), under the same policy (board: the game's)
 --   game.canonical_reason(reason) -> reason   old spellings read back ("max plies")
 --   game.rng(seed) -> random                  a seeded generator: random(n) -> 1..n
 --   game.random_plies(board, n, random [, over, each]) -> plies played
@@ -35,11 +35,21 @@
 -- most 300 characters; for a Lua error, traceback holds the bot's own
 -- frames. Ctrl-C (an "interrupted" error) is raised, not a fault.
 --
+-- The rules' fault is not the bot's: a rule hook (filter, result) of the
+-- game's rules that raises while a bot's call runs (the bot's moves or
+-- search call the hooks too, on its copy of the board) is raised as an
+-- error, as it is when it fails in the game loop itself: the game, and an
+-- experiment's run, stop with it ("filter hook: ... (in white's move)").
+-- It is counted by the binding (sandbox.hook_failures), so no bot can
+-- forge one; a bot that passed a cap of its own budget (its time, memory
+-- or instructions, which a hook it calls uses too) still loses.
+--
 -- result: winner ("white", "black", "draw"), reason, detail, traceback,
 -- fault (the colour that faulted), plies (played in the loop), moves (their
 -- texts), board (the final position).
 local bots = require "cheskers.bots"
 local movetext = require "cheskers.movetext"
+local sandbox = require "cheskers.sandbox"
 
 local M = {}
 
@@ -103,6 +113,19 @@ end
 -- The box's reason as the game's ("limit": a sandbox rule broken).
 local function fault_reason(reason) return reason == "time" and "time" or "error" end
 
+-- bots.call(bot, cap, fn, ...) for a bot playing on board (or a copy):
+-- its results, or raises the error of a rule hook of board's rules that
+-- failed meanwhile, saying where (what: "white's move"; see the header).
+local function call_bot(board, what, bot, cap, fn, ...)
+  local before = sandbox.hook_failures(board)
+  local r = table.pack(bots.call(bot, cap, fn, ...))
+  local after, message = sandbox.hook_failures(board)
+  if after > before and not bot.box:capped() then
+    error(string.format("%s (in %s)", message, what), 0)
+  end
+  return table.unpack(r, 1, r.n)
+end
+
 -- new_game for both bots; true when both started.
 local function start_bots(g, res, cap)
   local rules
@@ -111,7 +134,7 @@ local function start_bots(g, res, cap)
     local same = color == "black" and g.black == g.white
     if bot.new_game and not same then
       rules = rules or g.board:rules()
-      local ok, reason, detail, tb = M.start(bot, rules, cap)
+      local ok, reason, detail, tb = M.start(bot, rules, cap, g.board)
       if not ok then forfeit(res, color, reason, detail, tb) return false end
     end
   end
@@ -149,7 +172,8 @@ local function ask(limits, board, bot, cap)
   end
   local copy = {}
   for k, v in pairs(limits) do copy[k] = v end
-  local ok, answer, detail, tb = bots.call(bot, cap, bot.choose, board:copy(), copy)
+  local ok, answer, detail, tb = call_bot(board, board:turn() .. "'s move", bot, cap, bot.choose,
+                                         board:copy(), copy)
   if not ok then return nil, nil, fault_reason(answer), detail, tb end
   return answer
 end
@@ -168,10 +192,13 @@ function M.choose(bot, board, limits, cap)
 end
 
 -- new_game(rules) of one bot: true | false, reason, detail, traceback.
-function M.start(bot, rules, cap)
+-- board: the game's, when there is one (its hooks' failures are the rules'
+-- fault).
+function M.start(bot, rules, cap, board)
   if not bot.new_game then return true end
   if bot.builtin then bot.new_game(rules) return true end
-  local ok, reason, detail, tb = bots.call(bot, cap or 30, bot.new_game, rules)
+  local call = board and function(...) return call_bot(board, "new_game", ...) end or bots.call
+  local ok, reason, detail, tb = call(bot, cap or 30, bot.new_game, rules)
   if ok then return true end
   return false, fault_reason(reason), detail, tb
 end

@@ -27,6 +27,12 @@
 --       the detail "used 3.10 s of CPU time (limit 3 s)" or, past the
 --       backstop, "wall-clock backstop: 9.00 s of wall time (...)".
 --   box:held() -> bytes the box holds (untrusted boxes)
+--   box:capped() -> nil | "time" | "backstop" | "instructions" | "memory"
+--       the budget cap the last call passed (not a forbidden function)
+--   sandbox.hook_failures(board) -> n, message | nil
+--       how many times a rule hook of the board's rule set raised when the
+--       core called it (cheskers.budget.hook_failures: a box cannot forge
+--       one); the runner tells the rules' fault from a bot's with it
 --   box:wrap(fn, what [, capped]) -> function
 --       a function of the runner that calls the box's fn through the box:
 --       with capped, box:call under every limit (for calls that never come
@@ -458,6 +464,12 @@ end
 function Box:held()
   return self.budget:used()
 end
+
+function Box:capped()
+  return self.budget:why()
+end
+
+sandbox.hook_failures = budget.hook_failures
 
 -- The budget's run (one C function for every budget): where the box's stack
 -- ends and the runner's begins.

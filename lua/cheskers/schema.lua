@@ -40,7 +40,10 @@
 --
 -- Tables are read raw (next, rawlen, rawget): no metamethod of the value
 -- runs, so a table from a sandboxed box can be checked outside the box.
+-- Inside a box (b:svg's options) the string methods are the box's, which
+-- have no patterns: gsub and match are called as functions here.
 local cheskers = require "cheskers"
+local escape = require "cheskers.escape"
 
 local S = {}
 
@@ -53,8 +56,8 @@ function S.show(v)
   local t = type(v)
   if t == "string" then
     local s = v
-    if #s > 40 then s = s:sub(1, 40) .. "..." end
-    s = require("cheskers.escape").console((string.gsub(s, "['\\]", "\\%0")))
+    if #s > 40 then s = string.sub(s, 1, 40) .. "..." end
+    s = escape.console((string.gsub(s, "['\\]", "\\%0")))
     return "'" .. s .. "'"
   elseif t == "number" then
     if v ~= v then return "nan" end
@@ -128,10 +131,10 @@ local function plural(spec)
     for i, s in ipairs(spec.specs) do t[i] = plural(s) end
     return table.concat(t, " or ")
   end
-  if k == "one_of" then return "values " .. allowed(spec):gsub("^one of ", "") end
+  if k == "one_of" then return "values " .. string.gsub(allowed(spec), "^one of ", "") end
   if k == "list" then return "lists" end
   if k == "map" or k == "record" then return "tables" end
-  return (spec.what or "a valid value"):gsub("^an? ", "") .. "s"
+  return string.gsub(spec.what or "a valid value", "^an? ", "") .. "s"
 end
 
 function allowed(spec)
@@ -173,7 +176,7 @@ local TABLE_KINDS = { list = true, map = true, record = true }
 -- "name TEXT" with where split into its prefix and last name ("a: b:
 -- moves" -> "a: b: moves must be ..."), or TEXT alone.
 local function said_of(where, text)
-  local prefix, name = (where or ""):match("^(.*): ([^:]+)$")
+  local prefix, name = string.match(where or "", "^(.*): ([^:]+)$")
   if not prefix then prefix, name = nil, where end
   if name and name ~= "" then return fail(prefix, "%s %s", name, text) end
   return nil, text
@@ -262,7 +265,7 @@ local function read_list(v, spec, where)
     local iw
     local x = rawget(v, i)
     if spec.item then   -- "variant 2 ('a')" stands for the list's own name
-      iw = field_where((where or ""):match("^(.*): [^:]+$"), spec.item(i, x))
+      iw = field_where(string.match(where or "", "^(.*): [^:]+$"), spec.item(i, x))
     else
       iw = field_where(where, "item " .. i)
     end
@@ -308,7 +311,7 @@ function read(v, spec, where)
     for _, x in ipairs(spec.values) do if x == v then return v end end
     local strings = {}
     for _, x in ipairs(spec.values) do if type(x) == "string" then strings[#strings + 1] = x end end
-    local prefix, name = (where or ""):match("^(.*): ([^:]+)$")
+    local prefix, name = string.match(where or "", "^(.*): ([^:]+)$")
     if not prefix then prefix, name = nil, where end
     local hint = type(v) == "string" and cheskers.did_you_mean(v, strings) or ""
     return fail(prefix, "%s must be %s, not %s%s", name or "value", allowed(spec), S.show(v), hint)

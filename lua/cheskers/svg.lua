@@ -21,6 +21,14 @@
 -- The drawing has a margin of PAD units on every side; the board and its
 -- coordinates are drawn in a group placed below the caption, so that their
 -- coordinates do not depend on the caption.
+--
+-- b:svg works inside a sandbox box too (a --sandbox bot may draw its board),
+-- where the string methods are the box's (cheskers.sandbox: no patterns).
+-- This file does not step out of that wall, since it calls the box's
+-- values back (tostring of a move, m.from of a table): it uses only what a
+-- box has, the string functions byte, char, format, sub and upper, called
+-- as functions, never as methods, and reads text with loops the box's
+-- instruction count sees.
 
 local S = require "cheskers.schema"
 
@@ -52,16 +60,27 @@ local COLORS = {
 
 -- Text for XML/HTML: entities, and no byte XML 1.0 forbids (cheskers.escape).
 local esc = require("cheskers.escape").xml
+local byte, format, sub, upper = string.byte, string.format, string.sub, string.upper
 
+-- A number as short as it reads: 12, 12.5, 12.25 (two decimals at most).
 local function fmt(x)
   if math.type(x) == "integer" then return tostring(x) end
-  local s = string.format("%.2f", x):gsub("0+$", ""):gsub("%.$", "")
-  return s
+  local s = format("%.2f", x)
+  local n = #s
+  while byte(s, n) == 48 do n = n - 1 end        -- trailing zeros
+  if byte(s, n) == 46 then n = n - 1 end          -- and a bare point
+  return sub(s, 1, n)
+end
+
+-- Whether the bytes of s at i, i + 1 are a square name ("c3").
+local function square_at(s, i)
+  local f, r = byte(s, i, i + 1)
+  return f ~= nil and r ~= nil and f >= 97 and f <= 104 and r >= 49 and r <= 56
 end
 
 -- Square name -> column, row of the drawing (0..7 from the top left).
 local function place(sq, flip)
-  local f, r = sq:byte(1) - 97, sq:byte(2) - 49
+  local f, r = byte(sq, 1) - 97, byte(sq, 2) - 49
   if flip then return 7 - f, r end
   return f, 7 - r
 end
@@ -72,7 +91,7 @@ local function center(sq, flip)
 end
 
 local function valid_square(s)
-  return type(s) == "string" and s:match("^[a-h][1-8]$") ~= nil
+  return type(s) == "string" and #s == 2 and square_at(s, 1)
 end
 
 -- The squares along a move: from, each landing. m: move object, text, or pair.
@@ -85,39 +104,46 @@ local function move_squares(m)
     for _, s in ipairs(m.path or { m.to }) do t[#t + 1] = s end
     return t
   end
-  local t = {}
-  for s in tostring(m):gmatch("[a-h][1-8]") do t[#t + 1] = s end
+  local text, t, i = tostring(m), {}, 1
+  while i < #text do
+    if square_at(text, i) then
+      t[#t + 1] = sub(text, i, i + 1)
+      i = i + 2
+    else
+      i = i + 1
+    end
+  end
   return t
 end
 
 -- Piece glyphs, drawn around (x, y): a disc, an inner ring, and a mark for
 -- the kind (a crown for K, a mitre for B, a hump for C; pawns plain).
 local function piece(out, letter, x, y)
-  local white = letter == letter:upper()
-  local kind = letter:upper()
+  local kind = upper(letter)
+  local white = letter == kind
   local fill = white and COLORS.white_fill or COLORS.black_fill
   local edge = white and COLORS.white_edge or COLORS.black_edge
   local mark = white and COLORS.white_mark or COLORS.black_mark
   local r = SQ * 0.4
-  out[#out + 1] = string.format(
+  out[#out + 1] = format(
     '<g class="piece %s %s"><circle cx="%s" cy="%s" r="%s" fill="%s" stroke="%s" stroke-width="2"/>'
     .. '<circle cx="%s" cy="%s" r="%s" fill="none" stroke="%s" stroke-width="1.2" opacity="0.6"/>',
     white and "white" or "black", kind, fmt(x), fmt(y), fmt(r), fill, edge,
     fmt(x), fmt(y), fmt(r * 0.72), mark)
   local function path(d)
-    out[#out + 1] = string.format('<path d="%s" transform="translate(%s %s)" fill="%s"/>', d, fmt(x), fmt(y), mark)
+    out[#out + 1] = format('<path d="%s" transform="translate(%s %s)" fill="%s"/>', d, fmt(x), fmt(y), mark)
   end
   if kind == "K" then        -- a crown: band and three points
     path("M-11 7 L11 7 L11 3 L-11 3 Z M-11 2 L-12 -8 L-5 -2 L0 -11 L5 -2 L12 -8 L11 2 Z")
   elseif kind == "B" then    -- a mitre with its slit
     path("M-8 9 L8 9 L8 6 L-8 6 Z M-7 5 C-9 -3 -3 -10 0 -12 C3 -10 9 -3 7 5 Z")
-    out[#out + 1] = string.format('<path d="M-1 -4 L4 -9" transform="translate(%s %s)" stroke="%s" stroke-width="2"/>',
+    out[#out + 1] = format('<path d="M-1 -4 L4 -9" transform="translate(%s %s)" stroke="%s" stroke-width="2"/>',
       fmt(x), fmt(y), fill)
   elseif kind == "C" then    -- a camel: two humps, neck and head, legs
     path("M-11 3 C-12 -4 -7 -9 -4 -3 C-2 -9 3 -9 5 -2 L8 -8 L13 -8 L13 -6 L10 -5 L8 3 "
          .. "L8 10 L6 10 L6 4 L-6 4 L-6 10 L-8 10 L-8 4 Z")
   elseif kind ~= "P" then    -- another kind: its letter
-    out[#out + 1] = string.format(
+    out[#out + 1] = format(
       '<text x="%s" y="%s" font-family="sans-serif" font-weight="bold" font-size="18" '
       .. 'text-anchor="middle" dominant-baseline="central" fill="%s">%s</text>',
       fmt(x), fmt(y), mark, esc(kind))
@@ -142,7 +168,7 @@ local function arrow(out, squares, flip, idp)
   local coords = {}
   for i = 1, #pts - 1 do coords[#coords + 1] = fmt(pts[i][1]) .. "," .. fmt(pts[i][2]) end
   coords[#coords + 1] = fmt(b[1]) .. "," .. fmt(b[2])
-  out[#out + 1] = string.format(
+  out[#out + 1] = format(
     '<polyline points="%s" fill="none" stroke="%s" stroke-width="7" stroke-linecap="round" '
     .. 'stroke-linejoin="round" opacity="0.75" marker-end="url(#%sarrowhead)"/>',
     table.concat(coords, " "), COLORS.arrow, idp)
@@ -172,11 +198,11 @@ end
 
 local function open_svg(out, opts, L, idp)
   local size = opts.size or 400
-  out[#out + 1] = string.format(
+  out[#out + 1] = format(
     '<svg xmlns="http://www.w3.org/2000/svg" class="cheskers-board" width="%d" height="%d" viewBox="0 0 %d %d">',
     size, math.floor(size * L.height / L.width + 0.5), L.width, L.height)
   if opts.title then out[#out + 1] = "<title>" .. esc(opts.title) .. "</title>" end
-  out[#out + 1] = string.format(
+  out[#out + 1] = format(
     '<defs><marker id="%sarrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" '
     .. 'orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="%s"/></marker></defs>',
     idp, COLORS.arrow)
@@ -185,21 +211,21 @@ end
 -- The visible caption: the title, centred above the board.
 local function caption(out, opts, L)
   if not opts.title then return end
-  out[#out + 1] = string.format(
+  out[#out + 1] = format(
     '<text class="caption" x="%s" y="%d" font-family="sans-serif" font-size="16" font-weight="bold" '
     .. 'text-anchor="middle" fill="%s">%s</text>',
     fmt(L.width / 2), PAD + CAPTION - 12, COLORS.coord, esc(opts.title))
 end
 
 local function squares(out, flip)
-  out[#out + 1] = string.format('<rect x="%d" y="0" width="%d" height="%d" fill="%s"/>',
+  out[#out + 1] = format('<rect x="%d" y="0" width="%d" height="%d" fill="%s"/>',
     MARGIN - 2, 8 * SQ + 4, 8 * SQ + 2, COLORS.border)
   for row = 0, 7 do
     for col = 0, 7 do
       local f = flip and 7 - col or col
       local r = flip and row or 7 - row
       local dark = (f + r) % 2 == 0
-      out[#out + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>',
+      out[#out + 1] = format('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>',
         MARGIN + col * SQ, row * SQ, SQ, SQ, dark and COLORS.dark or COLORS.light)
     end
   end
@@ -232,7 +258,7 @@ local function highlights(out, b, opts, flip)
   for _, sq in ipairs(highlighted(b, opts)) do
     if valid_square(sq) then
       local c, r = place(sq, flip)
-      out[#out + 1] = string.format(
+      out[#out + 1] = format(
         '<rect class="highlight" x="%d" y="%d" width="%d" height="%d" fill="%s" opacity="0.55"/>',
         MARGIN + c * SQ, r * SQ, SQ, SQ, COLORS.highlight)
     end
@@ -242,12 +268,12 @@ end
 local function coordinates(out, opts, flip)
   if opts.coords == false then return end
   for i = 0, 7 do
-    local file = flip and FILES:sub(8 - i, 8 - i) or FILES:sub(i + 1, i + 1)
+    local file = flip and sub(FILES, 8 - i, 8 - i) or sub(FILES, i + 1, i + 1)
     local rank = flip and (i + 1) or (8 - i)
-    out[#out + 1] = string.format(
+    out[#out + 1] = format(
       '<text x="%s" y="%d" font-family="sans-serif" font-size="13" text-anchor="middle" fill="%s">%s</text>',
       fmt(MARGIN + i * SQ + SQ / 2), 8 * SQ + 15, COLORS.coord, file)
-    out[#out + 1] = string.format(
+    out[#out + 1] = format(
       '<text x="%d" y="%s" font-family="sans-serif" font-size="13" text-anchor="middle" '
       .. 'dominant-baseline="central" fill="%s">%d</text>',
       MARGIN // 2 - 1, fmt(i * SQ + SQ / 2), COLORS.coord, rank)
@@ -280,12 +306,24 @@ local function side_to_move(out, b, opts, L)
   local t = b:turn()
   local y = 8 * SQ + 2 + L.coords + TURN // 2
   local label = t == "white" and "White to move" or "Black to move"
-  out[#out + 1] = string.format(
+  out[#out + 1] = format(
     '<g class="turn"><circle cx="%d" cy="%d" r="7" fill="%s" stroke="%s" stroke-width="1.5"/>'
     .. '<text x="%d" y="%d" font-family="sans-serif" font-size="14" dominant-baseline="central" '
     .. 'fill="%s">%s</text></g>',
     MARGIN + 7, y, t == "white" and COLORS.white_fill or COLORS.black_fill, COLORS.border,
     MARGIN + 20, y, COLORS.coord, label)
+end
+
+-- The letters, digits, _ and - of an id (the rest dropped).
+local function id_prefix(id)
+  local out = {}
+  for i = 1, #id do
+    local c = byte(id, i)
+    if (c >= 48 and c <= 57) or (c >= 65 and c <= 90) or (c >= 97 and c <= 122) or c == 95 or c == 45 then
+      out[#out + 1] = string.char(c)
+    end
+  end
+  return table.concat(out)
 end
 
 function svg.render(b, opts)
@@ -295,12 +333,12 @@ function svg.render(b, opts)
     b = require("cheskers").new(b)
   end
   local flip = opts.flip and true or false
-  local idp = opts.id and (tostring(opts.id):gsub("[^%w_-]", "") .. "-") or ""
+  local idp = opts.id and (id_prefix(tostring(opts.id)) .. "-") or ""
   local L = layout(opts, b)
   local out = {}
   open_svg(out, opts, L, idp)
   caption(out, opts, L)
-  out[#out + 1] = string.format('<g class="board" transform="translate(%d %d)">', PAD, L.top)
+  out[#out + 1] = format('<g class="board" transform="translate(%d %d)">', PAD, L.top)
   squares(out, flip)
   highlights(out, b, opts, flip)
   coordinates(out, opts, flip)
