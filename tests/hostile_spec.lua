@@ -142,13 +142,16 @@ describe("the memory cap counts C memory", function()
       c:mirror():moves()
       c:search{ depth = 2, eval = function(x) x:search{ depth = 1 } return 0 end }
       return #c:history()]]
-    local passed = 0
-    for kib = 64, 3072, 64 do
+    -- (up to 8 MiB: in the whole suite's one Lua state a run needs more than
+    -- alone, so the cap that is enough is found, not assumed)
+    local passed, runs = 0, 0
+    for kib = 64, 8192, 128 do
       local box = sandbox.new { name = "caps", memory = kib * 1024 }
       local fn = assert(box:load(code, "=caps"))
       local held = {}
       for i = 1, 3 do
         local ok, reason, detail = box:call(30 * SCALE, fn)
+        runs = runs + 1
         if ok then
           assert.are.equal(2001, reason)
           passed = passed + 1
@@ -162,7 +165,8 @@ describe("the memory cap counts C memory", function()
       assert.is_true(held[3] - held[1] < 2048, kib .. " KiB: the box holds " .. held[1] .. ", then "
                      .. held[2] .. ", then " .. held[3] .. " bytes")
     end
-    assert.is_true(passed > 0 and passed < 3 * 48, "some caps are enough, some are not")
+    assert.is_true(passed > 0 and passed < runs, "some caps are enough, some are not (" .. passed .. " of "
+                   .. runs .. " runs were)")
   end)
 end)
 
