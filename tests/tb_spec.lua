@@ -549,6 +549,26 @@ describe("tablebases", function()
     assert.is_true(os.execute(("test -f '%s/%s' && ! test -L '%s/%s'"):format(dir, file, dir, file)))
   end)
 
+  it("tb.set_default: false covers nothing, nil is the environment's, the previous is returned", function()
+    local t = cheskers.tb.open(DIRS.golomb)      -- the default from now on
+    local b = cheskers.new(KA1_KC3)
+    assert.are.same({ "loss", 2 }, { b:probe() })
+    assert.are.equal(t, cheskers.tb.set_default(false))
+    assert.are.same({ nil, n = 1 }, table.pack(b:probe()))
+    assert.are.equal("tables (no folder)", tostring(cheskers.tb.default()))
+    assert.is_nil(cheskers.tb.default():dir())
+    assert.are.equal(false, cheskers.tb.set_default(nil))
+    local env = os.getenv("CHESKERS_TB")
+    assert.are.equal(env and env ~= "" and env or "tb", cheskers.tb.default():dir())
+    assert.are_not.equal(t, cheskers.tb.set_default(t))
+    assert.are.same({ "loss", 2 }, { b:probe() })
+    local ok, err = pcall(cheskers.tb.set_default, 42)
+    assert.is_false(ok)
+    assert.are.equal("bad_argument", cheskers.error_code(err))
+    assert.are.equal("tb.set_default: the argument must be tables (cheskers.tb.open(dir)), false or nil, not 42",
+                     tostring(err))
+  end)
+
   it("rule sets with hooks or custom pieces are refused with the reason", function()
     local hooked = { filter = function() return true end }
     local ok, err = cheskers.tb.build{ pieces = 2, rules = hooked, dir = ROOT .. "/hooked" }
