@@ -106,16 +106,17 @@ static const char *default_dir(void)
 static TbDir *push_default(lua_State *L)
 {
     int t = lua_getfield(L, lua_upvalueindex(1), "default");
+    bool none = t == LUA_TBOOLEAN;
     if (t == LUA_TUSERDATA)
         return checkdir(L, -1);
     lua_pop(L, 1);
-    const char *key = t == LUA_TBOOLEAN ? "none" : "default";
-    if (lua_getfield(L, lua_upvalueindex(1), key) == LUA_TUSERDATA)
+    if (none && lua_getfield(L, lua_upvalueindex(1), "none") == LUA_TUSERDATA)
         return checkdir(L, -1);
-    lua_pop(L, 1);
-    TbDir *d = push_dir(L, t == LUA_TBOOLEAN ? NULL : default_dir());
+    if (none)
+        lua_pop(L, 1);
+    TbDir *d = push_dir(L, none ? NULL : default_dir());
     lua_pushvalue(L, -1);
-    lua_setfield(L, lua_upvalueindex(1), key);
+    lua_setfield(L, lua_upvalueindex(1), none ? "none" : "default");
     return d;
 }
 
@@ -377,13 +378,13 @@ static int tb_default(lua_State *L)
     return 1;
 }
 
+/* cheskers.tb.set_default(tables | false | nil) -> the previous setting */
 static int tb_set_default(lua_State *L)
 {
     if (!lua_isnil(L, 1) && !(lua_isboolean(L, 1) && !lua_toboolean(L, 1)) &&
         !luaL_testudata(L, 1, TBDIR_MT))
-        return lb_error(L, LB_E_BAD_ARGUMENT,
-                        "tb.set_default: the argument must be tables (cheskers.tb.open(dir)), false or nil, not %s",
-                        lb_push_value_text(L, 1));
+        return lb_error(L, LB_E_BAD_ARGUMENT, "tb.set_default: the argument must be tables "
+                        "(cheskers.tb.open(dir)), false or nil, not %s", lb_push_value_text(L, 1));
     lua_settop(L, 1);
     lua_getfield(L, lua_upvalueindex(1), "default");
     lua_pushvalue(L, 1);
