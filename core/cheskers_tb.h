@@ -40,8 +40,10 @@ bool chk_tb_supported(const chk_rules *r, char *err, size_t errlen);
  * reset): n bytes of buf, returns the length as chk_rules_to_text. */
 size_t chk_tb_rules_text(const chk_rules *r, char *buf, size_t n);
 
-/* Opens the tables for rule set r in directory dir (files are read when
- * first probed). An empty or missing directory is not an error: nothing is
+/* Opens the tables for rule set r in directory dir (files are read into
+ * memory when first probed, and checked: a file that is not a regular file,
+ * of the wrong size or damaged is refused by name). An empty or missing
+ * directory is not an error, nor is dir NULL (no folder): nothing is
  * covered. NULL with a message when r is not supported or out of memory. */
 chk_tb *chk_tb_open(const char *dir, const chk_rules *r, char *err, size_t errlen);
 void chk_tb_close(chk_tb *tb);
@@ -119,9 +121,10 @@ typedef struct chk_tb_build_opts {
 } chk_tb_build_opts;
 
 /* Builds every missing table for r in dir (created when missing), smallest
- * first. Each file is written to a temporary name, synced and renamed, so a
- * killed build loses at most the signature in progress; files already there
- * (and sound) are kept. Returns CHK_OK; CHK_STOPPED when o->stop was
+ * first. Each file is written to a new temporary file (a fresh name, created
+ * exclusively: nothing planted there is written through), synced and
+ * renamed, so a killed build loses at most the signature in progress; files
+ * already there (and sound) are kept, others replaced. Returns CHK_OK; CHK_STOPPED when o->stop was
  * raised, CHK_ABORTED when o->progress asked to stop; else CHK_NO_MEMORY or
  * CHK_TB_ERROR with a message in err. */
 int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o,

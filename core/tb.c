@@ -1,6 +1,6 @@
 /*
  * tb.c - endgame tablebases: material signatures, the position index, the
- * table files (header, checksum, memory-mapped payload) and probing.
+ * table files (header, checksum, the payload read into memory) and probing.
  * Building them is tb_build.c's; the interface is cheskers_tb.h.
  */
 #include <dirent.h>
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +18,7 @@ static const char KIND_LETTER[TB_KINDS] = {'P', 'K', 'B', 'C'};
 static const int NAME_ORDER[TB_KINDS] = {CHK_KING, CHK_BISHOP, CHK_CAMEL, CHK_PAWN};
 
 #define MAGIC "CHESKTB\n"
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u     /* 2: the checksum covers the header too */
 #define HEADER_FIXED 84       /* bytes before the rules text */
 
 /* ---- combinations ------------------------------------------------------- */
@@ -272,9 +271,10 @@ bool tb_canon(const chk_pos *p, chk_bb bb[2][CHK_MAX_KINDS], tb_sig *s)
     return true;
 }
 
-uint64_t tb_fnv64(const uint8_t *data, size_t n)
+/* FNV-1a 64 of n bytes, going on from h (FNV_START: a new sum). */
+#define FNV_START 0xcbf29ce484222325ull
+static uint64_t fnv64(uint64_t h, const uint8_t *data, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++) {
         h ^= data[i];
         h *= 0x100000001b3ull;
@@ -388,9 +388,7 @@ static bool rehash(chk_tb *tb, int nslots)
 
 static void unload(tb_table *t)
 {
-    if (t->map)
-        munmap(t->map, t->maplen);
-    t->map = NULL;
+    free(t->data);
     t->data = NULL;
 }
 
@@ -466,7 +464,7 @@ chk_tb *chk_tb_open(const char *dir, const chk_rules *r, char *err, size_t errle
     chk_tb *tb = calloc(1, sizeof *tb);
     /* the rule text is chk_tb_rules_text's, the one key of the files */
     if (!tb || !chk_tb_rules_text(r, tb->rules_text, sizeof tb->rules_text) ||
-        !(tb->dir = strdup(dir)) || !rehash(tb, 256)) {
+        (dir && !(tb->dir = strdup(dir))) || !rehash(tb, 256)) {
         chk_tb_close(tb);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -474,7 +472,8 @@ chk_tb *chk_tb_open(const char *dir, const chk_rules *r, char *err, size_t errle
     rules_normalise(&tb->rules, r);
     tb->fp = fnv32(tb->rules_text);
     pthread_mutex_init(&tb->lock, NULL);
-    scan_dir(tb);
+    if (dir)
+        scan_dir(tb);
     if (tb->ntables > 1)
         qsort(tb->tables, (size_t)tb->ntables, sizeof *tb->tables, tb_table_cmp);
     reslot(tb);
@@ -511,10 +510,23 @@ static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 #define HEADER_MAX ((HEADER_FIXED + TB_RULES_TEXT + 7) & ~(size_t)7)
+#define SUM_AT 72       /* the checksum's offset in the header */
 
-/* Writes the header of lay's file into h (HEADER_MAX bytes); its length. */
+/* The checksum of a file: FNV-1a 64 of its header (hlen bytes, the
+ * checksum field read as zeros) and then of its payload. */
+static uint64_t file_sum(const uint8_t *h, size_t hlen, const uint8_t *data, size_t size)
+{
+    static const uint8_t zeros[8];
+    uint64_t sum = fnv64(FNV_START, h, SUM_AT);
+    sum = fnv64(sum, zeros, 8);
+    sum = fnv64(sum, h + SUM_AT + 8, hlen - SUM_AT - 8);
+    return fnv64(sum, data, size);
+}
+
+/* Writes the header of lay's file (with the checksum of it and data) into
+ * h (HEADER_MAX bytes); its length. */
 static size_t header_make(const chk_tb *tb, const tb_layout *lay, const tb_stats *st,
-                          uint64_t sum, uint8_t *h)
+                          const uint8_t *data, uint8_t *h)
 {
     uint32_t tlen = (uint32_t)strlen(tb->rules_text);
     size_t n = (HEADER_FIXED + tlen + 7) & ~(size_t)7;
@@ -531,9 +543,9 @@ static size_t header_make(const chk_tb *tb, const tb_layout *lay, const tb_stats
     put64(h + 48, st->losses);
     put32(h + 56, st->longest_win);
     put64(h + 64, st->longest_index);
-    put64(h + 72, sum);
     put32(h + 80, tlen);
     memcpy(h + HEADER_FIXED, tb->rules_text, tlen);
+    put64(h + SUM_AT, file_sum(h, n, data, lay->size));
     return n;
 }
 
@@ -553,21 +565,48 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 static void sync_dir(const char *dir)
 {
-    int fd = open(dir, O_RDONLY);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
         close(fd);
     }
 }
 
-/* Writes the header and data to a new file at path, synced; -1 with errno
- * set on failure. The descriptor is closed on every path once opened. */
-static int write_file(const char *path, const uint8_t *h, size_t hlen, const uint8_t *data,
-                      size_t size)
+/* Creates the temporary file of table name in tb->dir under a name no file
+ * has (NAME.HASH.ctb.tmp.XXXXXXXX, mkstemp's way: O_CREAT | O_EXCL, so a
+ * file or link someone planted in a shared folder is never opened, nor a
+ * link followed; a name taken is tried again with another). The
+ * descriptor and *tmp its path (to free), or -1 with errno set and *tmp
+ * NULL. */
+static int create_temp(const chk_tb *tb, const char *name, char **tmp)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return -1;
+    uint64_t seed = (uint64_t)(chk_clock() * 1e9) ^ ((uint64_t)getpid() << 32) ^
+                    (uint64_t)(uintptr_t)tmp;
+    for (int tries = 0; tries < 64; tries++) {
+        char suffix[24];
+        seed = (seed ^ (uint64_t)tries) * 0x9e3779b97f4a7c15ull;
+        snprintf(suffix, sizeof suffix, ".tmp.%08x", (unsigned)(seed >> 32));
+        if (!(*tmp = file_path(tb, name, suffix))) {
+            errno = ENOMEM;
+            return -1;
+        }
+        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            return fd;
+        int saved = errno;
+        free(*tmp);     /* not ours: never unlinked */
+        *tmp = NULL;
+        if ((errno = saved) != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Writes the header and data to fd and syncs it; -1 with errno set on
+ * failure. fd is closed on every path. */
+static int write_file(int fd, const uint8_t *h, size_t hlen, const uint8_t *data, size_t size)
+{
     int rc = write_all(fd, h, hlen) < 0 || write_all(fd, data, size) < 0 || fsync(fd) < 0 ? -1 : 0;
     int saved = errno;
     if (close(fd) < 0 && rc == 0)
@@ -582,13 +621,16 @@ int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_sta
     char name[24];
     uint8_t h[HEADER_MAX];
     tb_sig_name(&lay->sig, name);
-    size_t hlen = header_make(tb, lay, st, tb_fnv64(data, lay->size), h);
-    char *path = file_path(tb, name, ""), *tmp = file_path(tb, name, ".tmp");
+    size_t hlen = header_make(tb, lay, st, data, h);
+    char *path = file_path(tb, name, ""), *tmp = NULL;
+    int fd = path ? create_temp(tb, name, &tmp) : -1;
     int rc = CHK_TB_ERROR;
-    if (!path || !tmp) {
+    if (!path || (fd < 0 && errno == ENOMEM)) {
         snprintf(err, errlen, "out of memory");
         rc = CHK_NO_MEMORY;
-    } else if (write_file(tmp, h, hlen, data, lay->size) < 0) {
+    } else if (fd < 0) {
+        snprintf(err, errlen, "cannot create a file in %s: %s", tb->dir, strerror(errno));
+    } else if (write_file(fd, h, hlen, data, lay->size) < 0) {
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
     } else if (rename(tmp, path) < 0) {
         snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror(errno));
@@ -603,54 +645,118 @@ int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_sta
     return rc;
 }
 
-/* Checks a mapped file against the table it should be. NULL when sound. */
-static const char *header_check(const chk_tb *tb, const tb_table *t, const uint8_t *m, size_t len)
+/* Checks the header h of a file of size bytes (hn of them in h) against
+ * the table t it should be. NULL when it is t's. */
+static const char *header_check(const chk_tb *tb, const tb_table *t, const uint8_t *h, size_t hn,
+                                uint64_t size)
 {
-    if (len < HEADER_FIXED || memcmp(m, MAGIC, 8))
+    if (hn < HEADER_FIXED || memcmp(h, MAGIC, 8))
         return "not a Cheskers tablebase file";
-    if (get32(m + 8) != FORMAT_VERSION)
-        return "made by another version of the file format";
-    size_t hlen = get32(m + 12), tlen = get32(m + 80);
-    if (hlen < HEADER_FIXED + tlen || hlen > len || get64(m + 24) != t->lay.size ||
-        len - hlen != t->lay.size)
+    if (get32(h + 8) < FORMAT_VERSION)
+        return "made by an older version of the file format: rebuild with cheskers tb build";
+    if (get32(h + 8) != FORMAT_VERSION)
+        return "made by a newer version of the file format";
+    size_t hlen = get32(h + 12), tlen = get32(h + 80);
+    if (tlen > TB_RULES_TEXT || hlen < HEADER_FIXED + tlen || hlen > hn ||
+        get64(h + 24) != t->lay.size || size - hlen != t->lay.size)
         return "truncated or of the wrong size";
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < TB_KINDS; k++)
-            if (m[16 + c * TB_KINDS + k] != t->lay.sig.n[c][k])
+            if (h[16 + c * TB_KINDS + k] != t->lay.sig.n[c][k])
                 return "its signature is not the one in its name";
-    if (tlen != strlen(tb->rules_text) || memcmp(m + HEADER_FIXED, tb->rules_text, tlen))
+    if (tlen != strlen(tb->rules_text) || memcmp(h + HEADER_FIXED, tb->rules_text, tlen))
         return "built for other rules";
-    if (tb_fnv64(m + hlen, t->lay.size) != get64(m + 72))
-        return "checksum mismatch (damaged)";
     return NULL;
 }
 
-static void load(chk_tb *tb, tb_table *t)
+/* Checks the payload read against the header's checksum and longest win.
+ * NULL when sound. */
+static const char *payload_check(const tb_table *t, const uint8_t *h, const uint8_t *data)
+{
+    uint32_t longest = get32(h + 56);
+    uint64_t at = get64(h + 64);
+    if (file_sum(h, get32(h + 12), data, t->lay.size) != get64(h + SUM_AT))
+        return "checksum mismatch (damaged)";
+    if (longest && (!(longest & 1) || longest > CHK_TB_MAX_DIST || at >= t->lay.size ||
+                    data[at] != TB_BYTE(longest)))
+        return "its longest win is not in its values (damaged)";
+    return NULL;
+}
+
+/* Reads n bytes at off of fd into buf: 0, or -1 (errno set; 0 for a file
+ * shorter than that). */
+static int read_at(int fd, uint8_t *buf, size_t n, off_t off)
+{
+    while (n) {
+        ssize_t r = pread(fd, buf, n, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = 0;
+            return -1;
+        }
+        buf += r;
+        n -= (size_t)r;
+        off += r;
+    }
+    return 0;
+}
+
+/* Reads and checks the file open at fd as t's: its header into h
+ * (HEADER_MAX bytes), its payload into *data (malloc'ed). NULL when sound,
+ * else why not (*data then NULL). Read only when it is a regular file (a
+ * FIFO would block every probe), and only the size its signature needs,
+ * whatever the header says. */
+static const char *read_table(const chk_tb *tb, const tb_table *t, int fd, uint8_t *h,
+                              uint8_t **data)
 {
     struct stat sb;
-    const char *why = NULL;
-    int fd = open(t->path, O_RDONLY);
-    void *m = MAP_FAILED;
-    if (fd < 0 || fstat(fd, &sb) < 0)
-        why = strerror(errno);
-    else if ((m = mmap(NULL, (size_t)sb.st_size ? (size_t)sb.st_size : 1, PROT_READ,
-                       MAP_PRIVATE, fd, 0)) == MAP_FAILED)
-        why = strerror(errno);
+    const char *why;
+    *data = NULL;
+    if (fstat(fd, &sb) < 0)
+        return strerror(errno);
+    if (!S_ISREG(sb.st_mode))
+        return "not a regular file";
+    uint64_t size = (uint64_t)sb.st_size;
+    size_t hn = size < HEADER_MAX ? (size_t)size : HEADER_MAX;
+    if (read_at(fd, h, hn, 0) < 0)
+        return errno ? strerror(errno) : "truncated or of the wrong size";
+    if ((why = header_check(tb, t, h, hn, size)) != NULL)
+        return why;
+    if (!(*data = malloc(t->lay.size ? t->lay.size : 1)))
+        return "out of memory";
+    if (read_at(fd, *data, t->lay.size, (off_t)get32(h + 12)) < 0)
+        why = errno ? strerror(errno) : "truncated or of the wrong size";
     else
-        why = header_check(tb, t, m, (size_t)sb.st_size);
-    if (fd >= 0)
+        why = payload_check(t, h, *data);
+    if (why) {
+        free(*data);
+        *data = NULL;
+    }
+    return why;
+}
+
+/* Reads t's file into memory (read, not mapped: a file copied over one in
+ * use would kill the process with SIGBUS), opened without blocking. On
+ * failure t is marked damaged and tb->err says why. */
+static void load(chk_tb *tb, tb_table *t)
+{
+    uint8_t h[HEADER_MAX], *data = NULL;
+    const char *why;
+    int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        why = strerror(errno);
+    } else {
+        why = read_table(tb, t, fd, h, &data);
         close(fd);
+    }
     if (why) {
         snprintf(tb->err, sizeof tb->err, "tablebase %s: %s", t->path, why);
-        if (m != MAP_FAILED)
-            munmap(m, (size_t)sb.st_size ? (size_t)sb.st_size : 1);
         atomic_store(&t->state, -1);
         return;
     }
-    const uint8_t *h = m;
-    t->map = m;
-    t->maplen = (size_t)sb.st_size;
-    t->data = h + get32(h + 12);
+    t->data = data;
     t->st.wins = get64(h + 32);
     t->st.draws = get64(h + 40);
     t->st.losses = get64(h + 48);

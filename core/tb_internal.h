@@ -63,9 +63,9 @@ typedef struct tb_table {
     char name[24];
     char *path;
     atomic_int state;           /* 0 not read yet, 1 loaded, -1 damaged */
-    void *map;
-    size_t maplen;
-    const uint8_t *data;        /* the payload: one value byte per index */
+    uint8_t *data;              /* the payload, read into memory (never mapped:
+                                   a file changed under a mapping is SIGBUS):
+                                   one value byte per index */
     tb_stats st;
 } tb_table;
 
@@ -95,7 +95,6 @@ bool tb_decode(const tb_layout *lay, uint64_t idx, uint8_t *sq, uint8_t *pc);
 /* The canonical (White to move) bitboards and signature of p; false when
  * p has a piece of a custom kind. */
 bool tb_canon(const chk_pos *p, chk_bb bb[2][CHK_MAX_KINDS], tb_sig *s);
-uint64_t tb_fnv64(const uint8_t *data, size_t n);
 /* With lay->sym: turns bb so that the White king is on its class's first
  * square (the same position up to a symmetry). */
 void tb_sym_canon(const tb_layout *lay, chk_bb bb[2][CHK_MAX_KINDS]);
@@ -110,7 +109,8 @@ int tb_sym_square(int t, int sq);
 tb_table *tb_find(chk_tb *tb, uint32_t key, int *rc);
 /* Registers a table file (after a build); returns the table or NULL. */
 tb_table *tb_add(chk_tb *tb, const tb_sig *s);
-/* Writes a finished table: temporary file, fsync, rename. CHK_OK, or
+/* Writes a finished table: a new temporary file of a name no one else has
+ * (created exclusively, never through a link), fsync, rename. CHK_OK, or
  * CHK_NO_MEMORY or CHK_TB_ERROR with a message in err. */
 int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_stats *st,
              char *err, size_t errlen);

@@ -5,6 +5,11 @@
  *       environment variable CHESKERS_TB, else "tb"); they become the
  *       default tables that b:probe uses.
  *   cheskers.tb.default() -> tables         the default tables
+ *   cheskers.tb.set_default(tables | false | nil) -> previous
+ *       sets the default tables: false none (b:probe() covers nothing: a
+ *       sandbox's boxes run so, lua/cheskers/sandbox.lua), nil those of
+ *       the environment, made on next use. Returns the previous setting
+ *       (tables, false, or nil when none was made yet).
  *   cheskers.tb.build{pieces =, rules =, dir =, threads =, progress =, only =}
  *       -> true | nil, message              builds the missing tables
  *       (only = "KCvKK": that signature and its colour swap alone, the
@@ -20,7 +25,8 @@
  *   tables:info([rules]) -> list            each table: {name =, pieces =,
  *       positions =, wins =, draws =, losses =, longest_win =, longest_fen =}
  *   tables:max_pieces([rules]) -> n         every signature up to n is there
- *   tables:dir() -> text, tables:reload()   (re-scan after files changed)
+ *   tables:dir() -> text | nil (no folder), tables:reload()   (re-scan
+ *       after files changed)
  *   b:probe([tables]) -> "win"|"loss"|"draw", plies | nil [, message]
  *       nil alone: no table covers the position; nil, message: the rules
  *       have no tables (hooks, custom kinds) or a file is damaged.
@@ -31,7 +37,7 @@
  *
  * One chk_tb is opened per rule set a tables object meets (a few are kept).
  * Upvalue 1 of every function is a table {new = cheskers.new, default =
- * tables}.
+ * tables | false, none = the tables of no folder (made on first use)}.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +53,7 @@
 #define TEXT_MAX 512
 
 typedef struct TbDir {
-    char *dir;
+    char *dir;              /* NULL: no folder (nothing is covered) */
     int n;
     struct {
         char text[TEXT_MAX];
@@ -78,13 +84,13 @@ static int dir_gc(lua_State *L)
     return 0;
 }
 
-/* [-0, +1] A new tables object for dir. */
+/* [-0, +1] A new tables object for dir (NULL: no folder). */
 static TbDir *push_dir(lua_State *L, const char *dir)
 {
     TbDir *d = lua_newuserdatauv(L, sizeof *d, 0);
     memset(d, 0, sizeof *d);
     luaL_setmetatable(L, TBDIR_MT);
-    if (!(d->dir = strdup(dir)))
+    if (dir && !(d->dir = strdup(dir)))
         luaL_error(L, "out of memory");
     return d;
 }
@@ -95,15 +101,22 @@ static const char *default_dir(void)
     return env && *env ? env : "tb";
 }
 
-/* [-0, +1] The default tables (made from the environment on first use). */
+/* [-0, +1] The default tables (made from the environment on first use);
+ * when set to false, the tables of no folder (made once). */
 static TbDir *push_default(lua_State *L)
 {
-    if (lua_getfield(L, lua_upvalueindex(1), "default") == LUA_TUSERDATA)
+    int t = lua_getfield(L, lua_upvalueindex(1), "default");
+    bool none = t == LUA_TBOOLEAN;
+    if (t == LUA_TUSERDATA)
         return checkdir(L, -1);
     lua_pop(L, 1);
-    TbDir *d = push_dir(L, default_dir());
+    if (none && lua_getfield(L, lua_upvalueindex(1), "none") == LUA_TUSERDATA)
+        return checkdir(L, -1);
+    if (none)
+        lua_pop(L, 1);
+    TbDir *d = push_dir(L, none ? NULL : default_dir());
     lua_pushvalue(L, -1);
-    lua_setfield(L, lua_upvalueindex(1), "default");
+    lua_setfield(L, lua_upvalueindex(1), none ? "none" : "default");
     return d;
 }
 
@@ -343,7 +356,8 @@ static int dir_reload(lua_State *L)
 
 static int dir_tostring(lua_State *L)
 {
-    lua_pushfstring(L, "tables (%s)", checkdir(L, 1)->dir);
+    const char *dir = checkdir(L, 1)->dir;
+    lua_pushfstring(L, "tables (%s)", dir ? dir : "no folder");
     return 1;
 }
 
@@ -361,6 +375,20 @@ static int tb_open(lua_State *L)
 static int tb_default(lua_State *L)
 {
     push_default(L);
+    return 1;
+}
+
+/* cheskers.tb.set_default(tables | false | nil) -> the previous setting */
+static int tb_set_default(lua_State *L)
+{
+    if (!lua_isnil(L, 1) && !(lua_isboolean(L, 1) && !lua_toboolean(L, 1)) &&
+        !luaL_testudata(L, 1, TBDIR_MT))
+        return lb_error(L, LB_E_BAD_ARGUMENT, "tb.set_default: the argument must be tables "
+                        "(cheskers.tb.open(dir)), false or nil, not %s", lb_push_value_text(L, 1));
+    lua_settop(L, 1);
+    lua_getfield(L, lua_upvalueindex(1), "default");
+    lua_pushvalue(L, 1);
+    lua_setfield(L, lua_upvalueindex(1), "default");
     return 1;
 }
 
@@ -477,7 +505,7 @@ static int tb_build(lua_State *L)
     if (g.failed)
         return lua_error(L);
     push_default(L);
-    if (!strcmp(checkdir(L, -1)->dir, dir))     /* the new files are seen */
+    if (checkdir(L, -1)->dir && !strcmp(checkdir(L, -1)->dir, dir))     /* the new files are seen */
         dir_close_all(checkdir(L, -1));
     if (rc == CHK_STOPPED) {
         luaL_pushfail(L);
@@ -495,6 +523,7 @@ static int tb_build(lua_State *L)
 static const luaL_Reg tb_funcs[] = {
     {"open", tb_open},
     {"default", tb_default},
+    {"set_default", tb_set_default},
     {"build", tb_build},
     {NULL, NULL}
 };

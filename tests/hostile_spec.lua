@@ -250,6 +250,30 @@ describe("hostile bots in a box", function()
     assert.are.same({ true, 4321, n = 2 }, table.pack(a:call(5, get, name)))
   end)
 
+  it("a box reads no tablebase: b:probe() and b:tb_moves() cover nothing, name no folder", function()
+    -- Ka1 v kc3, White to move: lost in 2 (a1-b2, c3xa1); its one move a1-b2
+    local dir = H.tmpdir()
+    assert(cheskers.tb.build{ pieces = 2, dir = dir })
+    local host = cheskers.tb.open(dir)          -- the process's default tables
+    local board = cheskers.new("8/8/8/8/8/2k5/8/K7 w")
+    assert.are.same({ "loss", 2 }, { board:probe() })
+    local box, bot = load_bot("bot_tables.lua")
+    assert.are.same({ true, nil, nil, 1, 0, "", n = 6 }, table.pack(box:call(5, bot.choose, board)))
+    -- a damaged file: its message (with the folder) reaches the host alone
+    local file = assert(io.popen("ls " .. dir)):read("l")
+    local f = assert(io.open(dir .. "/" .. file, "r+b"))
+    f:write("X")
+    f:close()
+    host:reload()
+    local value, err = board:probe()
+    assert.is_nil(value)
+    assert.matches(dir, err, 1, true)
+    assert.are.same({ true, nil, nil, 1, 0, "", n = 6 }, table.pack(box:call(5, bot.choose, board)))
+    -- the host's default is back after each call
+    assert.are.equal(host, cheskers.tb.default())
+    H.rmdir(dir)
+  end)
+
   it("a bot keeping 40 MB more per call is stopped at the memory it holds (128 MiB)", function()
     local results = {}
     local held

@@ -422,6 +422,153 @@ describe("tablebases", function()
     assert.matches("checksum", err)
   end)
 
+  -- ---- table files are input (docs/security.md): what they can and cannot do
+
+  -- A copy of golomb's K v K alone in a new folder: folder, file name, path.
+  local function kvk_copy(name)
+    local dir = ROOT .. "/" .. name
+    local file
+    for _, f in ipairs(files(DIRS.golomb)) do if f:match("^KvK%.") then file = f end end
+    assert(os.execute(("mkdir -p '%s' && cp '%s/%s' '%s/'"):format(dir, DIRS.golomb, file, dir)))
+    return dir, file, dir .. "/" .. file
+  end
+
+  -- The little-endian integer of n bytes at offset at of path; with value,
+  -- writes it there instead.
+  local function field(path, at, n, value)
+    local h = assert(io.open(path, value and "r+b" or "rb"))
+    h:seek("set", at)
+    if value then h:write(string.pack("<I" .. n, value)) h:close() return end
+    local v = string.unpack("<I" .. n, h:read(n))
+    h:close()
+    return v
+  end
+
+  -- FNV-1a 64 of text, going on from h (docs/tablebases.md: the checksum),
+  -- written here from its definition (Lua integers wrap like uint64_t).
+  local function fnv64(text, h)
+    h = h or 0xcbf29ce484222325       -- (wraps to an integer)
+    for i = 1, #text do h = (h ~ text:byte(i)) * 0x100000001b3 end
+    return h
+  end
+
+  -- Writes the checksum docs/tablebases.md defines into the file at path:
+  -- over the header (its checksum field as zeros), then the payload.
+  local function reseal(path)
+    local text = H.read_file(path)
+    local hlen = string.unpack("<I4", text, 13)
+    local header = text:sub(1, 72) .. string.rep("\0", 8) .. text:sub(81, hlen)
+    field(path, 72, 8, fnv64(text:sub(hlen + 1), fnv64(header)))
+  end
+
+  local KA1_KC3 = "8/8/8/8/8/2k5/8/K7 w"    -- lost in 2 (a1-b2, c3xa1: by hand)
+
+  it("the checksum is the one docs/tablebases.md defines (header and payload)", function()
+    local _, _, path = kvk_copy("sum")
+    local stored = field(path, 72, 8)
+    reseal(path)
+    assert.are.equal(stored, field(path, 72, 8))
+  end)
+
+  it("an edited header (the longest win) is refused: the checksum covers it", function()
+    local dir, _, path = kvk_copy("edited")
+    field(path, 56, 4, 250)
+    local list, err = cheskers.tb.open(dir):info()
+    assert.is_nil(list)
+    assert.matches("tablebase " .. path:gsub("%p", "%%%0") .. ": checksum mismatch %(damaged%)", err)
+  end)
+
+  it("a longest win that its values do not hold is refused, even with a right checksum", function()
+    local dir, _, path = kvk_copy("forged")
+    field(path, 56, 4, 251)
+    reseal(path)
+    local list, err = cheskers.tb.open(dir):info()
+    assert.is_nil(list)
+    assert.matches("its longest win is not in its values", err)
+  end)
+
+  it("a file of the old format (1) is refused by name: rebuild; a build replaces it", function()
+    local dir, _, path = kvk_copy("old")
+    field(path, 8, 4, 1)
+    local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+    assert.is_nil(value)
+    assert.are.equal("tablebase " .. path .. ": made by an older version of the file format: " ..
+                     "rebuild with cheskers tb build", err)
+    local log = {}
+    assert(cheskers.tb.build{ pieces = 2, dir = dir, progress = function(t) log[#log + 1] = t end })
+    assert.are.equal(1, #log)
+    assert.is_false(log[1].skipped)
+    assert.are.same({ "loss", 2 }, { cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir)) })
+  end)
+
+  -- (a FIFO, which used to block every probe, is tests/tb_test.sh's: under
+  -- a timeout)
+  it("a folder named like a table is refused, naming it", function()
+    local dir, file, path = kvk_copy("not_regular")
+    assert(os.remove(path))
+    assert(os.execute(("mkdir '%s'"):format(path)))
+    local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+    assert.is_nil(value)
+    assert.are.equal("tablebase " .. dir .. "/" .. file .. ": not a regular file", err)
+  end)
+
+  it("a link to a table elsewhere is read (tables may be shared by links)", function()
+    local dir = ROOT .. "/linked"
+    local _, file, path = kvk_copy("link_target")
+    assert(os.execute(("mkdir -p '%s' && ln -s '%s' '%s/%s'"):format(dir, path, dir, file)))
+    assert.are.same({ "loss", 2 }, { cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir)) })
+  end)
+
+  it("a table in use keeps its values when its file is truncated or rewritten", function()
+    local dir, _, path = kvk_copy("in_use")
+    local tables = cheskers.tb.open(dir)
+    local b = cheskers.new(KA1_KC3)
+    assert.are.same({ "loss", 2 }, { b:probe(tables) })
+    H.write_file(path, "")        -- a mapped file would be SIGBUS from here on
+    assert.are.same({ "loss", 2 }, { b:probe(tables) })
+    assert.are.equal(1, #tables:info())
+    tables:reload()
+    local value, err = b:probe(tables)
+    assert.is_nil(value)
+    assert.matches("not a Cheskers tablebase file", err)
+  end)
+
+  it("a build never writes through a link planted at a temporary or final name", function()
+    local dir, file = kvk_copy("planted")
+    assert(os.remove(dir .. "/" .. file))
+    local victims = { ROOT .. "/victim_tmp", ROOT .. "/victim_final" }
+    for _, v in ipairs(victims) do H.write_file(v, "precious") end
+    -- the temporary name builds used to take, and the file's own name
+    assert(os.execute(("ln -s '%s' '%s/%s.tmp' && ln -s '%s' '%s/%s'"):format(
+      victims[1], dir, file, victims[2], dir, file)))
+    assert(cheskers.tb.build{ pieces = 2, dir = dir })
+    for _, v in ipairs(victims) do assert.are.equal("precious", H.read_file(v)) end
+    assert.are.same({ "loss", 2 }, { cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir)) })
+    -- the table replaced the link; the planted link is left; no other file
+    assert.are.same({ file, file .. ".tmp" }, files(dir))
+    assert.is_true(os.execute(("test -f '%s/%s' && ! test -L '%s/%s'"):format(dir, file, dir, file)))
+  end)
+
+  it("tb.set_default: false covers nothing, nil is the environment's, the previous is returned", function()
+    local t = cheskers.tb.open(DIRS.golomb)      -- the default from now on
+    local b = cheskers.new(KA1_KC3)
+    assert.are.same({ "loss", 2 }, { b:probe() })
+    assert.are.equal(t, cheskers.tb.set_default(false))
+    assert.are.same({ nil, n = 1 }, table.pack(b:probe()))
+    assert.are.equal("tables (no folder)", tostring(cheskers.tb.default()))
+    assert.is_nil(cheskers.tb.default():dir())
+    assert.are.equal(false, cheskers.tb.set_default(nil))
+    local env = os.getenv("CHESKERS_TB")
+    assert.are.equal(env and env ~= "" and env or "tb", cheskers.tb.default():dir())
+    assert.are_not.equal(t, cheskers.tb.set_default(t))
+    assert.are.same({ "loss", 2 }, { b:probe() })
+    local ok, err = pcall(cheskers.tb.set_default, 42)
+    assert.is_false(ok)
+    assert.are.equal("bad_argument", cheskers.error_code(err))
+    assert.are.equal("tb.set_default: the argument must be tables (cheskers.tb.open(dir)), false or nil, not 42",
+                     tostring(err))
+  end)
+
   it("rule sets with hooks or custom pieces are refused with the reason", function()
     local hooked = { filter = function() return true end }
     local ok, err = cheskers.tb.build{ pieces = 2, rules = hooked, dir = ROOT .. "/hooked" }

@@ -53,7 +53,7 @@ grep -q "ok - builds hold no memory" "$tmp/out" || not_ok "tb_check resources ra
 if cprog_build tests/search_signature.c "$tmp/sig" -lm -lpthread; then
   got=$(sh -c 'trap "" XFSZ; ulimit -f 0; "$1" tb-fds "$2"' sh "$tmp/sig" "$tmp/full" 2>&1)
   case $got in
-    "build -8 (cannot write "*".tmp: File too large), descriptors all closed") ok "a failed write: the message, no descriptor left open" ;;
+    "build -8 (cannot write "*".ctb.tmp."*": File too large), descriptors all closed") ok "a failed write: the message, no descriptor left open" ;;
     *) not_ok "a failed write: the message, no descriptor left open"; echo "# $got" ;;
   esac
   check "a failed write: no file left in the directory" '[ -z "$(ls -A "$tmp/full")" ]'
@@ -105,6 +105,51 @@ check "tb atlas: a table row per signature" '[ $? -eq 0 ] && [ "$(grep -c "^| K"
 check "tb atlas: K v K has 992 positions" 'grep -q "^| K v K | 992 |" "$tmp/atlas"'
 ./cheskers tb atlas --dir "$tmp/none" >"$tmp/out" 2>&1
 check "tb atlas: no tables is an error" '[ $? -eq 2 ] && grep -q "no tables" "$tmp/out"'
+# ---- table files and folders are input (docs/security.md) -------------------
+# What another user of a shared folder (the usage's --dir /tmp/tb) can plant.
+kvk=$(ls "$dir" | grep '^KvK\.')      # KvK.RULEHASH.ctb of the default rules
+# A FIFO named like a table used to block every probe for ever: refused at
+# once, by name, by the command, a script's probe and search, and the REPL.
+mkdir "$tmp/fifo" && mkfifo "$tmp/fifo/$kvk"
+timeout 20 ./cheskers tb probe "8/8/8/8/8/2k5/8/K7 w" --dir "$tmp/fifo" >"$tmp/out" 2>&1
+check "a FIFO named like a table: tb probe refuses it at once, naming it (exit 2)" \
+  '[ $? -eq 2 ] && grep -q "tablebase $tmp/fifo/$kvk: not a regular file" "$tmp/out"'
+cat >"$tmp/fifo.lua" <<'LUA'
+local cheskers = require "cheskers"
+local tables = cheskers.tb.open(arg[1])
+local b = cheskers.new("8/8/8/8/8/2k5/8/K7 w")
+print("probe", b:probe())
+print("search", b:search{ depth = 3, tb = tables }.move)
+LUA
+timeout 20 ./cheskers "$tmp/fifo.lua" "$tmp/fifo" >"$tmp/out" 2>&1
+check "a FIFO named like a table: a script's probe and search go on" \
+  '[ $? -eq 0 ] && grep -q "^probe	nil	tablebase .*: not a regular file" "$tmp/out" && grep -q "^search	a1-b2" "$tmp/out"'
+printf 'fen 8/8/8/8/8/2k5/8/K7 w\ntb\n' | CHESKERS_TB=$tmp/fifo timeout 20 ./cheskers --norc >"$tmp/out" 2>&1
+check "a FIFO named like a table: the REPL goes on" '[ $? -ne 124 ] && grep -q "not a regular file" "$tmp/out"'
+# Files copied over tables in use (they were mapped: SIGBUS): the process
+# keeps the values it read and checked.
+mkdir "$tmp/inuse" && cp "$dir"/* "$tmp/inuse/"
+cat >"$tmp/inuse.lua" <<'LUA'
+local cheskers = require "cheskers"
+local tables = cheskers.tb.open(arg[1])
+local b = cheskers.new("8/8/8/8/8/2k5/8/K7 w")
+print("before", b:probe(tables))
+os.execute(("for f in '%s'/*; do : >\"$f\"; done"):format(arg[1]))
+print("truncated", b:probe(tables))
+os.execute(("cp '%s'/* '%s'/"):format(arg[2], arg[1]))
+print("copied", b:probe(tables))
+LUA
+./cheskers "$tmp/inuse.lua" "$tmp/inuse" "$dir" >"$tmp/out" 2>&1
+check "tables in use truncated, then copied over: the values read stay" \
+  '[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf "before\tloss\t2\ntruncated\tloss\t2\ncopied\tloss\t2")" ]'
+# A link planted at the temporary name builds used to take: not followed
+# (each temporary file is new, under a name no other file has).
+mkdir "$tmp/shared" && echo precious >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/shared/$kvk.tmp"
+./cheskers tb build --pieces 2 --dir "$tmp/shared" >"$tmp/out" 2>&1
+check "tb build: a link planted at a temporary name is not followed" \
+  '[ $? -eq 0 ] && [ "$(cat "$tmp/victim")" = precious ] && [ -f "$tmp/shared/$kvk" ] && [ "$(ls "$tmp/shared" | wc -l)" -eq 2 ]'
+
 ./cheskers tb --help >"$tmp/out" 2>&1
 check "tb --help prints the usage" '[ $? -eq 0 ] && grep -q "usage: cheskers tb build" "$tmp/out"'
 

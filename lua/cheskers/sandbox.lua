@@ -81,9 +81,10 @@
 --   os       clock time difftime: O(1).
 --   cheskers its own copy: new rules error_code START VERSION SQUARES and an
 --            engine table whose weights are the box's own (swapped in while
---            it runs); not interrupt, deadline, puzzle, svg. Core calls
+--            it runs); not interrupt, deadline, puzzle, svg, tb. Core calls
 --            (search, perft, divide, solve) get the call's deadlines (CPU
---            and backstop).
+--            and backstop). Boards' probe and tb_moves see no tables
+--            (run_inside).
 --
 -- Trusted boxes run in _G under the time cap only: one path for every bot call.
 --
@@ -501,13 +502,17 @@ local function handler(e)
 end
 
 -- Runs the protected call under budget b with the box's weights in the
--- engine and its string methods in the string metatable (untrusted boxes).
+-- engine, its string methods in the string metatable and no default
+-- tablebases (untrusted boxes: b:probe() and b:tb_moves() cover nothing
+-- there, so a box reads no table file and learns no folder).
 local function run_inside(box, b, seconds, wall, fn, ...)
   if box.trusted then return b:run(seconds, wall, handler, fn, ...) end
   local engine = cheskers.engine
   local saved = engine.weights()
   engine.weights(box.weights)
+  local tables = cheskers.tb.set_default(false)
   local r = table.pack(with_string_methods(box.string_methods, b.run, b, seconds, wall, handler, fn, ...))
+  cheskers.tb.set_default(tables)
   box.weights = engine.weights()
   engine.weights(saved)
   return table.unpack(r, 1, r.n)

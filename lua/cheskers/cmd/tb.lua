@@ -23,10 +23,12 @@ for the side to move and the longest win with its position
 
 DIR defaults to $CHESKERS_TB, else ./tb. A rule SPEC is written as for
 cheskers rules (a preset name, "name=value ..." or a Lua table literal).
+Whoever can write DIR decides what the tables say: keep it your own (not a
+folder others can write, such as /tmp; see docs/security.md).
 
 Examples:
-  cheskers tb build --pieces 3 --dir /tmp/tb
-  cheskers tb probe "8/8/8/8/8/2k5/8/K7 w" --dir /tmp/tb
+  cheskers tb build --pieces 3 --dir ~/tb
+  cheskers tb probe "8/8/8/8/8/2k5/8/K7 w" --dir ~/tb
   cheskers tb build --rules "majority=false" --pieces 4]]
 
 local function parser()

@@ -340,6 +340,11 @@ function tb.open(dir) end
 ---@return Tables|nil
 function tb.default() end
 
+---Sets the default tables (false: none, nil: the environment's); returns the previous setting.
+---@param tables Tables|false|nil
+---@return Tables|false|nil previous
+function tb.set_default(tables) end
+
 ---@param opts {pieces: string|integer, rules: cheskers.rulespec, dir: string, threads: integer, progress: function}
 ---@return true|nil ok
 ---@return string|nil message
