@@ -18,6 +18,15 @@ setmetatable(core, {
   end,
 })
 
+-- cheskers.plural(n, word [, words]) -> "1 ply", "3 plies": n and the word
+-- for n things (words: the plural when it is not word .. "s"; "ply" and
+-- "puzzle" need none). The one way a message counts things.
+local PLURALS = { ply = "plies" }
+function core.plural(n, word, words)
+  local count = n == math.floor(n) and string.format("%d", n) or tostring(n)
+  return count .. " " .. (n == 1 and word or words or PLURALS[word] or word .. "s")
+end
+
 -- b:svg(opts) -> the SVG text of the board (cheskers.svg.render)
 local methods = getmetatable(core.new()).__index
 function methods.svg(b, opts)

@@ -74,7 +74,7 @@ local function print_counts(S, name, depth, st, dt, divide, interrupted)
     for k in pairs(st.per) do keys[#keys + 1] = k end
     table.sort(keys)
     for _, k in ipairs(keys) do S:print(string.format("%-14s %d", k, st.per[k])) end
-    if not interrupted then S:print(string.format("%d moves", #keys)) end
+    if not interrupted then S:print(require("cheskers").plural(#keys, "move")) end
   end
   if interrupted then
     S:print(string.format("%s %d stopped after %.3f s: %d of %d root moves done, %d nodes under them",

@@ -91,7 +91,7 @@ end
 
 local function value_text(value, dist)
   if value == "draw" then return "draw" end
-  return ("%s in %d plies"):format(value, dist)
+  return ("%s in %s"):format(value, require("cheskers").plural(dist, "ply"))
 end
 
 local function probe(opts)
@@ -152,8 +152,8 @@ local function atlas(opts)
   for _, t in ipairs(list) do
     if not longest or t.longest_win > longest.longest_win then longest = t end
   end
-  out[#out + 1] = ("The longest win in these tables: %d plies, %s (`%s`)."):format(
-    longest.longest_win, pretty(longest.name), longest.longest_fen or "-")
+  out[#out + 1] = ("The longest win in these tables: %s, %s (`%s`)."):format(
+    cheskers.plural(longest.longest_win, "ply"), pretty(longest.name), longest.longest_fen or "-")
   local pieces
   for _, t in ipairs(list) do
     if t.pieces ~= pieces then
