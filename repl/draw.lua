@@ -1,7 +1,7 @@
 -- repl.draw: how the REPL shows things. Boards as text (ASCII, Unicode
 -- glyphs, ANSI colours), the status line under a board and the tablebase
 -- verdict under it (draw.tables: the REPL's tablebases, from the `tb DIR`
--- setting registry.settings.tb, else $CHESKERS_TB), and any Lua value
+-- setting registry.settings.tb, else $CHESKERS_TB, else ./tb), and any Lua value
 -- printed readably (repl.draw.pretty).
 
 local cheskers = require "cheskers"
@@ -75,14 +75,12 @@ end
 local tables_of = {}     -- directory -> tables object (opened once)
 
 -- The REPL's tablebases: the directory of the setting tb (false: none),
--- else $CHESKERS_TB when set; nil when none.
+-- else the default of the command line and of Lua (cheskers.tb.default():
+-- $CHESKERS_TB when set, else ./tb).
 function draw.tables()
   local dir = registry.settings.tb
   if dir == false then return nil end
-  if dir == nil then
-    dir = os.getenv("CHESKERS_TB")
-    if not dir or dir == "" then return nil end
-  end
+  if dir == nil then dir = cheskers.tb.default():dir() end
   if not tables_of[dir] then tables_of[dir] = cheskers.tb.open(dir) end
   return tables_of[dir]
 end
@@ -97,7 +95,7 @@ function draw.verdict(board, tables)
   if value == "draw" then return "tablebase: draw" end
   local turn = board:turn()
   local winner = value == "win" and turn or (turn == "white" and "black" or "white")
-  return string.format("tablebase: %s wins in %d %s", side_name(winner), plies, plies == 1 and "ply" or "plies")
+  return string.format("tablebase: %s wins in %s", side_name(winner), cheskers.plural(plies, "ply"))
 end
 
 -- The squares of the move to highlight: opts.last, by default the last
