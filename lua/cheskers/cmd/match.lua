@@ -60,26 +60,12 @@ local function config(o, match)
   return cfg
 end
 
--- "game 3: liar (black) lost by illegal move a1-h8: ..." (a detail that
--- starts with the reason is not preceded by it again) and, for a Lua
--- error, the bot's own traceback.
-local function fault_text(r)
-  local who = r.winner == "white" and r.black or r.white
-  local color = r.winner == "white" and "black" or "white"
-  local detail = r.detail or ""
-  local how = detail:sub(1, #r.reason) == r.reason and detail or r.reason .. ": " .. detail
-  local text = string.format("game %d: %s (%s) lost by %s", r.game, who, color, how)
-  if r.traceback and r.traceback ~= "" then text = text .. "\n" .. r.traceback end
-  return text
-end
-
 local function progress_printer(match)
   local tty = require("cheskers").isatty(io.stderr)
   local shown = false
   local function progress(sum, r)
-    if r.detail then
-      io.stderr:write(shown and tty and "\r\27[K" or "", fault_text(r), "\n")
-    end
+    local fault = match.fault_text(r)
+    if fault then io.stderr:write(shown and tty and "\r\27[K" or "", fault, "\n") end
     local line = match.progress_line(sum, r)
     if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
     shown = true
@@ -97,7 +83,10 @@ local function run(args)
   if not cfg then return fail(err) end
   local finish = function() end
   if o.quiet then
-    cfg.progress = function(_, r) if r.detail then io.stderr:write(fault_text(r), "\n") end end
+    cfg.progress = function(_, r)
+      local fault = match.fault_text(r)
+      if fault then io.stderr:write(fault, "\n") end
+    end
   else
     cfg.progress, finish = progress_printer(match)
     cfg.log = function(msg) io.stderr:write(msg, "\n") end

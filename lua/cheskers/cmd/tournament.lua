@@ -38,12 +38,13 @@ local function parser()
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
   p:flag("--restart", "start over: remove the tournament files of --out first")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
-  p:option("--records", "game records file (PGN-like tags White, Black, Result, Round); with "
-           .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR"):argname("FILE")
-  p:option("--html", "write the standings and crosstable as an HTML page"):argname("FILE")
+  p:option("--records", "game records file (PGN: the seven tags Event, Site, Date, Round, White, "
+           .. "Black, Result first); with --shard I/N each shard writes its own, .shard<I>of<N> before "
+           .. "the extension (games.pgn: games.shard1of4.pgn); with --report, every game of DIR"):argname("FILE")
+  p:option("--html", "write the report as an HTML page of its own (with the settings and command)"):argname("FILE")
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
            .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
-  p:flag("--quiet -q", "no progress line")
+  p:flag("--quiet -q", "no progress line (a game lost by a fault is still reported)")
   p:flag("-h --help", "this help")
   return p
 end
@@ -55,7 +56,8 @@ end
 
 -- The options as a tournament configuration, or nil, message.
 local function config(o)
-  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records }
+  local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records,
+                command = o.command }
   local okg, err = require("cheskers.match").game_options(o, cfg)
   if not okg then return nil, err end
   local ok, shard, shards = pcall(require("cheskers.store").parse_shard, o.shard)
@@ -73,7 +75,7 @@ local function print_report(tournament, sum, o, cfg)
   local write_file = require("cheskers.store").write_file
   local t = tournament.standings(sum, o.prior)
   print(tournament.report(t))
-  if o.html then write_file(o.html, tournament.html(t)) end
+  if o.html then write_file(o.html, tournament.html(t, { command = o.command })) end
   if o.report and o.records then
     local parts = {}
     for _, r in ipairs(sum.results) do parts[#parts + 1] = tournament.render_record(cfg, r) end
@@ -81,14 +83,17 @@ local function print_report(tournament, sum, o, cfg)
   end
 end
 
-local function progress_printer(tournament)
+-- The console's progress line (none with --quiet) and, above it, a line for
+-- each game lost by a fault (cheskers.match.fault_text: who, how, the
+-- traceback).
+local function progress_printer(tournament, quiet)
+  local fault_text = require("cheskers.match").fault_text
   local tty = require("cheskers").isatty(io.stderr)
   local shown = false
   local function progress(done, total, r)
-    if r.detail then
-      io.stderr:write(shown and tty and "\r\27[K" or "", string.format("game %d: %s - %s: %s: %s\n",
-        r.round, r.white, r.black, r.reason, r.detail))
-    end
+    local fault = fault_text(r, r.round)
+    if fault then io.stderr:write(shown and tty and "\r\27[K" or "", fault, "\n") end
+    if quiet then return end
     local line = tournament.progress_line(done, total, r)
     if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
     shown = true
@@ -107,8 +112,8 @@ local function report_only(tournament, o)
 end
 
 local function play(tournament, o, cfg)
-  local finish = function() end
-  if not o.quiet then cfg.progress, finish = progress_printer(tournament) end
+  local finish
+  cfg.progress, finish = progress_printer(tournament, o.quiet)
   local ok, sum = pcall(tournament.run, cfg)
   finish()
   if not ok then
@@ -138,6 +143,7 @@ local function run(args)
   local p = parser()
   if require("cheskers.cli").wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local o = require("cheskers.cli").parse_args(p, args)
+  o.command = require("cheskers.cli").command_line("tournament", args)
   local tournament = require "cheskers.tournament"
   if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
