@@ -33,12 +33,19 @@ end
 -- ---- drawing --------------------------------------------------------------
 
 -- Pawns are draughts men, kings and bishops the chess glyphs; the camel is
--- the fairy-chess camel, a knight turned ninety degrees (U+1FA0D, U+1FA13:
--- one column wide, coloured like the other pieces), not the chess knight.
+-- its letter, C and c (coloured like the other pieces), by default: its
+-- fairy-chess glyph, a knight turned ninety degrees (U+1FA0D, U+1FA13), is
+-- in few fonts and shows as an empty box on most terminals. The setting
+-- camel_glyph (opts.camel_glyph) draws it. Never the chess knight.
 local GLYPHS = {
-  P = "⛀", K = "♔", B = "♗", C = "\u{1FA0D}",
-  p = "⛂", k = "♚", b = "♝", c = "\u{1FA13}",
+  P = "⛀", K = "♔", B = "♗", C = "C",
+  p = "⛂", k = "♚", b = "♝", c = "c",
 }
+local CAMEL_GLYPHS = { C = "\u{1FA0D}", c = "\u{1FA13}" }
+
+registry.setting { name = "camel_glyph", default = false,
+                   help = "draw the camel as its fairy-chess glyph (U+1FA0D, U+1FA13; few fonts have it: "
+                     .. "an empty box means yours does not) instead of C and c" }
 local FILES = "abcdefgh"
 local COLOR = {   -- ANSI escapes (the session's errors are red too)
   light = "\27[48;5;223m", dark = "\27[48;5;137m", mark = "\27[48;5;179m",
@@ -127,7 +134,8 @@ end
 -- One square of the Unicode / colour board: three columns.
 local function fancy_square(board, sq, darksq, marked, opts)
   local piece = darksq and board:get(sq) or nil
-  local glyph = piece and (opts.unicode and GLYPHS[piece] or piece) or " "
+  local glyph = piece and (opts.unicode and (opts.camel_glyph and CAMEL_GLYPHS[piece] or GLYPHS[piece]) or piece)
+    or " "
   if opts.color then
     local bg = not darksq and COLOR.light or marked[sq] and COLOR.mark or COLOR.dark
     local fg = piece and (piece:match("%u") and COLOR.white or COLOR.black) or ""
@@ -182,7 +190,8 @@ local function ascii_lines(board, opts, marked)
   return out
 end
 
--- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
+-- Draws a board as text. opts: unicode (glyphs), camel_glyph (the camel's
+-- fairy-chess glyph rather than its letter), color (ANSI colours),
 -- flip (Black's side at the bottom), last (a move to highlight; default the
 -- last move of the history; false for none), status (false: no status line
 -- and no verdict), tables (tablebases for the verdict line; default

@@ -297,6 +297,7 @@ command {
     "`cheskers match` (engine:level=5). The bot plays the side given, by default\n" ..
     "the side not to move; it moves at once when that side is to move.\n" ..
     "`bot off` stops it. Budget: 20000 nodes a move (the bot's own options first).",
+  complete = require("repl.complete").bot_words,
   run = function(S, args)
     local name = args[1]
     if not name then
