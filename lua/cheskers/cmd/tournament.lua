@@ -9,9 +9,11 @@ Every pair of bots plays N games (default 2), or with --gauntlet BOT that
 bot plays N games against each of the others. Each pairing is a match
 (see cheskers match): colours alternating, games 2k-1 and 2k from the same
 opening, the same openings in every pairing, games seeded by (seed, game).
-Prints a progress line as games end, then the standings (score, Elo by
-maximum likelihood with its 95% interval, the likelihood of superiority
-over the next bot) and the crosstable.
+Prints a progress line as games end (and a line for each game a bot loses
+by a fault: the bot, the fault, its traceback), then the standings (score,
+Elo by maximum likelihood with its 95% interval, the likelihood of
+superiority over the next bot), the crosstable, how the games ended and
+which bots lost games by a fault.
 
 With --out DIR the games are stored as they end in
 DIR/tournament.shard<I>of<N>.jsonl; the same command again resumes (even
