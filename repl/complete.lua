@@ -105,6 +105,20 @@ local function relative(cands, tokstart, start, line)
   return out
 end
 
+-- The words of `bot NAME [white|black] | off` (a command's complete
+-- function): the bot names (cheskers.bots.names: scripts/bots and the
+-- built-ins) and off, then the sides.
+function complete.bot_words(_, _, words)
+  if #words == 1 then
+    local list = require("cheskers.bots").names()
+    list[#list + 1] = "off"
+    return list
+  elseif #words == 2 and words[2] ~= "off" then
+    return { "white", "black" }
+  end
+  return {}
+end
+
 -- Keeps the candidates that start with token.
 local function filtered(list, token)
   local out = {}
@@ -168,6 +182,7 @@ local function command_arg(S, cmd, before, token, words, wstart)
   if spec == "moves" then
     return { { filtered(moves_after(S, { table.unpack(words, 2) }), token), wstart } }
   elseif spec == "squares" then
+    if #words > 1 then return { { {}, wstart } } end   -- one square only
     local from, all = square_texts(S.board)
     local list = filtered(from, token)
     if #list == 0 then list = filtered(all, token) end

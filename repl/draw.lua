@@ -1,7 +1,7 @@
 -- repl.draw: how the REPL shows things. Boards as text (ASCII, Unicode
 -- glyphs, ANSI colours), the status line under a board and the tablebase
 -- verdict under it (draw.tables: the REPL's tablebases, from the `tb DIR`
--- setting registry.settings.tb, else $CHESKERS_TB), and any Lua value
+-- setting registry.settings.tb, else $CHESKERS_TB, else ./tb), and any Lua value
 -- printed readably (repl.draw.pretty).
 
 local cheskers = require "cheskers"
@@ -34,12 +34,19 @@ end
 -- ---- drawing --------------------------------------------------------------
 
 -- Pawns are draughts men, kings and bishops the chess glyphs; the camel is
--- the fairy-chess camel, a knight turned ninety degrees (U+1FA0D, U+1FA13:
--- one column wide, coloured like the other pieces), not the chess knight.
+-- its letter, C and c (coloured like the other pieces), by default: its
+-- fairy-chess glyph, a knight turned ninety degrees (U+1FA0D, U+1FA13), is
+-- in few fonts and shows as an empty box on most terminals. The setting
+-- camel_glyph (opts.camel_glyph) draws it. Never the chess knight.
 local GLYPHS = {
-  P = "⛀", K = "♔", B = "♗", C = "\u{1FA0D}",
-  p = "⛂", k = "♚", b = "♝", c = "\u{1FA13}",
+  P = "⛀", K = "♔", B = "♗", C = "C",
+  p = "⛂", k = "♚", b = "♝", c = "c",
 }
+local CAMEL_GLYPHS = { C = "\u{1FA0D}", c = "\u{1FA13}" }
+
+registry.setting { name = "camel_glyph", default = false,
+                   help = "draw the camel as its fairy-chess glyph (U+1FA0D, U+1FA13; few fonts have it: "
+                     .. "an empty box means yours does not) instead of C and c" }
 local FILES = "abcdefgh"
 local COLOR = {   -- ANSI escapes (the session's errors are red too)
   light = "\27[48;5;223m", dark = "\27[48;5;137m", mark = "\27[48;5;179m",
@@ -76,14 +83,12 @@ end
 local tables_of = {}     -- directory -> tables object (opened once)
 
 -- The REPL's tablebases: the directory of the setting tb (false: none),
--- else $CHESKERS_TB when set; nil when none.
+-- else the default of the command line and of Lua (cheskers.tb.default():
+-- $CHESKERS_TB when set, else ./tb).
 function draw.tables()
   local dir = registry.settings.tb
   if dir == false then return nil end
-  if dir == nil then
-    dir = os.getenv("CHESKERS_TB")
-    if not dir or dir == "" then return nil end
-  end
+  if dir == nil then dir = cheskers.tb.default():dir() end
   if not tables_of[dir] then tables_of[dir] = cheskers.tb.open(dir) end
   return tables_of[dir]
 end
@@ -98,7 +103,7 @@ function draw.verdict(board, tables)
   if value == "draw" then return "tablebase: draw" end
   local turn = board:turn()
   local winner = value == "win" and turn or (turn == "white" and "black" or "white")
-  return string.format("tablebase: %s wins in %d %s", side_name(winner), plies, plies == 1 and "ply" or "plies")
+  return string.format("tablebase: %s wins in %s", side_name(winner), cheskers.plural(plies, "ply"))
 end
 
 -- The squares of the move to highlight: opts.last, by default the last
@@ -130,7 +135,8 @@ end
 -- One square of the Unicode / colour board: three columns.
 local function fancy_square(board, sq, darksq, marked, opts)
   local piece = darksq and board:get(sq) or nil
-  local glyph = piece and (opts.unicode and GLYPHS[piece] or piece) or " "
+  local glyph = piece and (opts.unicode and (opts.camel_glyph and CAMEL_GLYPHS[piece] or GLYPHS[piece]) or piece)
+    or " "
   if opts.color then
     local bg = not darksq and COLOR.light or marked[sq] and COLOR.mark or COLOR.dark
     local fg = piece and (piece:match("%u") and COLOR.white or COLOR.black) or ""
@@ -185,7 +191,8 @@ local function ascii_lines(board, opts, marked)
   return out
 end
 
--- Draws a board as text. opts: unicode (glyphs), color (ANSI colours),
+-- Draws a board as text. opts: unicode (glyphs), camel_glyph (the camel's
+-- fairy-chess glyph rather than its letter), color (ANSI colours),
 -- flip (Black's side at the bottom), last (a move to highlight; default the
 -- last move of the history; false for none), status (false: no status line
 -- and no verdict), tables (tablebases for the verdict line; default

@@ -108,7 +108,8 @@ end
 -- The drawing options of this session.
 function Session:draw_options()
   local fancy = self.fancy and not registry.settings.ascii
-  return { unicode = fancy and self.unicode, color = fancy, flip = registry.settings.flip }
+  return { unicode = fancy and self.unicode, color = fancy, flip = registry.settings.flip,
+           camel_glyph = registry.settings.camel_glyph }
 end
 
 function Session:autoshow()

@@ -208,6 +208,14 @@ if grep -q "<svg" "$tmp/report.html" 2>/dev/null && grep -q "Design measures" "$
    && grep -qF "cheskers experiment $EXP --games $GAMES --out $tmp/whole --quiet" "$tmp/report.html"; then
   ok "report --html writes a page with charts, design measures and the command that made the games"
 else not_ok "report --html writes a page with charts, design measures and the command that made the games" "$(cat "$tmp/html.err")"; fi
+# the rules of each variant as rules text (as --rules and records write
+# them), hooks named; never the fingerprint's raw JSON
+if grep -q '^<td class="l">pieces={C={[^<]*leaps={{1,5}}[^<]*}}</td>$' "$tmp/report.html" \
+   && grep -q '^<td class="l">golomb; filter hook, result hook</td>$' "$tmp/report.html"; then
+  ok "the HTML report shows each variant's rules as rules text, hooks by name"
+else not_ok "the HTML report shows each variant's rules as rules text, hooks by name" \
+  "$(grep -A3 '<td class="l">camel-1-5</td>' "$tmp/report.html")"; fi
+hasnot "the HTML report shows no raw JSON" "{&quot;" "$(cat "$tmp/report.html")"
 links=$(grep -o 'https\{0,1\}://[^"'"'"' <)]*' "$tmp/report.html" | grep -v '^http://www.w3.org/2000/svg$' | sort -u)
 if [ -z "$links" ]; then ok "the HTML report links nothing outside itself"
 else not_ok "the HTML report links nothing outside itself" "$links"; fi

@@ -3,7 +3,9 @@
 # (make check-all; TAP): a small experiment at two strengths with a
 # handicap, `cheskers report --html`, then headless chromium takes a
 # screenshot. Checks: the page is self-contained (no link outside it), the
-# screenshot is a non-empty PNG, and the browser logs no console error.
+# screenshot is a non-empty PNG, and the browser logs no console error; a
+# page of long variant names and rules does not scroll sideways at 1200
+# or 800 px.
 # Needs chromium (apt-get install chromium). Run from the repository root
 # after make (CHESKERS overrides ./cheskers).
 set -u
@@ -13,7 +15,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
 
-echo "1..5"
+echo "1..6"
 BROWSER=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$BROWSER" ]; then echo "Bail out! chromium is not installed (apt-get install chromium)"; exit 1; fi
 if [ ! -x "$CHESKERS" ]; then echo "Bail out! $CHESKERS is not built (run make)"; exit 1; fi
@@ -56,3 +58,33 @@ if grep -q 'CONSOLE' "$tmp/browser.out"; then
   not_ok "the browser logs no console message" "$(grep CONSOLE "$tmp/browser.out" | head -5)"
 else ok "the browser logs no console message"; fi
 if [ -n "${KEEP_SHOT:-}" ]; then cp "$tmp/shot.png" "$KEEP_SHOT"; fi
+
+# Long names and rules, at 1200 and 800 px: the page is no wider than the window (a
+# copy of it with a script that writes the widths into the DOM chromium
+# dumps: scrollWidth against clientWidth).
+cat >"$tmp/wide.lua" <<'X'
+return {
+  name = "wide", games = 2, seed = 1, max_plies = 40, random_plies = 2,
+  bots = { white = "builtin-random", black = "builtin-greedy" },
+  variants = {
+    { name = "golomb" },
+    { name = "camel-leaps-1-5-rides-1-1-takes_no-majority_kings-promote-only_flying-kings_backward-pawn-captures",
+      rules = { pieces = { C = { leaps = { { 1, 5 } }, rides = { { 1, 1 } }, capture = "take" } },
+                majority = false, promote = "K", flying_kings = true, pawns_capture_backward = true,
+                start = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1" } },
+  },
+}
+X
+"$CHESKERS" experiment "$tmp/wide.lua" --out "$tmp/wide" --quiet 2>"$tmp/wide.err" &&
+  "$CHESKERS" report "$tmp/wide" --no-svg --html "$tmp/wide.html" >/dev/null 2>>"$tmp/wide.err"
+sed 's|</body>|<script>document.body.setAttribute("data-width", document.documentElement.scrollWidth + " of " + document.documentElement.clientWidth);</script></body>|' \
+  "$tmp/wide.html" >"$tmp/measure.html"
+wide=""
+for w in 1200 800; do
+  width=$(timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --window-size=$w,900 --dump-dom \
+    "file://$tmp/measure.html" 2>/dev/null | sed -n 's/.*data-width="\([0-9]*\) of \([0-9]*\)".*/\1 \2/p')
+  if [ -z "$width" ] || [ "${width% *}" -gt "${width#* }" ]; then wide="$wide at $w px: '$width'"; fi
+done
+if [ -z "$wide" ]; then ok "at 1200 and 800 px the page does not scroll sideways (wide tables scroll in place)"
+else not_ok "at 1200 and 800 px the page does not scroll sideways (wide tables scroll in place)" \
+  "scroll width, client width$wide" "$(cat "$tmp/wide.err")"; fi

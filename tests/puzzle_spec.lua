@@ -306,6 +306,17 @@ describe("faulty puzzles", function()
                     r.faults)
   end)
 
+  it("counts a line of one move in the singular (cheskers.plural)", function()
+    -- nowin.lua's position, its solution cut to Black's first move: the game goes on
+    local r = puzzle.check { fen = "8/b7/1k5p/2p5/7P/4K3/8/8 b", goal = "win", moves = 2, solution = { "c5-d4" } }
+    assert.are.same({ { kind = "no win at end", message = "after the 1 move of the solution the game goes on" } },
+                    r.faults)
+    local plural = require("cheskers").plural
+    assert.are.same({ "1 ply", "2 plies", "0 puzzles", "1 puzzle", "1.5 virtual draws", "3 mice" },
+                    { plural(1, "ply"), plural(2, "ply"), plural(0, "puzzle"), plural(1, "puzzle"),
+                      plural(1.5, "virtual draw"), plural(3, "mouse", "mice") })
+  end)
+
   it("`cheskers check` says a puzzle with no win has none, with the best defence", function()
     local out, code = run_program("check tests/puzzles/faulty/unsound.lua")
     assert.are.equal(1, code, out)

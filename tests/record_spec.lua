@@ -48,6 +48,22 @@ describe("record.write", function()
     assert.is_nil(t.FEN)
   end)
 
+  it("writes PGN's seven-tag roster first, in its order, unknown ones as '?'", function()
+    -- PGN standard, 8.1.1: Event, Site, Date, Round, White, Black, Result
+    local text = record.write(played(GAME), { White = "me", Round = "3.2" })
+    local names = {}
+    for name in text:gmatch('%[(%w+) "') do names[#names + 1] = name end
+    assert.are.same({ "Event", "Site", "Date", "Round", "White", "Black", "Result", "Rules" }, names)
+    local t = tags_of(text)
+    assert.are.same({ "?", "?", "3.2", "me" }, { t.Event, t.Site, t.Round, t.White })
+  end)
+
+  it("writes SetUp \"1\" with a FEN tag (PGN), after the roster", function()
+    local text = record.write(played({ "c3xe5" }, "8/8/8/8/3k4/2P5/8/K7 w 0 1"))
+    assert.truthy(text:find('[Result "1-0"]\n[Rules "golomb"]\n[SetUp "1"]\n[FEN "8/8/8/8/3k4/2P5/8/K7 w 0 1"]\n',
+                            1, true), text)
+  end)
+
   it("keeps the tags it is given, quotes escaped", function()
     local text = record.write(played(GAME), { White = 'Solomon "Sol" Golomb', Black = "Martin",
                                               Date = "1948.01.01", Event = "test" })
@@ -154,6 +170,14 @@ describe("record.read", function()
     assert.truthy(b, tags)
     assert.same(GAME, texts(b))
     assert.equal("1-0", tags.Result)
+  end)
+
+  it("reads chess-style numbers too (White's moves numbered, '1...' before Black's first)", function()
+    -- the numbers are not checked: "1... d6-e5 2. c3-d4 e5xc3" is the game of "1. d6-e5 c3-d4 2. e5xc3"
+    local b = assert(record.read("1... d6-e5 2. c3-d4 e5xc3 *"))
+    local c = assert(record.read("1. d6-e5 c3-d4 2. e5xc3 *"))
+    assert.are.equal(c:fen(), b:fen())
+    assert.are.equal(3, #b:history())
   end)
 
   it("reads move text without any tag: the default rules from the start", function()

@@ -30,6 +30,7 @@ end
 
 local cheskers = require "cheskers"
 local repl = require "repl.session"
+local H = require "helpers"
 
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 -- W: Ka1 Pg7; B: ka7. White: a1-b2, and g7 promotes on f8 or h8 to B, C or K.
@@ -110,12 +111,25 @@ describe("repl.draw", function()
   it("draws Unicode pieces and colours when asked", function()
     local text = repl.draw(cheskers.new(), { unicode = true, color = true })
     assert.truthy(text:find("♚", 1, true))   -- black king
-    -- the camel: a knight turned ninety degrees (U+1FA0D white, U+1FA13 black),
+    -- the camel: its letters by default (its own glyphs are in few fonts),
     -- never the chess knight
-    assert.truthy(text:find("\u{1FA0D}", 1, true))
-    assert.truthy(text:find("\u{1FA13}", 1, true))
+    assert.truthy(text:find(" C \27[0m", 1, true), text)
+    assert.truthy(text:find(" c \27[0m", 1, true), text)
+    assert.falsy(text:find("\u{1FA0D}", 1, true) or text:find("\u{1FA13}", 1, true))
     assert.falsy(text:find("♘", 1, true) or text:find("♞", 1, true))
     assert.truthy(text:find("\27[", 1, true))
+  end)
+
+  it("draws the camel's fairy-chess glyphs when asked (setting camel_glyph)", function()
+    -- a knight turned ninety degrees: U+1FA0D white, U+1FA13 black
+    local text = repl.draw(cheskers.new(), { unicode = true, color = true, camel_glyph = true })
+    assert.truthy(text:find("\u{1FA0D}", 1, true))
+    assert.truthy(text:find("\u{1FA13}", 1, true))
+    local S = session()
+    assert.is_false(S:draw_options().camel_glyph)
+    require("repl.registry").settings.camel_glyph = true
+    assert.is_true(S:draw_options().camel_glyph)
+    require("repl.registry").settings.camel_glyph = false
   end)
 
   it("tells the result of a finished game", function()
@@ -417,6 +431,28 @@ describe("completion", function()
     local S = session()
     -- at the start Black moves pawns b6 d6 f6 h6 and the camel b8
     assert.same({ "b6", "b8" }, (complete(S, "moves b")))
+  end)
+
+  it("offers one square only for `moves`", function()
+    local S = session()
+    assert.same({}, (complete(S, "moves b6 ")))
+    assert.same({}, (complete(S, "moves b6 b")))
+  end)
+
+  it("offers bot names after `bot`, then the sides", function()
+    local S = session()
+    -- scripts/bots/ holds random, greedy, alphabeta, mcts and engine; the
+    -- built-ins are builtin-random and builtin-greedy
+    assert.same({ "greedy" }, (complete(S, "bot gr")))
+    assert.same({ "builtin-greedy", "builtin-random" }, (complete(S, "bot bu")))
+    assert.same({ "off" }, (complete(S, "bot of")))
+    local all = complete(S, "bot ")
+    for _, name in ipairs { "alphabeta", "engine", "greedy", "mcts", "random", "off" } do
+      assert.truthy(H.set_of(all)[name], name .. " missing from " .. table.concat(all, " "))
+    end
+    assert.falsy(H.set_of(all).cheskers, "Lua globals offered after bot")
+    assert.same({ "black", "white" }, (complete(S, "bot greedy ")))
+    assert.same({}, (complete(S, "bot off ")))
   end)
 
   it("lets readline complete file names for save and load", function()

@@ -755,9 +755,24 @@ unset CHESKERS_TB
 has "the tables of CHESKERS_TB are used" "tablebase: Black wins in 2 plies" "$OUT"
 has "go answers from the tables" "best move a1-b2 (score loss in 2" "$OUT"
 case $OUT in *"tablebases off"*"tablebase: "*) not_ok "tb off: no verdict any more" "$OUT" ;; *) ok "tb off: no verdict any more" ;; esac
+# without tb DIR or CHESKERS_TB the REPL uses ./tb, as the command line and
+# cheskers.tb.open() do (run works in $TMP, where the tables are in ./tb)
+run "fen 8/8/8/8/8/2k5/8/K7 w
+show
+tb
+"
+has "the tables of ./tb are used by default" "tablebase: Black wins in 2 plies" "$OUT"
+has "tb lists the moves by the tables of ./tb" "a1-b2  loss in 2" "$OUT"
+mkdir -p "$TMP/notables"
+export CHESKERS_TB="$TMP/notables"
 run "tb
 "
-has "tb without tables says how to get them" "no tablebases: set CHESKERS_TB or type \`tb DIR\` (build them with: cheskers tb build --pieces 4)" "$ERR"
+unset CHESKERS_TB
+has "tb without tables says where it looked and how to get them" "no tablebases in $TMP/notables for these rules: build them with \`cheskers tb build --pieces 4 --dir $TMP/notables\`, or type \`tb DIR\` (the folder also comes from \$CHESKERS_TB)" "$ERR"
+run "tb off
+tb
+"
+has "tb after tb off says the tables are off" "tablebases off: type \`tb DIR\` to use the tables in DIR" "$ERR"
 run "tb $TMP/tb
 tb
 "

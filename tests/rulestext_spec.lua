@@ -250,7 +250,7 @@ describe("every --rules", function()
       if not out:match("tables with up to 2 pieces") then return nil, out end
       local atlas = run("tb atlas --dir " .. q(dir) .. " --rules " .. q(r))
       local probe = run("tb probe '8/8/8/8/3k4/2K5/8/8 w' --dir " .. q(dir) .. " --rules " .. q(r))
-      if not probe:match("^White to move: win in 1 plies") then return nil, out .. probe end
+      if not probe:match("^White to move: win in 1 ply\n") then return nil, out .. probe end
       local m = atlas:match("Rules: majority=(%a+)")
       return m and (m == "false" and "majority=false" or "golomb"), out .. atlas   -- majority only
     end,

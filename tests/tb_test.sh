@@ -84,7 +84,7 @@ check "tb build again: nothing built, all on disk" \
 check "tb probe: the value and each move" \
   '[ $? -eq 0 ] && grep -q "White to move: loss in 2 plies" "$tmp/out" && grep -q "a1-b2 *loss in 2 plies" "$tmp/out"'
 CHESKERS_TB=$dir ./cheskers tb probe "8/8/8/8/3k4/2K5/8/8 b" >"$tmp/out" 2>&1
-check "tb probe: CHESKERS_TB, Black to move" '[ $? -eq 0 ] && grep -q "Black to move: win in 1 plies" "$tmp/out"'
+check "tb probe: CHESKERS_TB, Black to move" '[ $? -eq 0 ] && grep -qx "Black to move: win in 1 ply" "$tmp/out"'
 ./cheskers tb probe "8/8/8/8/3k4/2K5/8/B1B5 w" --dir "$dir" >"$tmp/out" 2>&1
 check "tb probe: 4 pieces, not covered, exit 1" '[ $? -eq 1 ] && grep -q "no table covers" "$tmp/out"'
 ./cheskers tb probe "8/8/8/8/3k4/2K5/8/8 w" --dir "$dir" --rules "majority=false" >"$tmp/out" 2>&1
@@ -103,6 +103,16 @@ check "tb: an unknown action is an error" '[ $? -eq 2 ] && grep -q "unknown acti
 check "tb atlas: a table row per signature" '[ $? -eq 0 ] && [ "$(grep -c "^| K" "$tmp/atlas")" -eq 9 ]'
 # K v K with White to move: 32 * 31 placements of the two kings
 check "tb atlas: K v K has 992 positions" 'grep -q "^| K v K | 992 |" "$tmp/atlas"'
+check "tb atlas: its heading says which tables it covers" \
+  'grep -qx "# Cheskers endgame atlas: every table with up to 3 pieces" "$tmp/atlas"'
+./cheskers tb atlas --dir "$dir" --pieces 4 >"$tmp/out" 2>&1
+check "tb atlas --pieces 4 refuses a folder with tables up to 3 pieces, saying so" \
+  '[ $? -eq 2 ] && grep -q "holds every table up to 3 pieces, not up to 4" "$tmp/out" && ! grep -q "^# " "$tmp/out"'
+# one 4-piece signature (and its colour swap) on top: an incomplete set, left out
+./cheskers -e "assert(require('cheskers').tb.build{ pieces = 4, only = 'KKvKK', dir = '$dir' })" >/dev/null 2>&1
+./cheskers tb atlas --dir "$dir" >"$tmp/atlas4" 2>&1
+check "tb atlas: tables of an incomplete set of 4 pieces are left out, and said to be" \
+  '[ "$(grep -c "^| K" "$tmp/atlas4")" -eq 9 ] && grep -q "^(Left out: 1 table of more pieces" "$tmp/atlas4"'
 ./cheskers tb atlas --dir "$tmp/none" >"$tmp/out" 2>&1
 check "tb atlas: no tables is an error" '[ $? -eq 2 ] && grep -q "no tables" "$tmp/out"'
 # ---- table files and folders are input (docs/security.md) -------------------

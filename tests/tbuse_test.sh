@@ -30,7 +30,7 @@ hasnot "check --tb: the win in 17 is judged" "needs tablebases" "$out"
 hasnot "check --tb: ... by the tables, not given up" "too hard" "$out"
 # the tables make every answer exact: the line of one move does not end the
 # game, and the key's rivals win in 17 too (the solver's own report of it)
-has "check --tb: the unfinished line is a fault" "no win at end: after the 1 solution moves the game goes on" "$out"
+has "check --tb: the unfinished line is a fault" "no win at end: after the 1 move of the solution the game goes on" "$out"
 has "check --tb: rival first moves are found within 17" "also win within 17: " "$out"
 out=$(CHESKERS_TB="$tmp/tb" ./cheskers check "$tmp/long.lua")
 hasnot "check uses \$CHESKERS_TB" "needs tablebases" "$out"

@@ -159,6 +159,32 @@ describe("a tournament with forced results", function()
     assert.truthy(text:find("1 virtual draw added to each pairing", 1, true), text)
   end)
 
+  it("says how the games ended and which bot lost games by a fault", function()
+    local text = tournament.report(tournament.standings(sum))
+    -- Black moves first after the 4 opening plies: nomove and illegal each
+    -- fault at their first turn, so in their own game the one with Black
+    -- loses: 3 games each, by "no move" and by "illegal move".
+    assert.truthy(text:find("\nended by: illegal move 3, no move 3\n", 1, true), text)
+    assert.truthy(text:find("\nlost by a fault: nomove 3 (no move 3), illegal 3 (illegal move 3)\n", 1, true),
+                  text)
+    -- the prior as the code counts it, and the scale of the ratings
+    assert.truthy(text:find("each counted as half a win and half a loss", 1, true), text)
+    assert.truthy(text:find("scale of the win/loss odds", 1, true), text)
+  end)
+
+  it("names the bot that faulted, once, with its traceback", function()
+    local r = { game = 3, white = "greedy", black = "liar", winner = "white", reason = "illegal move",
+                detail = "illegal move a1-h8: no piece on a1" }
+    assert.are.equal("game 7: liar (black) lost by illegal move a1-h8: no piece on a1",
+                     require("cheskers.match").fault_text(r, 7))
+    r = { game = 2, white = "oops", black = "greedy", winner = "black", reason = "error",
+          detail = "oops.lua:3: boom", traceback = "stack traceback:\n\toops.lua:3: in function 'choose'" }
+    assert.are.equal("game 2: oops (white) lost by error: oops.lua:3: boom\nstack traceback:\n"
+                     .. "\toops.lua:3: in function 'choose'", require("cheskers.match").fault_text(r))
+    assert.is_nil(require("cheskers.match").fault_text { game = 1, white = "a", black = "b", winner = "white",
+                                                         reason = "kings" })
+  end)
+
   it("gives the likelihood of superiority of each bot over the next", function()
     local t = tournament.standings(sum)
     -- The information is a weighted graph Laplacian: a pairing of n games
@@ -178,7 +204,9 @@ describe("a tournament with forced results", function()
     assert.truthy(text:find('[White "greedy"]', 1, true))
     assert.truthy(text:find('[Black "nomove"]', 1, true))
     assert.truthy(text:find('[Result "1-0"]', 1, true))
-    assert.truthy(text:find('[Round "1"]', 1, true))
+    -- the seven-tag roster first, in PGN's order; Round: game 1 of pairing 1
+    assert.truthy(text:find('^%[Event "cheskers tournament"%]\n%[Site "%?"%]\n%[Date "[%d.]+"%]\n'
+                            .. '%[Round "1%.1"%]\n%[White "greedy"%]\n%[Black "nomove"%]\n%[Result "1%-0"%]\n'), text)
     local board = require("cheskers.record").read(text)
     assert.are.equal(4, #board:history())   -- the opening; nomove never moved
   end)
@@ -205,6 +233,25 @@ describe("a tournament with forced results", function()
     local html = tournament.html(t)
     assert.truthy(html:find("a&lt;b", 1, true))
     assert.falsy(html:find("a<b", 1, true))
+  end)
+
+  it("an HTML page stands on its own: heading, score %, settings, command, footer", function()
+    local t = tournament.standings(sum)
+    local html = tournament.html(t, { command = "cheskers tournament --report runs/t --html t.html" })
+    assert.truthy(html:find("<h1>Cheskers tournament: round robin of 3 bots, 6 games</h1>", 1, true), html)
+    -- greedy: 4 games, 4 points, 100.0%
+    assert.truthy(html:find('<td class="name">greedy</td><td>4</td><td>4</td><td>100.0</td>', 1, true), html)
+    assert.truthy(html:find("<th>%</th>", 1, true), html)
+    -- the settings of run{seed = 5, games = 2}: the defaults otherwise
+    assert.truthy(html:find('<th class="l">seed</th><td class="l">5</td>', 1, true), html)
+    assert.truthy(html:find('<th class="l">games per pairing</th><td class="l">2</td>', 1, true), html)
+    assert.truthy(html:find('<th class="l">rules</th><td class="l">golomb</td>', 1, true), html)
+    assert.truthy(html:find("Made by <code>cheskers tournament --report runs/t --html t.html</code>", 1, true), html)
+    assert.truthy(html:find("lost by a fault: nomove 3 (no move 3), illegal 3 (illegal move 3)", 1, true), html)
+    assert.truthy(html:find("Davidson&#39;s model of draws", 1, true), html)
+    assert.truthy(html:find("mean 0", 1, true), html)
+    assert.truthy(html:find("half a win and half a loss", 1, true), html)
+    assert.truthy(html:find("LOS: that a bot is stronger than the next", 1, true), html)
   end)
 end)
 

@@ -16,7 +16,7 @@ check() { # description, then a command whose success is the test
   if "$@"; then ok "$d"; else not_ok "$d"; fi
 }
 
-echo "1..11"
+echo "1..15"
 if [ ! -x "$CHESKERS" ]; then
   echo "Bail out! $CHESKERS is not built (run make)"
   exit 1
@@ -150,6 +150,48 @@ if [ $rc1 -eq 1 ] && echo "$out1" | grep -q 'in use by another run (4242@other-n
   ok "a lock held elsewhere is refused with the advice --steal-lock, which takes it"
 else
   not_ok "a lock held elsewhere is refused with the advice --steal-lock, which takes it" "$out1" "$out2"
+fi
+
+if grep -q '^<h1>Cheskers tournament: gauntlet of 3 bots, 4 games</h1>$' "$tmp/g.html" \
+   && grep -q "^<p class=\"note\">Made by <code>cheskers tournament --gauntlet greedy $tmp/nomove.lua" "$tmp/g.html" \
+   && grep -q '<th class="l">seed</th><td class="l">1</td>' "$tmp/g.html" \
+   && grep -q '<td class="name">greedy</td><td>4</td><td>4</td><td>100.0</td>' "$tmp/g.html" \
+   && grep -q 'lost by a fault: nomove 2 (no move 2), illegal 2 (illegal move 2)' "$tmp/g.html"; then
+  ok "the HTML page stands on its own: heading, command, settings, score %, faults"
+else
+  not_ok "the HTML page stands on its own: heading, command, settings, score %, faults" "$(head -30 "$tmp/g.html")"
+fi
+
+# ---- faults: who lost, how, with the bot's traceback ------------------------------------
+# boom raises at its first turn; illegal answers a1-h8. After the 4 opening
+# plies Black moves: in boom - illegal the bot with Black faults first.
+printf 'return { name = "boom", choose = function() error("boom here") end }\n' >"$tmp/boom.lua"
+"$CHESKERS" tournament greedy "$tmp/boom.lua" "$tmp/illegal.lua" --games 2 --quiet >"$tmp/f.txt" 2>"$tmp/f.err"
+if grep -q "^game [0-9]*: boom (\(white\|black\)) lost by error: $tmp/boom.lua:1: boom here$" "$tmp/f.err" \
+   && grep -A1 "lost by error" "$tmp/f.err" | grep -q '^stack traceback:$' \
+   && grep -q '^game [0-9]*: illegal (\(white\|black\)) lost by illegal move a1-h8: ' "$tmp/f.err" \
+   && ! grep -q 'illegal move: illegal move' "$tmp/f.err"; then
+  ok "a game lost by a fault: the bot, its colour, the fault once, the traceback (also with --quiet)"
+else
+  not_ok "a game lost by a fault: the bot, its colour, the fault once, the traceback (also with --quiet)" \
+    "$(cat "$tmp/f.err")"
+fi
+if grep -q '^ended by: error 3, illegal move 3$' "$tmp/f.txt" \
+   && grep -q '^lost by a fault: boom 3 (error 3), illegal 3 (illegal move 3)$' "$tmp/f.txt"; then
+  ok "the report says how the games ended and which bots lost games by a fault"
+else
+  not_ok "the report says how the games ended and which bots lost games by a fault" "$(cat "$tmp/f.txt")"
+fi
+
+# ---- records of a shard: .shard<I>of<N> before the extension, as --help says ----------
+"$CHESKERS" tournament builtin-random builtin-greedy --games 2 --quiet --out "$tmp/rs" --shard 2/2 \
+  --records "$tmp/rs.pgn" >/dev/null 2>&1
+if [ "$(grep -c '^\[Event "cheskers tournament"\]$' "$tmp/rs.shard2of2.pgn" 2>/dev/null)" = 1 ] \
+   && [ ! -e "$tmp/rs.pgn" ] && "$CHESKERS" tournament --help | tr -s ' \n' '  ' \
+      | grep -q 'before the extension (games.pgn: games.shard1of4.pgn)'; then
+  ok "--records with --shard 2/2 writes FILE.shard2of2.pgn, as --help says"
+else
+  not_ok "--records with --shard 2/2 writes FILE.shard2of2.pgn, as --help says" "$(ls "$tmp")"
 fi
 
 # ---- mistakes ---------------------------------------------------------------------------

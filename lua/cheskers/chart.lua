@@ -199,8 +199,8 @@ local function histograms(add, L, stats, label)
     panel_frame(add, P, g, B, label(g))
     panel_data(add, P, g, B.shares[i], B)
   end
-  add('<text x="20" y="%d" font-size="10" fill="#777">Dashed red line: median length. Bins of %d %s.</text>',
-      L.H - 8, B.width, B.width == 1 and "ply" or "plies")
+  add('<text x="20" y="%d" font-size="10" fill="#777">Dashed red line: median length. Bins of %s.</text>',
+      L.H - 8, require("cheskers").plural(B.width, "ply"))
 end
 
 -- The SVG text. title: a heading line; opts.inline (see above).

@@ -89,6 +89,16 @@ function cli.subcommands()
   return names
 end
 
+-- A command as typed, for records of how results were made: "cheskers
+-- WORD" and args, each word with a blank or a quote in it quoted for sh.
+function cli.command_line(word, args)
+  local words = { "cheskers " .. word }
+  for _, a in ipairs(args) do
+    words[#words + 1] = a:match("^[%w%-_./=:,@]+$") and a or ("'" .. a:gsub("'", "'\\''") .. "'")
+  end
+  return table.concat(words, " ")
+end
+
 -- Loads a subcommand module: its table (run, summary, usage) or nil, message.
 function cli.subcommand(name)
   local ok, mod = pcall(require, "cheskers.cmd." .. name)

@@ -11,6 +11,7 @@
 --   game.rng(seed) -> random                  a seeded generator: random(n) -> 1..n
 --   game.random_plies(board, n, random [, over, each]) -> plies played
 --       THE random opening (see its comment)
+--   game.faulted(result) -> "white" | "black" | nil   the colour that lost by a fault
 --
 -- g: white, black (bots from cheskers.bots.load), board (the start
 -- position, opening plies already played; it is played on), seed (a list
@@ -62,6 +63,16 @@ local OLD_REASONS = { ["max plies"] = "max_plies" }
 -- The one spelling of a reason read from a results file.
 function M.canonical_reason(reason)
   return OLD_REASONS[reason] or reason
+end
+
+-- The reasons of the fault policy (below): the loser broke it.
+M.FAULT_REASONS = { error = true, time = true, ["no move"] = true, ["illegal move"] = true }
+
+-- The colour that lost a result ({winner, reason}, stored ones too) by a
+-- fault, or nil.
+function M.faulted(r)
+  if not M.FAULT_REASONS[M.canonical_reason(r.reason)] then return nil end
+  return r.winner == "white" and "black" or r.winner == "black" and "white" or nil
 end
 
 local COLORS = { "white", "black" }

@@ -18,4 +18,13 @@ setmetatable(core, {
   end,
 })
 
+-- cheskers.plural(n, word [, words]) -> "1 ply", "3 plies": n and the word
+-- for n things (words: the plural when it is not word .. "s"; "ply" and
+-- "puzzle" need none). The one way a message counts things.
+local PLURALS = { ply = "plies" }
+function core.plural(n, word, words)
+  local count = n == math.floor(n) and string.format("%d", n) or tostring(n)
+  return count .. " " .. (n == 1 and word or words or PLURALS[word] or word .. "s")
+end
+
 return core

@@ -11,6 +11,8 @@
 --   match.fingerprint(cfg, bots) -> data     what a rerun into --out compares
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
+--   match.fault_text(result, number) -> text   who lost by what fault (nil: none)
+--   match.reasons_line(counts) -> "ended by: error 1, kings 3"
 --   match.add_game_options(parser)          the command-line options of how
 --   match.game_options(o, cfg) -> cfg | nil, message   games are played
 --
@@ -319,6 +321,35 @@ function match.progress_line(sum, r)
   return line
 end
 
+-- "game 3: liar (black) lost by illegal move a1-h8: ..." (a detail that
+-- starts with the reason is not preceded by it again) and, for a Lua
+-- error, the bot's own traceback; nil when no bot faulted. number: the
+-- game's number (default r.game).
+function match.fault_text(r, number)
+  local color = game_mod.faulted(r)
+  if not color then return nil end
+  local who = color == "white" and r.white or r.black
+  local detail = r.detail or ""
+  local how = detail == "" and r.reason
+    or detail:sub(1, #r.reason) == r.reason and detail or r.reason .. ": " .. detail
+  local text = string.format("game %d: %s (%s) lost by %s", number or r.game, console(who), color, console(how))
+  if r.traceback and r.traceback ~= "" then   -- escaped line by line, Lua's tab before each level kept
+    text = text .. "\n" .. r.traceback:gsub("([^\n]+)", function(line)
+      local indent, rest = line:match("^(\t*)(.*)$")
+      return indent .. console(rest)
+    end)
+  end
+  return text
+end
+
+-- How games ended: "ended by: error 1, kings 3" (reason -> count).
+function match.reasons_line(counts)
+  local reasons = {}
+  for k, v in pairs(counts) do reasons[#reasons + 1] = string.format("%s %d", k, v) end
+  table.sort(reasons)
+  return "ended by: " .. table.concat(reasons, ", ")
+end
+
 -- The final table.
 function match.table(sum)
   local n = sum.played
@@ -336,10 +367,7 @@ function match.table(sum)
   local e, lo, hi = stats.elo(sum.wins, sum.draws, sum.losses)
   lines[#lines + 1] = string.format("Elo difference (%s - %s): %s, 95%% interval [%s, %s]",
     a, b, elo_text(e), elo_text(lo), elo_text(hi))
-  local reasons = {}
-  for k, v in pairs(sum.reasons) do reasons[#reasons + 1] = string.format("%s %d", k, v) end
-  table.sort(reasons)
-  lines[#lines + 1] = "ended by: " .. table.concat(reasons, ", ")
+  lines[#lines + 1] = match.reasons_line(sum.reasons)
   if sum.sprt then
     lines[#lines + 1] = string.format("SPRT: LLR %.2f, bounds [%.2f, %.2f]: %s", sum.sprt.llr, sum.sprt.lower,
       sum.sprt.upper, sum.sprt.decision == "H1" and "H1 accepted (" .. a .. " is stronger)"

@@ -474,7 +474,8 @@ local function check_end(r, line, played, sol, attacker)
   local winner, why = line:result()
   r.ending = winner == attacker and why or nil
   if winner ~= attacker then
-    fault(r, "no win at end", string.format("after the %d solution moves the game %s", #sol,
+    fault(r, "no win at end", string.format("after the %s of the solution the game %s",
+      cheskers.plural(#sol, "move"),
       winner and ("is over, " .. winner .. " winning") or "goes on"))
   end
   if #sol % 2 == 0 then

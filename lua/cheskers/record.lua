@@ -1,18 +1,27 @@
 -- cheskers.record: game records as PGN-like text, read and written.
 --
---   [Rules "golomb"]                       the rules as cheskers.rulespec writes them:
---   [FEN "..."]                            "golomb", or the options that differ;
---   [White "?"]                            FEN only when the game did not start from
---   [Black "?"]                            the start position of its rules
+--   [Event "?"]                            PGN's seven-tag roster first, in its
+--   [Site "?"]                             order ("?": unknown; Date defaults to
+--   [Date "2024.05.01"]                    today); Round may have levels ("3.2":
+--   [Round "?"]                            round 3, board 2)
+--   [White "?"]
+--   [Black "?"]
 --   [Result "*"]                           "1-0" White won, "0-1" Black won,
---   [Date "2024.05.01"]                    "1/2-1/2" draw, "*" not finished
+--                                          "1/2-1/2" draw, "*" not finished
+--   [Rules "golomb"]                       the rules as cheskers.rulespec writes them:
+--                                          "golomb", or the options that differ
+--   [SetUp "1"] [FEN "..."]                only when the game did not start from
+--                                          the start position of its rules
 --
 --   1. d6-e5 c3-d4 2. e5xc3 b2xd4 ... *
 --
--- Moves are numbered by the rules' `first` side (Black by default): "1." before
--- each move of the side that moves first, "N..." when a game from a position
--- starts with the other side. The reader also skips comments ({...} and ; to the
--- end of the line), NAGs ($1) and move suffixes (!, ?).
+-- Moves are numbered by the rules' `first` side (Black by default), as the
+-- rule book and draughts' PDN do (Black moves first there too): "1." before
+-- each move of the side that moves first, then the other side's answer,
+-- and "N..." when a game from a position starts with the other side. The
+-- reader ignores the numbers (so chess-style "1... d6-e5 2. c3-d4" reads as
+-- well); it also skips comments ({...} and ; to the end of the line), NAGs
+-- ($1) and move suffixes (!, ?).
 --
 --   record.write(board [, tags]) -> text
 --   record.read(text) -> board, tags          or nil, "line N: ..."
@@ -27,8 +36,9 @@ local truncate = require("cheskers.luadata").truncate
 
 local record = {}
 
--- Tags written first, in this order; any others follow sorted.
-record.TAG_ORDER = { "Rules", "FEN", "Event", "Site", "Round", "White", "Black", "Result", "Date" }
+-- Tags written first, in this order (PGN's seven-tag roster, then the
+-- position's); any others follow sorted.
+record.TAG_ORDER = { "Event", "Site", "Date", "Round", "White", "Black", "Result", "Rules", "SetUp", "FEN" }
 
 local RESULT_TOKENS = { white = "1-0", black = "0-1", draw = "1/2-1/2" }
 local IS_RESULT = { ["1-0"] = true, ["0-1"] = true, ["1/2-1/2"] = true, ["*"] = true }
@@ -105,9 +115,10 @@ local function wrap(words, width)
   return table.concat(lines, "\n")
 end
 
--- The record of board's game. tags (optional) adds or overrides tags; Rules
--- and FEN always come from the board, Result from the board when the game is
--- over (else tags.Result or "*"), Date defaults to today.
+-- The record of board's game. tags (optional) adds or overrides tags; Rules,
+-- SetUp and FEN always come from the board, Result from the board when the
+-- game is over (else tags.Result or "*"), Date defaults to today and the
+-- other tags of the roster to "?".
 function record.write(board, tags)
   local t = {}
   for k, v in pairs(tags or {}) do t[k] = v end
@@ -116,10 +127,9 @@ function record.write(board, tags)
   t.Rules = rulespec.format(rules)
   local startfen = start:fen()
   local ok, fresh = pcall(cheskers.new, nil, rules)
-  if ok and fresh:fen() == startfen then t.FEN = nil else t.FEN = startfen end
+  if ok and fresh:fen() == startfen then t.FEN, t.SetUp = nil, nil else t.FEN, t.SetUp = startfen, "1" end
   t.Result = record.result_token(board) or (IS_RESULT[t.Result or ""] and t.Result) or "*"
-  t.White = t.White or "?"
-  t.Black = t.Black or "?"
+  for _, name in ipairs { "Event", "Site", "Round", "White", "Black" } do t[name] = t[name] or "?" end
   t.Date = t.Date or os.date("%Y.%m.%d")
 
   local out, done = {}, {}

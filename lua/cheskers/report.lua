@@ -21,6 +21,7 @@ local stats = require "cheskers.stats"
 local measures = require "cheskers.measures"
 local experiment = require "cheskers.experiment"
 local escape = require "cheskers.escape"
+local plural = require("cheskers").plural
 
 local M = {}
 
@@ -653,7 +654,7 @@ function M.format_report(groups)
     local games = 0
     for _, h in ipairs(list) do games = games + h.games end
     if #out > 0 then say("") end
-    say("experiment %s: %d variant%s, %d games", list.name, #list, #list == 1 and "" or "s", games)
+    say("experiment %s: %s, %s", list.name, plural(#list, "variant"), plural(games, "game"))
     say("")
     rates_section(say, list, w)
     differences_section(say, list, w)

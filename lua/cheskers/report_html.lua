@@ -14,7 +14,7 @@
 local report = require "cheskers.report"
 local measures = require "cheskers.measures"
 local chart = require "cheskers.chart"
-local store = require "cheskers.store"
+local rulespec = require "cheskers.rulespec"
 
 local M = {}
 
@@ -26,11 +26,12 @@ body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 24px au
        color: #222; line-height: 1.4; }
 h1 { font-size: 24px; } h2 { font-size: 20px; border-bottom: 2px solid #2b4a5c; margin-top: 36px; }
 h3 { font-size: 16px; margin-top: 24px; }
+div.wide { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; overflow-wrap: anywhere; }
 th { background: #eef2f5; } td.l, th.l { text-align: left; }
 td.sig { background: #fdebd0; font-weight: bold; }
-code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
+code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; overflow-wrap: anywhere; }
 pre { background: #f6f6f6; padding: 8px; white-space: pre-wrap; }
 p.note { color: #555; font-size: 13px; }
 svg { display: block; margin: 8px 0; max-width: 100%; height: auto; }
@@ -45,7 +46,7 @@ end
 
 -- A table: head (list of texts), rows (lists of cells: a text, or {text, class}).
 local function html_table(add, head, rows)
-  add("<table><tr>")
+  add('<div class="wide"><table><tr>')
   for i, h in ipairs(head) do add(("<th%s>%s</th>"):format(i == 1 and ' class="l"' or "", esc(h))) end
   add("</tr>")
   for _, row in ipairs(rows) do
@@ -57,7 +58,7 @@ local function html_table(add, head, rows)
     end
     add("</tr>")
   end
-  add("</table>")
+  add("</table></div>")
 end
 
 -- The headers of one experiment's files.
@@ -68,6 +69,33 @@ local function headers_of(files, name)
     if fp and fp.experiment == name then out[#out + 1] = f end
   end
   return out
+end
+
+-- A variant's rules as stored (plain data: hooks are "function <digest>")
+-- as rules text (cheskers.rulespec.format, the text of --rules and of
+-- records), the hooks named after it: "majority=false; filter hook".
+local function rules_text(rules)
+  if type(rules) ~= "table" then return rules == nil and "golomb" or tostring(rules) end
+  local data, hooks = {}, {}
+  for k, v in pairs(rules) do
+    if type(v) == "string" and v:match("^function %x+$") then hooks[#hooks + 1] = k .. " hook"
+    else data[k] = v end
+  end
+  table.sort(hooks)
+  local ok, text = pcall(rulespec.format, data)
+  if not ok then text = "?" end
+  if #hooks > 0 then text = text .. "; " .. table.concat(hooks, ", ") end
+  return text
+end
+
+-- A restriction {white = "no-bishop-moves"} as "white: no-bishop-moves".
+local function restriction_text(restrict)
+  if type(restrict) ~= "table" then return "" end
+  local parts = {}
+  for _, color in ipairs { "white", "black" } do
+    if restrict[color] ~= nil then parts[#parts + 1] = color .. ": " .. tostring(restrict[color]) end
+  end
+  return table.concat(parts, ", ")
 end
 
 local function provenance(add, list, files, opts)
@@ -93,8 +121,8 @@ local function provenance(add, list, files, opts)
                                 or "static evaluation") or "none"), esc(fp.material_every or "-")))
   local rows = {}
   for _, v in ipairs(fp.variants or {}) do
-    rows[#rows + 1] = { v.name, { store.encode(v.rules or {}), "l" }, { v.white .. " vs " .. v.black, "l" },
-                        { v.restrict and store.encode(v.restrict) or "", "l" } }
+    rows[#rows + 1] = { v.name, { rules_text(v.rules), "l" }, { v.white .. " vs " .. v.black, "l" },
+                        { restriction_text(v.restrict), "l" } }
   end
   html_table(add, { "variant", "rules (over golomb)", "bots (White vs Black)", "restriction" }, rows)
 end

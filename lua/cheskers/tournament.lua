@@ -13,8 +13,9 @@
 --   tournament.read_dir(dir) -> summary | nil, message   the games of a folder
 --   tournament.config_of(fingerprint) -> cfg   enough of it for render_record
 --   tournament.standings(summary [, prior]) -> standings
---   tournament.report(standings) -> text      standings and crosstable
---   tournament.html(standings) -> text        the crosstable as an HTML page
+--   tournament.report(standings) -> text      standings, crosstable, how games ended
+--   tournament.html(standings [, opts]) -> text   the same as an HTML page of its own
+--       (opts.command: the command that wrote it)
 --   tournament.render_record(cfg, result) -> text   its game record
 --   tournament.progress_line(done, total, result) -> text
 --
@@ -26,7 +27,7 @@
 -- folder's tournament files away first), steal_lock (take over the lock of
 -- the shard's file: see cheskers.store), records (game records file),
 -- progress (function(done, total, result)), stop (function -> true to
--- stop early).
+-- stop early), command (the command line, kept in the folder's plan).
 --
 -- The schedule: pairing p = {a, b} plays games 1..N; game g is game g of a
 -- match between a and b (a has White in odd games; games 2k-1 and 2k share
@@ -41,6 +42,7 @@
 -- every tournament file of the folder, refuses files of other inputs
 -- (unless restart), and appends its own games to its shard's file.
 local bots_mod = require "cheskers.bots"
+local game_mod = require "cheskers.game"
 local match = require "cheskers.match"
 local stats = require "cheskers.stats"
 local store = require "cheskers.store"
@@ -118,7 +120,8 @@ function M.fingerprint(cfg)
 end
 
 local function plan_of(cfg, names, shard, shards)
-  return { games = cfg.games or M.DEFAULT_GAMES, names = names, shard = shard, shards = shards }
+  return { games = cfg.games or M.DEFAULT_GAMES, names = names, shard = shard, shards = shards,
+           command = cfg.command }
 end
 
 -- ---- one game and its record -------------------------------------------------------
@@ -131,9 +134,12 @@ local function play_one(cfg, bots, pairs, item)
   return r
 end
 
--- A result's game record (match's, with the tournament's event and round).
+-- A result's game record (match's, with the tournament's event and round):
+-- Round "G.P", PGN's round and board: round G is game G of every pairing,
+-- P the pairing.
 function M.render_record(cfg, r)
-  return match.render_record(cfg, r, "cheskers tournament", r.round)
+  local round = string.format("%s.%s", tostring(r.game), tostring(r.pair))
+  return match.render_record(cfg, r, "cheskers tournament", round)
 end
 
 -- ---- the folder ----------------------------------------------------------------
@@ -153,7 +159,7 @@ end
 -- The store of this shard (store.open_shard: the games of the folder's
 -- other tournament files are skipped); without --out, the records file
 -- alone, or nothing.
-local function open_store(cfg, names, shard, shards)
+local function open_store(cfg, names, shard, shards, fingerprint)
   if not cfg.out then
     if cfg.records then return store.records_file(cfg.records, function(r) return M.render_record(cfg, r) end) end
     return { results = {}, append = function(self, r) self.results[#self.results + 1] = r end,
@@ -161,7 +167,7 @@ local function open_store(cfg, names, shard, shards)
   end
   return store.open_shard {
     dir = cfg.out, path = M.shard_file(cfg.out, shard, shards), kind = M.KIND, ours = is_tournament,
-    fingerprint = M.fingerprint(cfg), restart = cfg.restart, steal_lock = cfg.steal_lock, key = game_key,
+    fingerprint = fingerprint, restart = cfg.restart, steal_lock = cfg.steal_lock, key = game_key,
     plan = plan_of(cfg, names, shard, shards), records = cfg.records,
     render = function(r) return M.render_record(cfg, r) end,
   }
@@ -191,22 +197,25 @@ end
 
 -- Plays this shard's games not yet in the folder. Returns {played,
 -- skipped, planned (this shard's games), file, names, pairs, gauntlet,
--- results (without --out: the games played)}. An error (Ctrl-C included) leaves every
+-- games (per pairing), fingerprint, commands, results (without --out: the
+-- games played)}. An error (Ctrl-C included) leaves every
 -- finished game stored.
 function M.run(cfg)
   local n, games, shard, shards = check_cfg(cfg)
+  local fingerprint = M.fingerprint(cfg)   -- before loading: a bot given as a table gets a box
   local bots = load_bots(M.players(cfg), cfg.sandbox)
   local names = {}
   for i, b in ipairs(bots) do names[i] = b.name end
   local pairs = M.pairings(n, cfg.gauntlet ~= nil)
-  local st = open_store(cfg, names, shard, shards)
+  local st = open_store(cfg, names, shard, shards, fingerprint)
   local done = st.done or {}   -- a store's: the games of the folder
   local todo, list = {}, M.schedule(#pairs, games, shard, shards)
   for _, item in ipairs(list) do
     if not done[key(item)] then todo[#todo + 1] = item end
   end
   local sum = { played = 0, skipped = #list - #todo, planned = #list, names = names, pairs = pairs,
-                gauntlet = cfg.gauntlet ~= nil, file = cfg.out and M.shard_file(cfg.out, shard, shards) }
+                gauntlet = cfg.gauntlet ~= nil, file = cfg.out and M.shard_file(cfg.out, shard, shards),
+                games = games, fingerprint = fingerprint, commands = { cfg.command } }
   local ok, err = pcall(play_todo, cfg, bots, pairs, todo, st, sum)
   if not cfg.out then sum.results = st.results end
   st:close()
@@ -234,11 +243,11 @@ end
 
 -- The games of a tournament folder, merged: {names, gauntlet, games (per
 -- pairing, the most any shard planned), pairs, results (one per game, in
--- round order), total (games planned), warnings, cfg (config_of its
--- fingerprint)}; or nil, message. A result counts when it is a game of
--- the schedule its file's header plans; what does not belong (other
--- files, unreadable lines, games outside the schedule) is a warning by
--- file and line.
+-- round order), total (games planned), warnings, fingerprint, commands
+-- (those its files recorded), cfg (config_of its fingerprint)}; or nil,
+-- message. A result counts when it is a game of the schedule its file's
+-- header plans; what does not belong (other files, unreadable lines, games
+-- outside the schedule) is a warning by file and line.
 function M.read_dir(dir)
   local all = store.folder(dir)
   local files, notes = {}, store.notes()
@@ -253,8 +262,13 @@ function M.read_dir(dir)
   local first = files[1].header
   local names = first.plan and first.plan.names or first.fingerprint.players
   local pairs = M.pairings(#names, first.fingerprint.gauntlet)
-  local seen, results, games = {}, {}, 0
+  local seen, results, games, commands, said = {}, {}, 0, {}, {}
   for _, f in ipairs(files) do
+    local command = f.header.plan and f.header.plan.command
+    if type(command) == "string" and not said[command] then
+      said[command] = true
+      commands[#commands + 1] = command
+    end
     local d = store.diff(first.fingerprint, f.header.fingerprint)
     if #d > 0 then
       return nil, string.format("%s (there) and %s (here) hold different tournaments:\n  %s",
@@ -277,7 +291,8 @@ function M.read_dir(dir)
     warnings[#warnings + 1] = string.format("found %d of %d games: some shards are not done", #results, total)
   end
   return { names = names, gauntlet = first.fingerprint.gauntlet, games = games, pairs = pairs,
-           results = results, total = total, warnings = warnings, cfg = M.config_of(first.fingerprint) }
+           results = results, total = total, warnings = warnings, fingerprint = first.fingerprint,
+           commands = commands, cfg = M.config_of(first.fingerprint) }
 end
 
 -- What render_record needs of a stored fingerprint: seed, openings,
@@ -292,11 +307,24 @@ end
 
 -- ---- standings ---------------------------------------------------------------------
 
+-- How result r of bots a and b ended (t.reasons: reason -> games) and
+-- who lost it by a fault (t.faults[i]: {n, reasons}).
+local function count_ending(t, r, a, b)
+  if type(r.reason) ~= "string" then return end
+  local reason = game_mod.canonical_reason(r.reason)
+  t.reasons[reason] = (t.reasons[reason] or 0) + 1
+  local color = game_mod.faulted(r)
+  if not color or (r.a_color ~= "white" and r.a_color ~= "black") then return end
+  local f = t.faults[color == r.a_color and a or b]
+  f.n, f.reasons[reason] = f.n + 1, (f.reasons[reason] or 0) + 1
+end
+
 local function tally(names, pairs, results)
   local n = #names
-  local t = { n = n, names = names, score = {}, played = {}, points = {}, met = {}, wdl = {} }
+  local t = { n = n, names = names, score = {}, played = {}, points = {}, met = {}, wdl = {},
+              reasons = {}, faults = {} }
   for i = 1, n do
-    t.score[i], t.played[i], t.points[i], t.met[i] = 0, 0, {}, {}
+    t.score[i], t.played[i], t.points[i], t.met[i], t.faults[i] = 0, 0, {}, {}, { n = 0, reasons = {} }
     for j = 1, n do t.points[i][j], t.met[i][j] = 0, 0 end
   end
   for p, ab in ipairs(pairs) do t.wdl[p] = { i = ab[1], j = ab[2], w = 0, d = 0, l = 0 } end
@@ -308,6 +336,7 @@ local function tally(names, pairs, results)
     t.played[a], t.played[b] = t.played[a] + 1, t.played[b] + 1
     t.points[a][b], t.points[b][a] = t.points[a][b] + r.score_a, t.points[b][a] + 1 - r.score_a
     t.met[a][b], t.met[b][a] = t.met[a][b] + 1, t.met[b][a] + 1
+    count_ending(t, r, a, b)
   end
   return t
 end
@@ -338,6 +367,7 @@ function M.standings(sum, prior)
   t.games = #sum.results
   t.warnings = sum.warnings or {}
   t.gauntlet = sum.gauntlet
+  t.fingerprint, t.commands, t.per_pairing = sum.fingerprint, sum.commands or {}, sum.games
   return t
 end
 
@@ -396,31 +426,69 @@ local function crosstable_lines(t, w, say)
   end
 end
 
--- The report: standings with ratings, the crosstable, how they were made.
+-- "round robin of 3 bots, 6 games"
+local function title(t)
+  return string.format("%s of %d bots, %s", t.gauntlet and "gauntlet" or "round robin", t.n,
+                       require("cheskers").plural(t.games, "game"))
+end
+
+-- What is said under the tables, in paragraphs (lists of lines; lines =
+-- true: lines that stay lines on the HTML page): how the games ended and
+-- who lost games by a fault (the fault policy of cheskers.game), then what
+-- the ratings are. The text and the HTML page say the same.
+local function footer(t)
+  local paras, ended = {}, { lines = true }
+  if next(t.reasons) then ended[1] = match.reasons_line(t.reasons) end
+  local faulted = {}
+  for _, i in ipairs(t.order) do
+    local f = t.faults[i]
+    if f.n > 0 then
+      local parts = {}
+      for reason, n in pairs(f.reasons) do parts[#parts + 1] = string.format("%s %d", reason, n) end
+      table.sort(parts)
+      faulted[#faulted + 1] = string.format("%s %d (%s)", console(t.names[i]), f.n, table.concat(parts, ", "))
+    end
+  end
+  if #faulted > 0 then ended[#ended + 1] = "lost by a fault: " .. table.concat(faulted, ", ") end
+  if #ended > 0 then paras[#paras + 1] = ended end
+  local r = t.ratings
+  local rating = {
+    string.format("Elo: maximum likelihood, Davidson's model of draws (nu %.3f), mean 0;", r.nu),
+    "95% interval from the observed information; LOS: that a bot is stronger than the next.",
+    "Davidson's Elo is on the scale of the win/loss odds (+191: three wins a loss); with draws",
+    "it spreads wider than the score-based Elo of cheskers match and of Ordo.",
+  }
+  if not r.finite then
+    rating[#rating + 1] = "No finite maximum: the games do not link every bot to every other both ways (a perfect"
+    rating[#rating + 1] = string.format("score, or bots with no games between them%s).", r.prior > 0
+      and ", even with virtual draws" or "; --prior 1 adds one virtual draw to each pairing")
+  elseif r.prior > 0 then
+    local why = t.auto_prior and "some bots won every game against the others: " or ""
+    rating[#rating + 1] = string.format("(%s%s added to each pairing,", why,
+                                        require("cheskers").plural(r.prior, "virtual draw"))
+    rating[#rating + 1] = "each counted as half a win and half a loss)"
+  end
+  paras[#paras + 1] = rating
+  return paras
+end
+
+-- The report: standings with ratings, the crosstable, how the games ended,
+-- what the ratings are.
 function M.report(t)
   local out = {}
   local function say(fmt, ...) out[#out + 1] = console(string.format(fmt, ...)) end   -- one line each
   local w = 3
   for _, name in ipairs(t.names) do w = math.max(w, escape.width(console(name))) end
-  say("%s of %d bots, %d game%s", t.gauntlet and "gauntlet" or "round robin", t.n, t.games,
-      t.games == 1 and "" or "s")
+  say("%s", title(t))
   for _, line in ipairs(t.warnings) do say("warning: %s", line) end
   say("")
   standings_lines(t, w, say)
   say("")
   say("crosstable (points of the row's bot against the column's / games):")
   crosstable_lines(t, w, say)
-  say("")
-  local r = t.ratings
-  say("Elo: maximum likelihood, Davidson's model of draws (nu %.3f), mean 0;", r.nu)
-  say("95%% interval from the observed information; LOS: that a bot is stronger than the next.")
-  if not r.finite then
-    say("No finite maximum: the games do not link every bot to every other both ways (a perfect")
-    say("score, or bots with no games between them%s).", r.prior > 0 and ", even with virtual draws"
-        or "; --prior 1 adds one virtual draw to each pairing")
-  elseif r.prior > 0 then
-    local why = t.auto_prior and "some bots won every game against the others: " or ""
-    say("(%s%s virtual draw%s added to each pairing)", why, num(r.prior), r.prior == 1 and "" or "s")
+  for _, para in ipairs(footer(t)) do
+    say("")
+    for _, line in ipairs(para) do say("%s", line) end
   end
   return table.concat(out, "\n")
 end
@@ -428,26 +496,99 @@ end
 -- Text for XML/HTML: entities, and no byte XML 1.0 forbids.
 local xml = escape.xml
 
--- The standings and crosstable as a standalone HTML page.
-function M.html(t)
-  local out = { "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>cheskers tournament</title>",
-    "<style>table{border-collapse:collapse;font-family:sans-serif}td,th{border:1px solid #999;"
-    .. "padding:2px 8px;text-align:right}td.name{text-align:left}td.self{background:#ddd}</style>",
-    "</head><body>", "<table>" }
-  local head = { "<tr><th>#</th><th>bot</th><th>games</th><th>score</th><th>Elo</th><th>95% interval</th><th>LOS</th>" }
-  for k in ipairs(t.order) do head[#head + 1] = "<th>" .. k .. "</th>" end
-  out[#out + 1] = table.concat(head) .. "</tr>"
+-- How the games were played, from the fingerprint: {name, value} rows.
+function M.settings(fp, per_pairing)
+  if type(fp) ~= "table" then return {} end
+  local rows = {}
+  local function row(name, value) if value ~= nil then rows[#rows + 1] = { name, tostring(value) } end end
+  row("rules", type(fp.rules) == "table" and fp.rules.text or "golomb")
+  row("games per pairing", per_pairing)
+  row("seed", fp.seed)
+  local budget = {}
+  if fp.nodes then budget[#budget + 1] = fp.nodes .. " nodes a move" end
+  if fp.time then budget[#budget + 1] = fp.time .. " s a move" end
+  row("budget", #budget > 0 and table.concat(budget, ", ") or "each bot's own")
+  row("move timeout (s)", fp.move_timeout)
+  if type(fp.openings) == "table" then row("openings", #fp.openings .. " from a file")
+  else row("openings", string.format("%s random plies", tostring(fp.opening_plies))) end
+  row("longest game (plies)", fp.max_plies)
+  row("draw at repetition", fp.repetition == 0 and "off" or fp.repetition)
+  if fp.sandbox then row("sandbox", "bot files in boxes") end
+  return rows
+end
+
+local CSS = [[
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 24px auto; max-width: 1000px;
+       padding: 0 12px; color: #222; line-height: 1.4; }
+h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 24px; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
+th, td { border: 1px solid #999; padding: 2px 8px; text-align: right; }
+th { background: #eef2f5; } .l, .name { text-align: left; } td.self { background: #ddd; }
+div.wide { overflow-x: auto; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; overflow-wrap: anywhere; }
+p.note { color: #444; font-size: 13px; }
+]]
+
+local function html_standings(t, add)
   local r = t.ratings
+  local shown = r.finite and elo_text or function() return "?" end
+  local head = { '<tr><th>#</th><th class="l">bot</th><th>games</th><th>score</th><th>%</th><th>Elo</th>'
+                 .. "<th>95% interval</th><th>LOS</th>" }
+  for k in ipairs(t.order) do head[#head + 1] = "<th>" .. k .. "</th>" end
+  add(table.concat(head) .. "</tr>")
   for k, i in ipairs(t.order) do
-    local row = { string.format("<tr><td>%d</td><td class=\"name\">%s</td><td>%d</td><td>%s</td><td>%s</td>"
-      .. "<td>[%s, %s]</td><td>%s</td>", k, xml(t.names[i]), t.played[i], num(t.score[i]), elo_text(r.elo[i]),
-      elo_text(r.lo[i]), elo_text(r.hi[i]), t.los[k] and string.format("%.1f%%", 100 * t.los[k]) or "") }
+    local pct = t.played[i] > 0 and 100 * t.score[i] / t.played[i] or 0
+    local row = { string.format('<tr><td>%d</td><td class="name">%s</td><td>%d</td><td>%s</td><td>%.1f</td>'
+      .. "<td>%s</td><td>[%s, %s]</td><td>%s</td>", k, xml(t.names[i]), t.played[i], num(t.score[i]), pct,
+      shown(r.elo[i]), shown(r.lo[i]), shown(r.hi[i]),
+      t.los[k] and r.finite and string.format("%.1f%%", 100 * t.los[k]) or "") }
     for _, j in ipairs(t.order) do
-      row[#row + 1] = i == j and "<td class=\"self\"></td>" or "<td>" .. xml(cell(t, i, j)) .. "</td>"
+      row[#row + 1] = i == j and '<td class="self"></td>' or "<td>" .. xml(cell(t, i, j)) .. "</td>"
     end
-    out[#out + 1] = table.concat(row) .. "</tr>"
+    add(table.concat(row) .. "</tr>")
   end
-  out[#out + 1] = "</table></body></html>"
+end
+
+-- The standings, crosstable, settings and footer as a page that stands on
+-- its own (no script, nothing fetched). opts.command: the command that
+-- wrote the page (the folder's own commands are shown too).
+function M.html(t, opts)
+  opts = opts or {}
+  local out = {}
+  local function add(text) out[#out + 1] = text end
+  local heading = "Cheskers tournament: " .. title(t)
+  add("<!DOCTYPE html>")
+  add('<html lang="en"><head><meta charset="utf-8">')
+  add("<title>" .. xml(heading) .. "</title>")
+  add("<style>" .. CSS .. "</style></head><body>")
+  add("<h1>" .. xml(heading) .. "</h1>")
+  for _, line in ipairs(t.warnings) do add('<p class="note"><b>warning:</b> ' .. xml(line) .. "</p>") end
+  add('<div class="wide"><table>')
+  html_standings(t, add)
+  add("</table></div>")
+  add('<p class="note">Score: points (a win 1, a draw 1/2) of the games played; the numbered columns '
+      .. "are the crosstable: points of the row's bot against the column's / games.</p>")
+  for _, para in ipairs(footer(t)) do
+    local lines = {}
+    for i, line in ipairs(para) do lines[i] = xml(line) end
+    add('<p class="note">' .. table.concat(lines, para.lines and "<br>\n" or "\n") .. "</p>")
+  end
+  local rows = M.settings(t.fingerprint, t.per_pairing)
+  if #rows > 0 then
+    add("<h2>How these games were played</h2>")
+    add("<table>")
+    for _, row in ipairs(rows) do
+      add(string.format('<tr><th class="l">%s</th><td class="l">%s</td></tr>', xml(row[1]), xml(row[2])))
+    end
+    add("</table>")
+  end
+  local commands = {}
+  for _, c in ipairs(t.commands or {}) do commands[#commands + 1] = c end
+  if opts.command and opts.command ~= commands[#commands] then commands[#commands + 1] = opts.command end
+  if #commands > 0 then
+    for _, c in ipairs(commands) do add('<p class="note">Made by <code>' .. xml(c) .. "</code></p>") end
+  end
+  add("</body></html>")
   return table.concat(out, "\n") .. "\n"
 end
 

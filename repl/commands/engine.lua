@@ -75,7 +75,7 @@ local function print_counts(S, name, depth, st, dt, divide, interrupted)
     for k in pairs(st.per) do keys[#keys + 1] = k end
     table.sort(keys)
     for _, k in ipairs(keys) do S:print(string.format("%-14s %d", k, st.per[k])) end
-    if not interrupted then S:print(string.format("%d moves", #keys)) end
+    if not interrupted then S:print(require("cheskers").plural(#keys, "move")) end
   end
   if interrupted then
     S:print(string.format("%s %d stopped after %.3f s: %d of %d root moves done, %d nodes under them",
@@ -335,6 +335,7 @@ command {
     "`cheskers match` (engine:level=5). The bot plays the side given, by default\n" ..
     "the side not to move; it moves at once when that side is to move.\n" ..
     "`bot off` stops it. Budget: 20000 nodes a move (the bot's own options first).",
+  complete = require("repl.complete").bot_words,
   run = function(S, args)
     local name = args[1]
     if not name then

@@ -37,7 +37,7 @@ command {
     local ok, err = write_file(path, record.write(S.board, S.tags))
     if not ok then S:fail("cannot save: " .. err) end
     local n = #S.board:history()
-    S:print(string.format("saved %d move%s to %s", n, n == 1 and "" or "s", path))
+    S:print(string.format("saved %s to %s", require("cheskers").plural(n, "move"), path))
   end,
 }
 
@@ -58,6 +58,6 @@ command {
     S:set_board(b)
     S.tags = tags
     local n = #b:history()
-    S:print(string.format("loaded %d move%s from %s", n, n == 1 and "" or "s", path))
+    S:print(string.format("loaded %s from %s", require("cheskers").plural(n, "move"), path))
   end,
 }

@@ -97,7 +97,7 @@ command {
         ("no legal move" .. (sq and (" from " .. sq) or "")))
       return
     end
-    S:print(draw.wrap(string.format("%d legal move%s:", #list, #list == 1 and "" or "s"), list, 2, 78))
+    S:print(draw.wrap(string.format("%s:", cheskers.plural(#list, "legal move")), list, 2, 78))
   end,
 }
 
@@ -131,7 +131,7 @@ command {
     if #S.board:history() == 0 then S:fail("nothing to undo") end
     local done = 0
     while done < n and undo_one(S) do done = done + 1 end
-    if done < n then S:print(string.format("took back %d move%s (no more to undo)", done, done == 1 and "" or "s")) end
+    if done < n then S:print(string.format("took back %s (no more to undo)", cheskers.plural(done, "move"))) end
     local bot = S.bot_player
     if bot and S.board:turn() == bot.color and undo_one(S) then
       S:print(string.format("took back %d moves (back to your turn; %s plays %s)", done + 1,
@@ -152,7 +152,7 @@ command {
       S.board:play(table.remove(S.redo))
       done = done + 1
     end
-    if done < n then S:print(string.format("redid %d move%s (no more to redo)", done, done == 1 and "" or "s")) end
+    if done < n then S:print(string.format("redid %s (no more to redo)", cheskers.plural(done, "move"))) end
     S:sync_key()
   end,
 }
@@ -182,7 +182,7 @@ local function game_under(S, spec)
       b:play(mv)
     end
     local n = #b:history()
-    if not bad then return b, n > 0 and string.format("position and %d move%s kept", n, n == 1 and "" or "s")
+    if not bad then return b, n > 0 and string.format("position and %s kept", cheskers.plural(n, "move"))
       or "position kept" end
   end
   local okc, cur = pcall(cheskers.new, S.board:fen(), spec)

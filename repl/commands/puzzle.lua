@@ -52,10 +52,10 @@ local function puzzle_reply(S)
   P.seen = plies + 1
   S:sync_key()
   if len == nil then
-    S:print(string.format("Defence: %s. Your last move threw the win away: there is no win in the %d move%s left " ..
-      "(undo 2 to try again)", tostring(d), left, left == 1 and "" or "s"))
+    S:print(string.format("Defence: %s. Your last move threw the win away: there is no win in the %s left " ..
+      "(undo 2 to try again)", tostring(d), cheskers.plural(left, "move")))
   else
-    S:print(string.format("Defence: %s (you win in %d more move%s at best)", tostring(d), len, len == 1 and "" or "s"))
+    S:print(string.format("Defence: %s (you win in %s more at best)", tostring(d), cheskers.plural(len, "move")))
   end
 end
 
@@ -117,7 +117,7 @@ local function hint(S, P)
   local left = P.moves - (#b:history() - P.start) // 2
   local s = left >= 1 and b:solve { moves = left, all = false }
   if not s or not s.win then
-    S:print(string.format("no win left in %d move%s: undo and try again", left, left == 1 and "" or "s"))
+    S:print(string.format("no win left in %s: undo and try again", cheskers.plural(left, "move")))
   else
     S:print(string.format("hint: move the piece on %s (a win in %d)", s.moves[1].from, s.shortest))
   end

@@ -1,7 +1,8 @@
 -- repl.commands.tb: the REPL's `tb` command: every legal move's value by
 -- the endgame tablebases, best first, and the setting of the tables'
--- directory (registry.settings.tb; repl.draw finds the tables and draws
--- the verdict line under the board).
+-- directory (registry.settings.tb; repl.draw finds the tables, by default
+-- those of $CHESKERS_TB, else ./tb, as on the command line and in Lua, and
+-- draws the verdict line under the board).
 
 local cheskers = require "cheskers"
 local registry = require "repl.registry"
@@ -10,10 +11,15 @@ local draw = require "repl.draw"
 local tb = {}
 
 registry.setting { name = "tb", spec = require("cheskers.schema").either("string", "boolean"),
-                   help = "the tablebases' folder (false: none; nil: CHESKERS_TB or the default)" }
+                   help = "the tablebases' folder (false: none; nil: $CHESKERS_TB, else ./tb)" }
 
-local NO_TABLES = "no tablebases: set CHESKERS_TB or type `tb DIR` "
-  .. "(build them with: cheskers tb build --pieces 4)"
+-- Why `tb` has nothing to say: the tables are off, or dir has none for
+-- these rules.
+local function no_tables(dir)
+  if not dir then return "tablebases off: type `tb DIR` to use the tables in DIR" end
+  return string.format("no tablebases in %s for these rules: build them with `cheskers tb build --pieces 4 "
+    .. "--dir %s`, or type `tb DIR` (the folder also comes from $CHESKERS_TB)", dir, dir)
+end
 
 -- The order of the moves, best first for the mover: wins (fastest first),
 -- draws, losses (slowest first), moves no table covers; then by text.
@@ -84,14 +90,15 @@ registry.command {
   name = "tb", args = "[DIR | off]",
   help = "Every legal move with its value by the endgame tablebases, best first:\n" ..
     "\"d6-e5  win in 15\" (plies to the end, counting the move), \"draw\", \"loss in 8\".\n" ..
-    "`tb DIR` uses the tables in DIR (default: $CHESKERS_TB); `tb off` none.\n" ..
+    "`tb DIR` uses the tables in DIR (default: $CHESKERS_TB, else ./tb, as for\n" ..
+    "`cheskers tb` and cheskers.tb.open); `tb off` none.\n" ..
     "When a table covers the position, the board shows its verdict under it.",
   complete = "files",
   run = function(S, args)
     if #args > 1 then S:fail("usage: tb [DIR | off]") end
     if args[1] then return set_dir(S, args[1]) end
     local t = draw.tables()
-    if not t then S:fail(NO_TABLES) end
+    if not t or (t:max_pieces(S.board) or 0) < 2 then S:fail(no_tables(t and t:dir())) end
     local lines, why = tb.move_lines(S.board, t)
     if not lines then S:fail(why) end
     for _, l in ipairs(lines) do S:print(l) end

@@ -58,9 +58,10 @@ local function page(list, title, reports)
   local out = { "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                 "<title>" .. esc(title) .. "</title>", "<style>" .. STYLE .. "</style></head><body>",
                 "<h1>" .. esc(title) .. "</h1>",
-                string.format("<p>%d puzzles. The side to move wins &mdash; captures every enemy king or "
+                string.format("<p>%s. The side to move wins &mdash; captures every enemy king or "
                   .. "leaves the enemy without a move &mdash; within the stated number of its own moves, "
-                  .. "whatever the defence. Click <em>Solution</em> to see the main line.</p>", #list),
+                  .. "whatever the defence. Click <em>Solution</em> to see the main line.</p>",
+                  cheskers.plural(#list, "puzzle")),
                 '<div class="puzzles">' }
   for i, p in ipairs(list) do
     local ok, b = pcall(cheskers.new, p.fen, p.rules)
@@ -91,8 +92,8 @@ local function page(list, title, reports)
     local faults = {}
     if rep and not rep.ok then
       for _, f in ipairs(rep.faults) do faults[#faults + 1] = esc(f.kind .. ": " .. f.message) end
-      out[#out + 1] = string.format('<p class="unsound">Unsound (%d fault%s: see the solution).</p>',
-                                    #faults, #faults == 1 and "" or "s")
+      out[#out + 1] = string.format('<p class="unsound">Unsound (%s: see the solution).</p>',
+                                    cheskers.plural(#faults, "fault"))
     end
     out[#out + 1] = "<details><summary>Solution</summary>"
     if #faults > 0 then
@@ -132,7 +133,7 @@ local function run(args)
     for _, p in ipairs(list) do reports[p] = puzzle.check(p) end
   end
   require("cheskers.store").write_file(opts.out, page(list, opts.title, reports))
-  io.stdout:write(string.format("%d puzzles written to %s\n", #list, opts.out))
+  io.stdout:write(string.format("%s written to %s\n", require("cheskers").plural(#list, "puzzle"), opts.out))
   return 0
 end
 

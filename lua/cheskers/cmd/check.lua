@@ -66,9 +66,9 @@ local function run(args)
       end
     end
   end
-  io.stdout:write(string.format("%d puzzles: %d OK, %d failed%s; %.2f s\n", total, total - failed,
-    failed, bad_files > 0 and string.format(", %d file%s rejected", bad_files,
-      bad_files == 1 and "" or "s") or "", clock() - start))
+  local plural = require("cheskers").plural
+  io.stdout:write(string.format("%s: %d OK, %d failed%s; %.2f s\n", plural(total, "puzzle"), total - failed,
+    failed, bad_files > 0 and string.format(", %s rejected", plural(bad_files, "file")) or "", clock() - start))
   return (failed == 0 and bad_files == 0) and 0 or 1
 end
 

@@ -52,15 +52,6 @@ local function progress_printer(e, shard, nshards)
   end
 end
 
--- The command as typed (words with spaces or quotes quoted), for the header.
-local function command_line(args)
-  local words = { "cheskers experiment" }
-  for _, a in ipairs(args) do
-    words[#words + 1] = a:match("^[%w%-_./=:,@]+$") and a or ("'" .. a:gsub("'", "'\\''") .. "'")
-  end
-  return table.concat(words, " ")
-end
-
 -- Lays the rules of --rules over every variant's rules (rulespec.compose,
 -- the one composition); they are part of the experiment's fingerprint.
 local function over_variants(e, text)
@@ -93,7 +84,7 @@ local function run(args)
   local ok_run, s = pcall(require("cheskers.selfplay").run, e, opts.out, shard, nshards, {
     seed = seed, games = opts.games, moves = opts.moves, restart = opts.restart, sandbox = opts.sandbox,
     steal_lock = opts.steal_lock,
-    command = command_line(args),
+    command = require("cheskers.cli").command_line("experiment", args),
     progress = progress and function(...) shown = true; progress(...) end })
   if not ok_run then
     if shown then io.stderr:write("\n") end

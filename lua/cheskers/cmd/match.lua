@@ -59,29 +59,9 @@ local function config(o, match)
   return cfg
 end
 
--- "game 3: liar (black) lost by illegal move a1-h8: ..." (a detail that
--- starts with the reason is not preceded by it again) and, for a Lua
--- error, the bot's own traceback. What the bot chose (its name, its error
--- text) is escaped for the console, the traceback line by line.
-local function fault_text(r)
-  local console = require("cheskers.escape").console
-  local who = r.winner == "white" and r.black or r.white
-  local color = r.winner == "white" and "black" or "white"
-  local detail = r.detail or ""
-  local how = detail:sub(1, #r.reason) == r.reason and detail or r.reason .. ": " .. detail
-  local text = string.format("game %d: %s (%s) lost by %s", r.game, console(who), color, console(how))
-  if r.traceback and r.traceback ~= "" then
-    text = text .. "\n" .. r.traceback:gsub("([^\n]+)", function(line)
-      local indent, rest = line:match("^(\t*)(.*)$")    -- Lua's tab before each level kept
-      return indent .. console(rest)
-    end)
-  end
-  return text
-end
-
 local function progress_printer(match)
   local show, done = require("cheskers.cli").progress()
-  return function(sum, r) show(match.progress_line(sum, r), r.detail and fault_text(r)) end, done
+  return function(sum, r) show(match.progress_line(sum, r), match.fault_text(r)) end, done
 end
 
 -- Prints the final table (after partial = the games played when the match
@@ -106,7 +86,10 @@ local function run(args)
   if not cfg then return fail(err) end
   local progress, finish
   if o.quiet then
-    progress = function(_, r) if r.detail then io.stderr:write(fault_text(r), "\n") end end
+    progress = function(_, r)
+      local fault = match.fault_text(r)
+      if fault then io.stderr:write(fault, "\n") end
+    end
     finish = function() end
   else
     progress, finish = progress_printer(match)

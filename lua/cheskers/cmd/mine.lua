@@ -353,8 +353,8 @@ local function run(args)
   local progress
   if not opts.quiet then
     progress = function(g, n, k)
-      io.stderr:write(string.format("\r%s %d/%d: %d puzzles", opts.from == "random" and "position" or "game",
-        g, n, k))
+      io.stderr:write(string.format("\r%s %d/%d: %s", opts.from == "random" and "position" or "game",
+        g, n, require("cheskers").plural(k, "puzzle")))
       if g == n then io.stderr:write("\n") end
       io.stderr:flush()
     end
@@ -367,7 +367,8 @@ local function run(args)
   for _, p in ipairs(list) do counts[p.moves] = (counts[p.moves] or 0) + 1 end
   local parts = {}
   for k = lo, hi do parts[#parts + 1] = string.format("%d in %d", counts[k] or 0, k) end
-  io.stdout:write(string.format("%d puzzles (%s) written to %s\n", #list, table.concat(parts, ", "),
+  io.stdout:write(string.format("%s (%s) written to %s\n", require("cheskers").plural(#list, "puzzle"),
+    table.concat(parts, ", "),
     opts.file and (opts.out .. "/" .. opts.file) or opts.out))
   return 0
 end

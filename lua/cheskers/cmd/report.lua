@@ -49,10 +49,8 @@ local function parser()
 end
 
 local function write_html(opts, stats, files, dir, args)
-  local words = { "cheskers report" }
-  for _, a in ipairs(args) do words[#words + 1] = a end
   require("cheskers.store").write_file(opts.html, require("cheskers.report_html").page(stats, files, {
-    title = opts.title, dir = dir, command = table.concat(words, " ") }))
+    title = opts.title, dir = dir, command = require("cheskers.cli").command_line("report", args) }))
   io.stderr:write("html: ", opts.html, "\n")
 end
 

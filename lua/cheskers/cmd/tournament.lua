@@ -8,9 +8,11 @@ Every pair of bots plays N games (default 2), or with --gauntlet BOT that
 bot plays N games against each of the others. Each pairing is a match
 (see cheskers match): colours alternating, games 2k-1 and 2k from the same
 opening, the same openings in every pairing, games seeded by (seed, game).
-Prints a progress line as games end, then the standings (score, Elo by
-maximum likelihood with its 95% interval, the likelihood of superiority
-over the next bot) and the crosstable.
+Prints a progress line as games end (and a line for each game a bot loses
+by a fault: the bot, the fault, its traceback), then the standings (score,
+Elo by maximum likelihood with its 95% interval, the likelihood of
+superiority over the next bot), the crosstable, how the games ended and
+which bots lost games by a fault.
 
 With --out DIR the games are stored as they end in
 DIR/tournament.shard<I>of<N>.jsonl; the same command again resumes (even
@@ -38,12 +40,13 @@ local function parser()
   p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
          .. "(a run on another machine that is gone)")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
-  p:option("--records", "game records file (PGN-like tags White, Black, Result, Round); with "
-           .. "--shard each shard writes FILE.shard<I>of<N>; with --report, every game of DIR"):argname("FILE")
-  p:option("--html", "write the standings and crosstable as an HTML page"):argname("FILE")
+  p:option("--records", "game records file (PGN: the seven tags Event, Site, Date, Round, White, "
+           .. "Black, Result first); with --shard I/N each shard writes its own, .shard<I>of<N> before "
+           .. "the extension (games.pgn: games.shard1of4.pgn); with --report, every game of DIR"):argname("FILE")
+  p:option("--html", "write the report as an HTML page of its own (with the settings and command)"):argname("FILE")
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
            .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
-  p:flag("--quiet -q", "no progress line")
+  p:flag("--quiet -q", "no progress line (a game lost by a fault is still reported)")
   return p
 end
 
@@ -52,7 +55,7 @@ local fail = require("cheskers.cli").failure("tournament")
 -- The options as a tournament configuration, or nil, message.
 local function config(o)
   local cfg = { bots = o.bots, gauntlet = o.gauntlet, out = o.out, restart = o.restart, records = o.records,
-                steal_lock = o.steal_lock }
+                steal_lock = o.steal_lock, command = o.command }
   local okg, err = require("cheskers.match").game_options(o, cfg)
   if not okg then return nil, err end
   local ok, shard, shards = pcall(require("cheskers.store").parse_shard, o.shard)
@@ -70,7 +73,7 @@ local function print_report(tournament, sum, o, cfg)
   local write_file = require("cheskers.store").write_file
   local t = tournament.standings(sum, o.prior)
   print(tournament.report(t))
-  if o.html then write_file(o.html, tournament.html(t)) end
+  if o.html then write_file(o.html, tournament.html(t, { command = o.command })) end
   if o.report and o.records then
     local parts = {}
     for _, r in ipairs(sum.results) do parts[#parts + 1] = tournament.render_record(cfg, r) end
@@ -78,13 +81,20 @@ local function print_report(tournament, sum, o, cfg)
   end
 end
 
-local function progress_printer(tournament)
+-- The console's progress line (none with --quiet) and, above it, a line for
+-- each game lost by a fault (cheskers.match.fault_text: who, how, the
+-- traceback; names escaped for the console).
+local function progress_printer(tournament, quiet)
+  local fault_text = require("cheskers.match").fault_text
+  if quiet then
+    return function(_, _, r)
+      local fault = fault_text(r, r.round)
+      if fault then io.stderr:write(fault, "\n") end
+    end, function() end
+  end
   local show, finish = require("cheskers.cli").progress()
-  local console = require("cheskers.escape").console   -- names and details bots chose
-  return function(done, total, r)
-    show(tournament.progress_line(done, total, r), r.detail and string.format("game %d: %s - %s: %s: %s",
-      r.round, console(r.white), console(r.black), r.reason, console(r.detail)))
-  end, finish
+  return function(done, total, r) show(tournament.progress_line(done, total, r), fault_text(r, r.round)) end,
+    finish
 end
 
 -- --report DIR: the folder's games (its own fingerprint gives the openings
@@ -97,8 +107,8 @@ local function report_only(tournament, o)
 end
 
 local function play(tournament, o, cfg)
-  local finish = function() end
-  if not o.quiet then cfg.progress, finish = progress_printer(tournament) end
+  local finish
+  cfg.progress, finish = progress_printer(tournament, o.quiet)
   local ok, sum = pcall(tournament.run, cfg)
   finish()
   if not ok then
@@ -128,6 +138,7 @@ local function run(args)
   local p = parser()
   local o = require("cheskers.cli").parse_args(p, args)
   if not o then return 0 end
+  o.command = require("cheskers.cli").command_line("tournament", args)
   local tournament = require "cheskers.tournament"
   if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then

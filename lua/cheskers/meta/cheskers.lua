@@ -71,6 +71,14 @@ function cheskers.closest(word, names) end
 ---@return string
 function cheskers.did_you_mean(word, names) end
 
+---"1 ply", "3 plies", "2 puzzles": n and the word for n things (words: the plural
+---when it is not word .. "s"); the one way a message counts things.
+---@param n number
+---@param word string
+---@param words? string
+---@return string
+function cheskers.plural(n, word, words) end
+
 ---Rules text read by the core: a preset name, or the options written ({name = value})
 ---and data ({pieces = true} when pieces is given as its {...} text); or nil, message.
 ---cheskers.rulespec.parse_text is the reader to use.
