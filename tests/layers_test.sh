@@ -111,9 +111,9 @@ else not_ok "every #include names a header of the same or a lower layer" "$bad";
 # program's REPL and start (repl.*). Modules on one line require none of
 # each other.
 LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
-cheskers.luadata cheskers.stats cheskers.chart cheskers.meta.cheskers
+cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
-cheskers.schema cheskers.movetext
+cheskers.schema cheskers.movetext cheskers.chart
 cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
 cheskers.rulespec cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment
