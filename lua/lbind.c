@@ -473,27 +473,38 @@ static bool hook_can_run(HookCtx *ctx)
     return true;
 }
 
+/* Calls the hook pushed with its nargs arguments (the hook table last),
+ * counted as running; false (the error kept in the slot after the hook
+ * table, the failure recorded) when it raised. Nothing here can raise. */
+static bool hook_pcall(HookCtx *ctx, int nargs, int nresults)
+{
+    lua_State *L = ctx->L;
+    int status;
+    ctx->st->hook_depth++;
+    status = lua_pcall(L, nargs, nresults, 0);
+    ctx->st->hook_depth--;
+    if (status == LUA_OK)
+        return true;
+    hook_failed(ctx);
+    lua_replace(L, ctx->idx + 1);
+    ctx->failed = HOOK_ERROR;
+    return false;
+}
+
 /* The chk_filter_fn of rules with a Lua filter. Nothing here can raise. */
 int lb_filter_hook(void *ud, const chk_pos *pos, const chk_move *m)
 {
     HookCtx *ctx = ud;
     lua_State *L = ctx->L;
-    int status, keep;
+    int keep;
     if (!hook_can_run(ctx))
         return -1;
     lua_pushcfunction(L, call_filter);
     lua_pushlightuserdata(L, (void *)pos);
     lua_pushlightuserdata(L, (void *)m);
     lua_pushvalue(L, ctx->idx);
-    ctx->st->hook_depth++;
-    status = lua_pcall(L, 3, 1, 0);
-    ctx->st->hook_depth--;
-    if (status != LUA_OK) {
-        hook_failed(ctx);
-        lua_replace(L, ctx->idx + 1);
-        ctx->failed = HOOK_ERROR;
+    if (!hook_pcall(ctx, 3, 1))
         return -1;
-    }
     keep = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return keep;
@@ -504,21 +515,14 @@ int lb_result_hook(void *ud, const chk_pos *pos, int *winner)
 {
     HookCtx *ctx = ud;
     lua_State *L = ctx->L;
-    int status, code;
+    int code;
     if (!hook_can_run(ctx))
         return -1;
     lua_pushcfunction(L, call_result);
     lua_pushlightuserdata(L, (void *)pos);
     lua_pushvalue(L, ctx->idx);
-    ctx->st->hook_depth++;
-    status = lua_pcall(L, 2, 2, 0);
-    ctx->st->hook_depth--;
-    if (status != LUA_OK) {
-        hook_failed(ctx);
-        lua_replace(L, ctx->idx + 1);
-        ctx->failed = HOOK_ERROR;
+    if (!hook_pcall(ctx, 2, 2))
         return -1;
-    }
     code = (int)lua_tointeger(L, -2);
     if (code < 0) {
         lua_pop(L, 2);

@@ -238,6 +238,15 @@ function cli.parse_args(p, args, usage)
   error(("%s; see %s --help"):format(msg, p._name or cli.progname), 0)
 end
 
+-- The options of a run that writes a results folder (cheskers.store): --restart
+-- (start over: remove what of holds first) and --steal-lock, the same for
+-- match, tournament, experiment and tune.
+function cli.add_run_options(p, what)
+  p:flag("--restart", "start over: remove " .. what .. " first")
+  p:flag("--steal-lock", "take over the lock of the results file even when its owner looks alive (a run "
+         .. "on another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
+end
+
 -- Checks the value of option name against a cheskers.schema spec; raises
 -- one line ("--theme must be 'stalemate' or 'kings', not 'stalmate' (did
 -- you mean 'stalemate'?)"). Returns the value.

@@ -80,8 +80,10 @@
 --                                 cover the games of all of them
 --
 -- Other files:
---   store.write_file(path, text)  a whole file (a report, a page, puzzles),
---                                 durably: its folder created, the text
+--   store.write_file(path, text [, {mkdir = false}])  a whole file (a report,
+--                                 a page, puzzles, a saved game), durably:
+--                                 its folder created (unless mkdir = false: the
+--                                 REPL's save refuses a missing folder), the text
 --                                 written to PATH.tmp beside it, fsync'd,
 --                                 renamed over PATH (a kill leaves the old file
 --                                 or the new one); raises "cannot write PATH: ..."
@@ -186,9 +188,11 @@ end
 
 local function parent(path) return path:match("^(.*)/[^/]*$") or "." end
 
-function M.write_file(path, text)
-  local ok, derr = M.mkdir(parent(path))
-  if not ok then error(derr, 0) end
+function M.write_file(path, text, opts)
+  if not (opts and opts.mkdir == false) then
+    local ok, derr = M.mkdir(parent(path))
+    if not ok then error(derr, 0) end
+  end
   local tmp = path .. ".tmp"
   local function failed(err)
     os.remove(tmp)

@@ -5,27 +5,6 @@ local registry = require "repl.registry"
 
 local command, trim = registry.command, registry.trim
 
--- Writes text to path through path.tmp and a rename (a failed write loses
--- nothing). Returns true, or nil and why, naming path (the file the user
--- gave), never the temporary file.
-local function write_file(path, text)
-  local tmp = path .. ".tmp"
-  local function failed(err)
-    os.remove(tmp)
-    err = tostring(err)
-    if err:sub(1, #tmp + 2) == tmp .. ": " then err = err:sub(#tmp + 3) end
-    return nil, path .. ": " .. err
-  end
-  local f, err = io.open(tmp, "w")
-  if not f then return failed(err) end
-  local ok, werr = f:write(text)
-  local closed, cerr = f:close()
-  if not ok or not closed then return failed(werr or cerr) end
-  local renamed, rerr = os.rename(tmp, path)
-  if not renamed then return failed(rerr) end
-  return true
-end
-
 command {
   name = "save", args = "FILE", complete = "files",
   help = "Writes the game to FILE as a game record.\n"
@@ -34,8 +13,9 @@ command {
   run = function(S, _, rest)
     local path = trim(rest)
     if path == "" then S:fail("usage: save FILE") end
-    local ok, err = write_file(path, record.write(S.board, S.tags))
-    if not ok then S:fail("cannot save: " .. err) end
+    local ok, err = pcall(require("cheskers.store").write_file, path, record.write(S.board, S.tags),
+                          { mkdir = false })
+    if not ok then S:fail("cannot save: " .. tostring(err):gsub("^cannot write ", "")) end
     local n = #S.board:history()
     S:print(string.format("saved %s to %s", require("cheskers").plural(n, "move"), path))
   end,

@@ -31,9 +31,7 @@ local function parser()
   p:option("--rules", "rules laid over every variant's rules (a preset, name=value options, a {...} "
            .. "table, a rule file or FILE.lua:VARIANT, as every --rules; composed as the file's base is)")
   p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
-  p:flag("--restart", "start over: remove this experiment's result files (this seed) in DIR first")
-  p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
-         .. "(a run on another machine that is gone)")
+  require("cheskers.cli").add_run_options(p, "this experiment's result files (this seed) in DIR")
   p:flag("--sandbox", "for an experiment you did not write: run FILE itself, its hooks and measures "
          .. "and the bot files in sandboxes (as match --sandbox; docs/security.md)")
   p:flag("--quiet", "no progress on stderr")

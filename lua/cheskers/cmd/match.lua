@@ -32,11 +32,9 @@ local function parser()
            .. "its folder is created); run again, it keeps its games and plays the rest")
   p:option("--records", "game records file (the REPL's format), kept in step with --out")
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
-  p:flag("--restart", "start over: throw away the games --out holds")
+  require("cheskers.cli").add_run_options(p, "the games --out holds")
   p:flag("--resume", "continue the match recorded in --out (what a rerun does anyway: its games are "
          .. "kept, and a file of another match, other bots, seed, rules..., is refused)")
-  p:flag("--steal-lock", "take over the lock of --out even when its owner looks alive (a run on "
-         .. "another machine that is gone; a dead process here or an ended Slurm job is taken over anyway)")
   p:flag("--quiet -q", "no progress line")
   return p
 end

@@ -36,9 +36,7 @@ local function parser()
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
-  p:flag("--restart", "start over: remove the tournament files of --out first")
-  p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive "
-         .. "(a run on another machine that is gone)")
+  require("cheskers.cli").add_run_options(p, "the tournament files of --out")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
   p:option("--records", "game records file (PGN: the seven tags Event, Site, Date, Round, White, "
            .. "Black, Result first); with --shard I/N each shard writes its own, .shard<I>of<N> before "

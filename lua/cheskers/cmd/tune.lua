@@ -36,8 +36,7 @@ local function parser()
            .. "with the weights of FILE, engine:bishop=400 with one changed)"):argname("SPEC")
   require("cheskers.match").add_game_options(p, { opening_plies = require("cheskers.tune").DEFAULTS.opening_plies })
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ...", "1/1"):argname("I/N")
-  p:flag("--restart", "start over: remove the tune files of --out first")
-  p:flag("--steal-lock", "take over the lock of this shard's file even when its owner looks alive")
+  require("cheskers.cli").add_run_options(p, "the tune files of --out")
   p:option("--anchor", "a weight that keeps the value the games were played with, which sets "
            .. "the scale (default: none, the scale of the games' own weights is kept)"):argname("WEIGHT")
   p:option("--ridge", "L2 penalty on the logistic coefficients (default 1; 0: plain maximum "
