@@ -439,23 +439,33 @@ static int shortest_from_attack(chk_solver *s, chk_pos *p, int n, int ply)
 
 /* ---- public calls ------------------------------------------------------- */
 
-int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens,
-                    chk_stop *stop)
+/* The root of chk_solve_moves and chk_solve: the solver begun on p, *n
+ * capped at the moves it holds, and the root's rule moves in list_at(s, 0).
+ * Returns their count; 0 when there is nothing to solve (the game is over,
+ * or *n < 1), or CHK_HOOK_ERROR. */
+static int solve_root(chk_solver *s, chk_pos *p, int *n, chk_stop *stop)
 {
-    chk_move *list = list_at(s, 0);
-    int32_t *score = scores_at(s, 0);
-    if (n > max_moves(s))
-        n = max_moves(s);
+    if (*n > max_moves(s))
+        *n = max_moves(s);
     begin(s, p, stop);
     int reason;
     int w = chk_result_static(p, &reason);
     if (reason == CHK_REASON_ERROR)
         return CHK_HOOK_ERROR;
-    if (w != CHK_ONGOING || n < 1)
+    if (w != CHK_ONGOING || *n < 1)
         return 0;
-    int cnt = chk_gen_rule_moves(p, list);
-    if (cnt < 0)
-        return CHK_HOOK_ERROR;
+    int cnt = chk_gen_rule_moves(p, list_at(s, 0));
+    return cnt < 0 ? CHK_HOOK_ERROR : cnt;
+}
+
+int chk_solve_moves(chk_solver *s, chk_pos *p, int n, chk_move *moves, int *lens,
+                    chk_stop *stop)
+{
+    chk_move *list = list_at(s, 0);
+    int32_t *score = scores_at(s, 0);
+    int cnt = solve_root(s, p, &n, stop);
+    if (cnt <= 0)
+        return cnt;
     int me = p->side;
     /* score: 0 unknown, k the shortest win, -1 no win within n */
     for (int i = 0; i < cnt; i++) {
@@ -498,18 +508,9 @@ int chk_solve(chk_solver *s, chk_pos *p, int n, chk_move *best,
     chk_move *list = list_at(s, 0);
     int32_t *score = scores_at(s, 0);
     uint16_t *order = order_at(s, 0);
-    if (n > max_moves(s))
-        n = max_moves(s);
-    begin(s, p, stop);
-    int reason;
-    int w = chk_result_static(p, &reason);
-    if (reason == CHK_REASON_ERROR)
-        return CHK_HOOK_ERROR;
-    if (w != CHK_ONGOING || n < 1)
-        return 0;
-    int cnt = chk_gen_rule_moves(p, list);
-    if (cnt < 0)
-        return CHK_HOOK_ERROR;
+    int cnt = solve_root(s, p, &n, stop);
+    if (cnt <= 0)
+        return cnt;
     int cand, win;
     int rc = look_ahead(p, list, cnt, score, order, &cand, &win);
     if (rc < 0)
