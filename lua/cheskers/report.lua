@@ -638,7 +638,7 @@ local function contrasts_section(say, list, w, sec)
   say("")
   say("design measures against %s%s (differences, 95%% CI, exploratory):", list[1].family,
       list[1].strength and " at the same strength" or "")
-  say("%s %-28s %-28s %-28s %-28s %s", pad("variant", w), "drama", "lead changes", "decided at",
+  say("%s %-29s %-29s %-29s %-29s %s", pad("variant", w), "drama", "lead changes", "decided at",
       "killer moves", "uncertainty")
   for _, h in ipairs(list) do
     local c = sec.contrasts[h.variant]
@@ -648,7 +648,7 @@ local function contrasts_section(say, list, w, sec)
         local m = c[name]
         t[i] = m and ("%+.2f [%+.2f, %+.2f] %s"):format(m.d, m.lo, m.hi, q_text(m)) or "-"
       end
-      say("%s %-28s %-28s %-28s %-28s %s", pad(h.variant, w), t[1], t[2], t[3], t[4], t[5])
+      say("%s %-29s %-29s %-29s %-29s %s", pad(h.variant, w), t[1], t[2], t[3], t[4], t[5])
     end
   end
 end
