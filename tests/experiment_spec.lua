@@ -1028,4 +1028,10 @@ describe("design research (issue 15)", function()
     assert.matches("Benjamini-Hochberg q < 0.05 over the", text, 1, true)
     assert.not_matches("weak play only", text, 1, true)
   end)
+
+  it("a piece value without a bounded Fieller interval is said to be unbounded, not printed as inf", function()
+    assert.equal("15.40 [unbounded]", report.piece_text({ value = 15.4, lo = -math.huge, hi = math.huge,
+                                                          bounded = false }))
+    assert.equal("4.40 [3.90, 5.01]", report.piece_text({ value = 4.4, lo = 3.9, hi = 5.01, bounded = true }))
+  end)
 end)
