@@ -1,6 +1,7 @@
 -- cheskers.stats - the statistics of matches, experiments and reports (and
 -- later tournaments): Elo with its interval, SPRT, Wilson and Newcombe
--- intervals for rates, Welch's interval for a difference of means,
+-- intervals for rates, Welch's interval for a difference of means, Holm,
+-- Benjamini-Hochberg, equivalence (TOST), Cochran's Q, Fieller's ratio,
 -- quantiles. Pure functions of counts; no I/O.
 --
 --   stats.Z95                                   1.959963984540054

@@ -1,4 +1,4 @@
--- cheskers report DIR [--svg FILE | --no-svg] [--html FILE]
+-- cheskers report DIR [--svg FILE | --no-svg] [--html FILE] [--margin POINTS] [--plies-margin PLIES]
 -- The command line of the experiment report: merges every shard file of
 -- DIR (cheskers.report.read_dir), prints the statistics per variant and
 -- what is missing or does not belong (a tournament's folder: its table, by
