@@ -235,3 +235,16 @@ if "$CHESKERS" experiment "$tmp/typo.lua" --out "$tmp/typo" --quiet >"$tmp/typo.
 elif [ "$(cat "$tmp/typo.err")" = "cheskers experiment: $tmp/typo.lua: unknown field 'swap_colours' (did you mean 'swap_colors'?)" ]
 then ok "an experiment file with a misspelt field is refused in one line, naming the nearest field"
 else not_ok "an experiment file with a misspelt field is refused in one line" "$(cat "$tmp/typo.err")"; fi
+
+# ---- the equivalence margins: a bad one is refused in one line; a wider one is named ------
+for m in 0 abc 101; do
+  if "$CHESKERS" report "$tmp/whole" --no-svg --margin "$m" >/dev/null 2>"$tmp/margin.err"; then
+    not_ok "report --margin $m is refused"
+  elif [ "$(wc -l <"$tmp/margin.err")" -eq 1 ] && grep -q "^cheskers report: --margin must be a number > 0 and <= 100" "$tmp/margin.err"
+  then ok "report --margin $m is refused in one line"
+  else not_ok "report --margin $m is refused in one line" "$(cat "$tmp/margin.err")"; fi
+done
+if "$CHESKERS" report "$tmp/whole" --no-svg --margin 2.5 --plies-margin 8 2>/dev/null \
+   | grep -q "within +-2.5 points (rates) or +-8 plies"
+then ok "report --margin and --plies-margin set the equivalence margins it names"
+else not_ok "report --margin and --plies-margin set the equivalence margins it names"; fi

@@ -75,9 +75,11 @@ describe("design measures of one game", function()
       { result = "draw" } }, th)
     -- drama 1 of 2; Wilson(1, 2): centre 0.5, half = 1.96/(1+1.92) sqrt(.125 + .9604/4 ... )
     local lo, hi = statistics.wilson(1, 2)
-    assert.same({ value = 0.5, lo = lo, hi = hi, n = 2 }, s.drama)
-    -- lead changes 2 and 0: mean 1, variance 2, se sqrt(2/2) = 1: 1 +- 1.96, cut at 0
+    -- its standard error (for the report's contrasts): sqrt(0.5 * 0.5 / 2) = 0.353553
+    assert.same({ value = 0.5, lo = lo, hi = hi, n = 2, se = math.sqrt(0.125) }, s.drama)
+    -- lead changes 2 and 0: mean 1, variance 2, se sqrt(2/2) = 1: 1 +- 1.96, cut at 0 (not the se)
     assert.near(1, s.lead_changes.value, 1e-12)
+    assert.near(1, s.lead_changes.se, 1e-12)
     assert.equal(0, s.lead_changes.lo)
     assert.near(2.959964, s.lead_changes.hi, 1e-6)
     -- decided at 0.75 and 1: mean 0.875; cut at 1 above
@@ -181,6 +183,28 @@ describe("piece values", function()
     assert.is_true(pv.values.C.lo < 2 and 2 < pv.values.C.hi)
     assert.near(0.1, pv.beta.first, 0.1)
     assert.equal(1, pv.values.P.value)
+    -- Fieller's interval, not the delta method's: skewed to the high side (a ratio's spread is),
+    -- bounded since the pawn's coefficient is far from 0
+    for _, k in ipairs({ "B", "C" }) do
+      local v = pv.values[k]
+      assert.is_true(v.bounded)
+      assert.is_true(v.hi - v.value > v.value - v.lo, k .. ": the interval is not skewed")
+    end
+  end)
+
+  it("say when the pawn's coefficient is not distinct from 0: no bounded interval", function()
+    -- the result depends on the bishop only; the pawn difference is noise: bP ~ 0
+    math.randomseed(7)
+    local recs = {}
+    for g = 1, 400 do
+      local dP, dB = math.random(-1, 1), math.random(-1, 1)
+      local p = 1 / (1 + math.exp(-1.5 * dB))
+      recs[g] = { mat_kinds = "BP", mat = { { 0, dB, dP } }, result = math.random() < p and "white" or "black" }
+    end
+    local pv = assert(measures.piece_values(recs))
+    local v = pv.values.B
+    assert.is_false(v.bounded)
+    assert.same({ -math.huge, math.huge }, { v.lo, v.hi })
   end)
 
   it("find the bishop worth something when White starts without it", function()

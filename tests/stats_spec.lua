@@ -192,3 +192,97 @@ describe("solving linear systems", function()
     assert.equal(0, statistics.z_difference({ value = 1, lo = 1, hi = 1 }, { value = 2, lo = 2, hi = 2 }))
   end)
 end)
+
+describe("the study's statistics: equivalence, false discovery rate, interaction, ratios", function()
+  it("TOST of a symmetric interval: d = 1, se = 2, margin 5 gives max(1 - Phi(3), Phi(-2)) = 0.02275", function()
+    -- H0 d <= -5: z = (1 + 5) / 2 = 3, p = 0.00135; H0 d >= 5: z = (5 - 1) / 2 = 2, p = 0.02275
+    local function welch(z) return 1 - 2 * z, 1 + 2 * z end
+    assert.near(0.02275, statistics.tost(welch, 1, 5), 1e-5)
+    -- the same interval with margin 4.29: z = 1.645 for the upper end, p = 0.05 (tables: Phi(1.645) = 0.95)
+    assert.near(0.05, statistics.tost(welch, 1, 1 + 2 * 1.644854), 1e-5)
+    -- an estimate outside the margins is never equivalent
+    assert.equal(1, statistics.tost(welch, 6, 5))
+    assert.equal(1, statistics.tost(welch, -5, 5))
+  end)
+
+  it("TOST of rates: 50 of 100 against 50 of 100 is equivalent at 5% exactly at the 90% Newcombe bound", function()
+    -- Wilson at p = 1/2, n = 100, z = 1.644854: centre 1/2,
+    --   half = z / (1 + z^2/100) sqrt(1/400 + z^2/40000) = 1.601525 * 0.050670 = 0.081149;
+    -- Newcombe's upper bound: sqrt(2) * 0.081149 = 0.114762 (the lower is its mirror)
+    local function rates(z) local _, lo, hi = statistics.newcombe(50, 100, 50, 100, z) return lo, hi end
+    assert.near(0.05, statistics.tost(rates, 0, 0.114762), 1e-4)
+    assert.is_true(statistics.tost(rates, 0, 0.2) < 0.01)
+    assert.is_true(statistics.tost(rates, 0, 0.05) > 0.2)
+  end)
+
+  it("Benjamini-Hochberg: the 15 p-values of their 1995 paper reject 4 at 5%", function()
+    -- Benjamini and Hochberg (1995), section 4: 15 p-values, the step-up rule rejects the 4 smallest
+    -- (0.0095 <= 4/15 0.05 = 0.0133; 0.0201 > 5/15 0.05 and no larger p passes its bound)
+    local ps = { 0.0201, 0.0001, 0.0004, 0.0019, 0.0095, 0.0278, 0.0298, 0.0344, 0.0459,
+                 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0000 }
+    local q, n = statistics.bh(ps), 0
+    for _, x in ipairs(q) do if x < 0.05 then n = n + 1 end end
+    assert.equal(4, n)
+    -- q of 0.0095 (4th of 15): min(15 * 0.0095 / 4, later ratios) = 0.035625
+    assert.near(0.035625, q[5], 1e-12)
+    -- 0.01, 0.04, 0.03, 0.005 (m = 4): sorted ratios 0.02, 0.02, 0.04, 0.04
+    assert.same({ 0.02, 0.04, 0.04, 0.02 }, statistics.bh({ 0.01, 0.04, 0.03, 0.005 }))
+    assert.same({ 1 }, statistics.bh({ 1 }))
+  end)
+
+  it("the chi-square tail at the 5% points of the tables (df 1 to 5) and P(chi2_2 > x) = exp(-x/2)", function()
+    for df, x in ipairs({ 3.841459, 5.991465, 7.814728, 9.487729, 11.070498 }) do
+      assert.near(0.05, statistics.chi2_sf(x, df), 1e-6)
+    end
+    assert.near(math.exp(-1.5), statistics.chi2_sf(3, 2), 1e-12)
+    assert.near(0.01, statistics.chi2_sf(6.634897, 1), 1e-6)
+    assert.equal(1, statistics.chi2_sf(0, 3))
+  end)
+
+  it("Cochran's Q: differences 0 and 2 with standard errors 1 give Q = 2, P(chi2_1 > 2) = 0.1573", function()
+    -- weighted mean 1; Q = (0 - 1)^2 + (2 - 1)^2 = 2 = z^2 of the difference 2 / sqrt(2)
+    local q, df, p = statistics.heterogeneity({ 0, 2 }, { 1, 1 })
+    assert.near(2, q, 1e-12)
+    assert.equal(1, df)
+    assert.near(0.157299, p, 1e-5)
+    -- 1, 2, 6 with standard errors 1, 1, 2: weights 1, 1, 1/4, mean (1 + 2 + 1.5) / 2.25 = 2;
+    -- Q = 1 + 0 + 16 / 4 = 5, df 2, p = exp(-2.5) = 0.082085
+    q, df, p = statistics.heterogeneity({ 1, 2, 6 }, { 1, 1, 2 })
+    assert.near(5, q, 1e-12)
+    assert.equal(2, df)
+    assert.near(math.exp(-2.5), p, 1e-9)
+    assert.is_nil(statistics.heterogeneity({ 1 }, { 1 }))
+    assert.is_nil(statistics.heterogeneity({ 1, 2 }, { 1, 0 }))
+  end)
+
+  it("Fieller's interval of 4 / 2 (variances 1 and 1/4, independent) is [0.9211, 4.3428], not symmetric", function()
+    -- the textbook form with g = z^2 vb / b^2 = 0.9604 / 4 = 0.2401 and no covariance:
+    --   (r +- (z / b) sqrt(va + r^2 vb - g va)) / (1 - g)
+    --   = (2 +- 0.98 sqrt(1 + 1 - 0.2401)) / 0.7599 = (2 +- 1.300076) / 0.7599
+    local z = 1.959964
+    local g = z * z * 0.25 / 4
+    local half = z / 2 * math.sqrt(1 + 4 * 0.25 - g * 1)
+    local lo, hi, bounded = statistics.fieller(4, 2, 1, 0.25, 0)
+    assert.is_true(bounded)
+    assert.near((2 - half) / (1 - g), lo, 1e-5)
+    assert.near((2 + half) / (1 - g), hi, 1e-5)
+    assert.near(0.9211, lo, 1e-4)
+    assert.near(4.3428, hi, 1e-4)
+    -- the delta method's interval is 2 +- 1.96 sqrt(1/4 + 16 (1/4) / 16) = [0.614, 3.386]: Fieller's
+    -- stretches to the high side, where a small denominator pushes the ratio
+    assert.is_true(hi - 2 > 2 - lo)
+    -- a denominator not distinct from 0 (2 < 1.96 * 1.5): no bounded interval
+    local l2, h2, b2 = statistics.fieller(4, 2, 1, 2.25, 0)
+    assert.same({ -math.huge, math.huge, false }, { l2, h2, b2 })
+  end)
+
+  it("Fieller with a covariance: the interval is the set where a - r b is not rejected", function()
+    -- at each end r, (a - r b)^2 = z^2 (va - 2 r cab + r^2 vb): the t statistic of a - r b is exactly z
+    local a, b, va, vb, cab, z = 3, 1.5, 0.3, 0.05, 0.06, 1.959964
+    local lo, hi = statistics.fieller(a, b, va, vb, cab)
+    for _, r in ipairs({ lo, hi }) do
+      assert.near(z, math.abs(a - r * b) / math.sqrt(va - 2 * r * cab + r * r * vb), 1e-6)
+    end
+    assert.is_true(lo < a / b and a / b < hi)
+  end)
+end)

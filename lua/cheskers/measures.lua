@@ -28,7 +28,7 @@
 --   measures.killer_moves(trace, K) -> count
 --   measures.uncertainty(trace, U) -> fraction
 --   measures.of_game(rec, th) -> {drama =, lead_changes =, decided_at =, killer_moves =, uncertainty =}
---   measures.summarize(recs, th) -> {name -> {value, lo, hi, n}} (NAMES order)
+--   measures.summarize(recs, th) -> {name -> {value, lo, hi, n, se}} (NAMES order)
 --   measures.material_rows(rec) -> list of {kinds -> difference} with the game's score
 --   measures.piece_values(recs) -> {values = {kind -> {value, lo, hi}}, ...} or nil, reason
 local stats = require "cheskers.stats"
@@ -265,13 +265,15 @@ function M.summarize(recs, th)
         local k = 0
         for _, x in ipairs(xs) do k = k + x end
         local lo, hi = stats.wilson(k, #xs)
-        out[name] = { value = k / #xs, lo = lo, hi = hi, n = #xs }
+        local share = k / #xs
+        out[name] = { value = share, lo = lo, hi = hi, n = #xs, se = math.sqrt(share * (1 - share) / #xs) }
       else
         local m, lo, hi = stats.mean_ci(xs)
+        local se = (hi - lo) / (2 * stats.Z95)
         -- every measure is >= 0, and the shares are <= 1: the interval is cut there
         lo = math.max(0, lo)
         if name == "decided_at" or name == "uncertainty" then hi = math.min(1, hi) end
-        out[name] = { value = m, lo = lo, hi = hi, n = #xs }
+        out[name] = { value = m, lo = lo, hi = hi, n = #xs, se = se }
       end
     end
   end
@@ -312,8 +314,11 @@ end
 -- Piece values from recorded material and results: a logistic model of
 -- White's score on an intercept and the material difference of each kind
 -- at the sampled positions (stats.logistic, cluster-robust covariance by
--- game), each kind's coefficient divided by the pawn's (delta method).
--- Returns {values = {kind -> {value, lo, hi}}, kinds (P first), beta
+-- game), each kind's coefficient divided by the pawn's, with Fieller's 95%
+-- interval (stats.fieller: not symmetric; lo, hi = -inf, +inf and bounded
+-- false when the pawn's coefficient is not distinct from 0).
+-- Returns {values = {kind -> {value, lo, hi, bounded, ratio_se (delta
+-- method), coef, se}}, kinds (P first), beta
 -- (kind -> coefficient, "first" -> intercept), positions, games}, or nil
 -- and a reason.
 function M.piece_values(recs)
@@ -345,8 +350,10 @@ function M.piece_values(recs)
   for j, k in ipairs(kinds) do
     local c = j + 1
     out.beta[k] = fit.beta[c]
-    local r, lo, hi = stats.ratio_ci(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p])
-    out.values[k] = { value = r, lo = lo, hi = hi, coef = fit.beta[c], se = math.sqrt(cov[c][c]) }
+    local r, _, _, se = stats.ratio_ci(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p])
+    local lo, hi, bounded = stats.fieller(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p])
+    out.values[k] = { value = r, lo = lo, hi = hi, bounded = bounded, ratio_se = se,
+                      coef = fit.beta[c], se = math.sqrt(cov[c][c]) }
   end
   return out
 end

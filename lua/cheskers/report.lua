@@ -8,14 +8,24 @@
 --   report.read_file(path) -> games, lines not counted, torn, header, notes
 --   report.read_dir(dir) -> games, warnings, files   (raises on two editions)
 --   report.summarize(games) -> groups (one per variant)
---   report.compare(groups) -> rows, tests    every variant against its base
+--   report.compare(groups [, opts]) -> rows, tests   every variant against its base
+--                                            (opts: margin, plies_margin: TOST)
+--   report.MARGIN, report.PLIES_MARGIN       the default equivalence margins
 --   report.COMPARED                          the cells of a row
 --   report.power(groups, tests [, delta]) -> the power line's numbers
---   report.trend(weak, strong) -> "holds" | "grows" | "shrinks" | "vanishes" | "-"
---   report.effect_verdict(sigs) -> "every strength" | ...
+--   report.trend(weak, strong) -> "no change shown" | "grows" | "shrinks" | "vanishes" | "-", p
+--   report.secondary(groups, rows) -> the exploratory tests, Benjamini-Hochberg q-values
 --   report.families(groups) -> {{family, groups}, ...}
 --   report.by_experiment(groups) -> {{name, group, ...}, ...}
---   report.format_report(groups) -> text
+--   report.format_report(groups [, opts]) -> text
+--
+-- What is confirmatory: the differences table of an experiment (each
+-- variant against its base: three rates and the mean length), Holm-corrected
+-- over the table for differences (*) and, separately, for equivalence
+-- within the margins (=). Everything else (design-measure contrasts, the
+-- variant x strength interactions, strength trends) is exploratory: its
+-- p-values get Benjamini-Hochberg q-values over all of them in the
+-- experiment, and piece values are shown with intervals only, never tested.
 local store = require "cheskers.store"
 local stats = require "cheskers.stats"
 local measures = require "cheskers.measures"
@@ -375,10 +385,6 @@ end
 -- A label (a variant, family or bot name: the experiment file chose it)
 -- escaped for the console and padded to n columns.
 local function pad(s, n) return escape.pad(escape.console(s), n) end
-local function diff_text(d, lo, hi, significant)
-  local sig = significant and "*" or " "
-  return ("%+5.1f [%+5.1f, %+5.1f]%s"):format(d, lo, hi, sig)
-end
 local function num(x)
   if math.type(x) == "integer" or x == math.floor(x) then return ("%d"):format(math.floor(x)) end
   return ("%.1f"):format(x)
@@ -416,31 +422,55 @@ local function base_of(list)
   return function(h) local b = by[h.strength or 0] if b ~= h then return b end end
 end
 
+-- The default equivalence margins of compare(): 5 points of a rate, 5 plies
+-- of the mean length (`cheskers report --margin`, `--plies-margin`).
+M.MARGIN, M.PLIES_MARGIN = 0.05, 5
+
+-- A rate cell of h against b: the Newcombe interval, the pooled z-test, the
+-- unpooled standard error (for the interaction test) and the TOST p-value.
+local function rate_cell(k1, n1, k2, n2, margin)
+  local d, lo, hi = stats.newcombe(k1, n1, k2, n2)
+  local p1, p2 = k1 / n1, k2 / n2
+  return { d = d, lo = lo, hi = hi, p = stats.p_proportions(k1, n1, k2, n2),
+           se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2),
+           p_tost = stats.tost(function(z) local _, l, u = stats.newcombe(k1, n1, k2, n2, z) return l, u end,
+                               d, margin) }
+end
+
 -- Every variant against its base: a list of rows {variant =, base =, group =,
 -- cells = {white, black, draw, plies}}, each cell {d, lo, hi (unadjusted
--- 95%: Newcombe for rates, Welch for the mean length), p, p_holm, sig}; sig
--- when Holm's adjusted p < 0.05 over every test of the list. Also returns
--- the number of tests.
-function M.compare(list)
+-- 95%: Newcombe for rates, Welch for the mean length), se, p, p_holm, sig,
+-- p_tost, p_tost_holm, equiv}; sig when Holm's adjusted p < 0.05 over every
+-- test of the list; equiv when the two one-sided tests (stats.tost) show
+-- the difference inside +-opts.margin (rates, default MARGIN) or
+-- +-opts.plies_margin (plies, default PLIES_MARGIN), Holm-adjusted over the
+-- list too. Also returns the number of tests.
+function M.compare(list, opts)
+  local margin = opts and opts.margin or M.MARGIN
+  local plies_margin = opts and opts.plies_margin or M.PLIES_MARGIN
   local base, rows, cells = base_of(list), {}, {}
   for _, h in ipairs(list) do
     local b = base(h)
     if b then
       local row = { variant = h.variant, base = b.variant, group = h, cells = {} }
       for _, side in ipairs({ "white", "black", "draw" }) do
-        local d, lo, hi = stats.newcombe(h[side], h.games, b[side], b.games)
-        row.cells[side] = { d = d, lo = lo, hi = hi, p = stats.p_proportions(h[side], h.games, b[side], b.games) }
+        row.cells[side] = rate_cell(h[side], h.games, b[side], b.games, margin)
       end
-      local d, lo, hi = stats.welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games)
-      row.cells.plies = { d = d or h.plies.mean - b.plies.mean, lo = lo, hi = hi,
-                          p = stats.p_welch(h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games) }
+      local m1, v1, n1, m2, v2, n2 = h.plies.mean, h.plies_var, h.games, b.plies.mean, b.plies_var, b.games
+      local d, lo, hi = stats.welch(m1, v1, n1, m2, v2, n2)
+      d = d or m1 - m2
+      row.cells.plies = { d = d, lo = lo, hi = hi, p = stats.p_welch(m1, v1, n1, m2, v2, n2),
+                          se = lo and (hi - lo) / (2 * stats.Z95) or 0,
+                          p_tost = lo and stats.tost(function(z) local _, l, u = stats.welch(m1, v1, n1, m2, v2, n2, z)
+                                                                 return l, u end, d, plies_margin) or 1 }
       for _, k in ipairs(M.COMPARED) do cells[#cells + 1] = row.cells[k] end
       rows[#rows + 1] = row
     end
   end
-  local ps = {}
-  for i, c in ipairs(cells) do ps[i] = c.p end
+  local ps, qs = {}, {}
+  for i, c in ipairs(cells) do ps[i], qs[i] = c.p, c.p_tost end
   for i, adj in ipairs(stats.holm(ps)) do cells[i].p_holm, cells[i].sig = adj, adj < 0.05 end
+  for i, adj in ipairs(stats.holm(qs)) do cells[i].p_tost_holm, cells[i].equiv = adj, adj < 0.05 end
   return rows, #cells
 end
 M.COMPARED = { "white", "black", "draw", "plies" }
@@ -459,28 +489,97 @@ function M.power(list, tests, delta)
   return { p = p, delta = delta, n = n, n_holm = n_holm, tests = tests, games = games }
 end
 
--- How a measure moves from the weakest to the strongest play: "holds" (no
--- significant change), "grows", "shrinks", or "vanishes" (the weakest's
--- interval excludes 0, the strongest's does not).
+-- How a measure moves from the weakest to the strongest play, judged by the
+-- test of the change itself (z of the difference, 5% two-sided), never by
+-- one interval excluding 0 and the other not: "no change shown" (not
+-- significant: the data do not say it holds either), "grows", "shrinks"
+-- (in absolute value), or "vanishes" (a significant change towards 0 that
+-- leaves the strongest's interval around 0). Also returns the p-value.
 function M.trend(weak, strong)
   if not weak or not strong then return "-" end
   local z = stats.z_difference(weak, strong)
-  if (weak.lo > 0 or weak.hi < 0) and strong.lo <= 0 and strong.hi >= 0 then return "vanishes" end
-  if math.abs(z) < stats.Z95 then return "holds" end
-  return math.abs(strong.value) > math.abs(weak.value) and "grows" or "shrinks"
+  local p = stats.p_two_sided(z)
+  if math.abs(z) < stats.Z95 then return "no change shown", p end
+  if (weak.lo > 0 or weak.hi < 0) and strong.lo <= 0 and strong.hi >= 0 then return "vanishes", p end
+  return math.abs(strong.value) > math.abs(weak.value) and "grows" or "shrinks", p
 end
 
--- What a family's difference from the base does across strengths (from
--- compare()'s rows, on White's win rate): "every strength", "weak play
--- only", "strong play only", "some strengths" or "none".
-function M.effect_verdict(sigs)
-  local n, first, last = 0, sigs[1], sigs[#sigs]
-  for _, x in ipairs(sigs) do if x then n = n + 1 end end
-  if n == 0 then return "none" end
-  if n == #sigs then return "every strength" end
-  if first and not last then return "weak play only" end
-  if last and not first then return "strong play only" end
-  return "some strengths"
+-- The standard error of a difference of two design measures {value, se}.
+local function contrast(m, base)
+  if not m or not base or not m.se or not base.se then return nil end
+  local d, se = m.value - base.value, math.sqrt(m.se ^ 2 + base.se ^ 2)
+  return { d = d, se = se, lo = d - stats.Z95 * se, hi = d + stats.Z95 * se,
+           p = se > 0 and stats.p_two_sided(d / se) or (d == 0 and 1 or 0) }
+end
+
+-- The interaction of a family with strength on one measure: Cochran's Q of
+-- its differences from the base at each strength (cells {d, se}).
+local function interaction(cells)
+  local ds, ses = {}, {}
+  for i, c in ipairs(cells) do
+    if not c or not c.se then return nil end
+    ds[i], ses[i] = c.d, c.se
+  end
+  local q, df, p = stats.heterogeneity(ds, ses)
+  if not q then return nil end
+  return { ds = ds, q = q, df = df, p = p }
+end
+
+-- The exploratory tests of an experiment (list: its groups; rows:
+-- compare()'s), each with its Benjamini-Hochberg q-value over all of them:
+--   contrasts[variant][measure] = {d, lo, hi, se, p, bh}  design measures against the base
+--   interactions = list of {family, measure, ds (by strength), q (Cochran's), df, p, bh}
+--                  for every family but the base's, on the compared cells and the
+--                  design measures (with strengths only)
+--   trends[family][measure] = {verdict, p, bh}           weakest -> strongest (with strengths)
+--   tests = how many
+function M.secondary(list, rows)
+  local base = base_of(list)
+  local all, out = {}, { contrasts = {}, interactions = {}, trends = {} }
+  local function add(t) if t and t.p then all[#all + 1] = t end return t end
+  for _, h in ipairs(list) do
+    local b = base(h)
+    if b then
+      out.contrasts[h.variant] = {}
+      for _, name in ipairs(measures.NAMES) do
+        out.contrasts[h.variant][name] = add(contrast(h.design[name], b.design[name]))
+      end
+    end
+  end
+  local fams = M.families(list)
+  if #fams[1].groups >= 2 then
+    local by = {}
+    for _, row in ipairs(rows) do by[row.variant] = row end
+    for _, f in ipairs(fams) do
+      out.trends[f.family] = {}
+      for _, name in ipairs(measures.NAMES) do
+        local verdict, p = M.trend(f.groups[1].design[name], f.groups[#f.groups].design[name])
+        out.trends[f.family][name] = add(p and { verdict = verdict, p = p } or { verdict = verdict })
+      end
+      if f ~= fams[1] then
+        for _, k in ipairs(M.COMPARED) do
+          local cells = {}
+          for i, h in ipairs(f.groups) do cells[i] = by[h.variant] and by[h.variant].cells[k] or false end
+          local t = add(interaction(cells))
+          if t then t.family, t.measure = f.family, k; out.interactions[#out.interactions + 1] = t end
+        end
+        for _, name in ipairs(measures.NAMES) do
+          local cells = {}
+          for i, h in ipairs(f.groups) do
+            local c = out.contrasts[h.variant]
+            cells[i] = c and c[name] or false
+          end
+          local t = add(interaction(cells))
+          if t then t.family, t.measure = f.family, name; out.interactions[#out.interactions + 1] = t end
+        end
+      end
+    end
+  end
+  local ps = {}
+  for i, t in ipairs(all) do ps[i] = t.p end
+  for i, q in ipairs(stats.bh(ps)) do all[i].bh = q end
+  out.tests = #all
+  return out
 end
 
 -- The families of a list with their groups by strength (ascending):
@@ -498,32 +597,61 @@ function M.families(list)
   return out
 end
 
-local function differences_section(say, list, w)
-  if #list < 2 then return end
-  local rows, tests = M.compare(list)
+local function cell_text(k, c)
+  local s = k == "plies" and 1 or 100
+  if not c.lo then return ("%+5.1f"):format(s * c.d) end
+  return ("%+5.1f [%+5.1f, %+5.1f]%s"):format(s * c.d, s * c.lo, s * c.hi, c.sig and "*" or c.equiv and "=" or " ")
+end
+
+local function differences_section(say, list, w, rows, tests, opts)
   if #rows == 0 then return end
   say("")
   say("%s %6s  %-22s  %-22s  %-22s  %s", pad("vs base", w), "", "white wins",
       "black wins", "draws", "mean plies")
   for _, row in ipairs(rows) do
     local t = {}
-    for i, k in ipairs(M.COMPARED) do
-      local c = row.cells[k]
-      t[i] = c.lo and diff_text((k == "plies" and 1 or 100) * c.d, (k == "plies" and 1 or 100) * c.lo,
-                                (k == "plies" and 1 or 100) * c.hi, c.sig)
-             or ("%+5.1f"):format(c.d)
-    end
+    for i, k in ipairs(M.COMPARED) do t[i] = cell_text(k, row.cells[k]) end
     say("%s %6s  %-22s  %-22s  %-22s  %s", pad(row.variant, w), "", t[1], t[2], t[3], t[4])
   end
-  say("(differences from %s%s: rates in points, Newcombe 95%% CI; mean length in plies,",
+  say("(confirmatory: differences from %s%s: rates in points, Newcombe 95%% CI; mean length in plies,",
       list[1].family, list[1].strength and " at the same strength" or "")
-  say(" Welch 95%% CI; * significant after Holm's correction over these %d tests,", tests)
-  say(" family-wise error 5%%; the intervals are not adjusted)")
+  say(" Welch 95%% CI; * significant after Holm's correction over these %d tests, family-wise error 5%%;", tests)
+  say(" = equivalent: within +-%s points (rates) or +-%s plies by two one-sided tests, Holm over the %d;",
+      num(100 * ((opts and opts.margin) or M.MARGIN)), num((opts and opts.plies_margin) or M.PLIES_MARGIN), tests)
+  say(" no mark: inconclusive, neither a difference nor its absence shown; the intervals are not adjusted)")
   local pw = M.power(list, tests)
   say("power: %d games per variant detect %d points of White's win rate (from %.1f%%) with 80%% power at",
       pw.n, math.floor(pw.delta * 100 + 0.5), 100 * pw.p)
   say(" the 5%% level, %d at Holm's first level (5%%/%d); this experiment has %d per variant",
       pw.n_holm, tests, pw.games)
+end
+
+-- "<0.001" or the q-value with 2 digits, "+" when below 5%.
+local function q_text(t)
+  if not t or not t.bh then return "" end
+  return (t.bh < 0.001 and "q<0.001" or ("q %.2g"):format(t.bh)) .. (t.bh < 0.05 and "+" or "")
+end
+
+local function contrasts_section(say, list, w, sec)
+  local any = false
+  for _, c in pairs(sec.contrasts) do if next(c) then any = true end end
+  if not any then return end
+  say("")
+  say("design measures against %s%s (differences, 95%% CI, exploratory):", list[1].family,
+      list[1].strength and " at the same strength" or "")
+  say("%s %-29s %-29s %-29s %-29s %s", pad("variant", w), "drama", "lead changes", "decided at",
+      "killer moves", "uncertainty")
+  for _, h in ipairs(list) do
+    local c = sec.contrasts[h.variant]
+    if c then
+      local t = {}
+      for i, name in ipairs(measures.NAMES) do
+        local m = c[name]
+        t[i] = m and ("%+.2f [%+.2f, %+.2f] %s"):format(m.d, m.lo, m.hi, q_text(m)) or "-"
+      end
+      say("%s %-29s %-29s %-29s %-29s %s", pad(h.variant, w), t[1], t[2], t[3], t[4], t[5])
+    end
+  end
 end
 
 local function interval_text(m, scale, fmt)
@@ -552,18 +680,26 @@ local function design_section(say, list, w)
   end
 end
 
+-- A piece value: "4.40 [3.90, 5.01]", or "15.40 [unbounded]" when Fieller's
+-- interval has no bound (the pawn's coefficient not distinct from 0).
+local function piece_text(m)
+  if m.bounded == false then return ("%.2f [unbounded]"):format(m.value) end
+  return interval_text(m)
+end
+M.piece_text = piece_text
+
 local function pieces_section(say, list, w)
   local any = false
   for _, h in ipairs(list) do if h.pieces then any = true end end
   if not any then return end
   say("")
-  say("piece values in pawns (logistic fit of the result on material, 95%% CI by the delta method,")
-  say(" standard errors clustered by game)")
+  say("piece values in pawns (logistic fit of the result on material; Fieller 95%% CI from standard errors")
+  say(" clustered by game; exploratory: no test compares the values of two variants)")
   for _, h in ipairs(list) do
     if h.pieces then
       local parts = {}
       for _, k in ipairs(h.pieces.kinds) do
-        if k ~= "P" then parts[#parts + 1] = ("%s %s"):format(k, interval_text(h.pieces.values[k])) end
+        if k ~= "P" then parts[#parts + 1] = ("%s %s"):format(k, piece_text(h.pieces.values[k])) end
       end
       say("%s %s  (%d positions of %d games)", pad(h.variant, w),
           #parts > 0 and table.concat(parts, "  ") or "-", h.pieces.positions, h.pieces.games)
@@ -573,27 +709,43 @@ local function pieces_section(say, list, w)
   end
 end
 
-local function strengths_section(say, list, w)
+local LABEL = { white = "white wins", black = "black wins", draw = "draws", plies = "mean plies",
+                drama = "drama", lead_changes = "lead changes", decided_at = "decided at",
+                killer_moves = "killer moves", uncertainty = "uncertainty" }
+M.LABEL = LABEL
+
+local function strengths_section(say, list, w, sec)
   local fams = M.families(list)
   if #fams[1].groups < 2 then return end
-  local rows = M.compare(list)
-  local sig = {}
-  for _, row in ipairs(rows) do sig[row.variant] = row.cells.white.sig or row.cells.black.sig end
   say("")
-  say("strength dependence (weakest -> strongest: holds, grows, shrinks or vanishes)")
+  say("strength dependence (weakest -> strongest, the change itself tested: grows, shrinks, vanishes")
+  say(" or no change shown; exploratory)")
   for _, f in ipairs(fams) do
-    local weak, strong = f.groups[1], f.groups[#f.groups]
     local parts = {}
     for _, name in ipairs(measures.NAMES) do
-      parts[#parts + 1] = ("%s %s"):format(name, M.trend(weak.design[name], strong.design[name]))
+      local t = sec.trends[f.family][name]
+      parts[#parts + 1] = ("%s %s%s"):format(name, t.verdict, t.bh and (" (" .. q_text(t) .. ")") or "")
     end
     say("%s %s", pad(f.family, w), table.concat(parts, ", "))
-    if f ~= fams[1] then
-      local sigs = {}
-      for i, h in ipairs(f.groups) do sigs[i] = sig[h.variant] or false end
-      say("%s win rates differ from %s: %s", pad("", w), fams[1].family, M.effect_verdict(sigs))
-    end
   end
+  if #sec.interactions == 0 then return end
+  say("")
+  say("variant x strength interaction (do the differences from %s change with strength? Cochran's Q;", fams[1].family)
+  say(" differences at each strength, weakest first: rates in points; exploratory)")
+  for _, t in ipairs(sec.interactions) do
+    local scale = (t.measure == "white" or t.measure == "black" or t.measure == "draw") and 100 or 1
+    local ds = {}
+    for i, d in ipairs(t.ds) do ds[i] = ("%+.2f"):format(scale * d) end
+    say("%s %-13s %-26s Q %6.2f df %d  p %-7s %s", pad(t.family, w), LABEL[t.measure], table.concat(ds, " "),
+        t.q, t.df, t.p < 0.001 and "<0.001" or ("%.3f"):format(t.p), q_text(t))
+  end
+end
+
+local function secondary_note(say, sec)
+  if sec.tests == 0 then return end
+  say("")
+  say("(exploratory tests: + when Benjamini-Hochberg q < 0.05 over the %d exploratory tests of this", sec.tests)
+  say(" experiment (design contrasts, strength trends, interactions): false discovery rate 5%%)")
 end
 
 local function lengths_section(say, list, w)
@@ -642,8 +794,9 @@ end
 
 M.by_experiment = by_experiment
 
--- The report text for summarize()'s list.
-function M.format_report(groups)
+-- The report text for summarize()'s list (opts: margin, plies_margin, as
+-- compare()).
+function M.format_report(groups, opts)
   local out = {}
   -- every line escaped for the console: names, bots and measures are the
   -- experiment file's, and the folder's files may have been written by anyone
@@ -657,12 +810,17 @@ function M.format_report(groups)
     say("experiment %s: %s, %s", list.name, plural(#list, "variant"), plural(games, "game"))
     say("")
     rates_section(say, list, w)
-    differences_section(say, list, w)
+    local rows, tests = {}, 0
+    if #list >= 2 then rows, tests = M.compare(list, opts) end
+    differences_section(say, list, w, rows, tests, opts)
     lengths_section(say, list, w)
     endings_section(say, list, w)
     design_section(say, list, w)
+    local sec = M.secondary(list, rows)
+    contrasts_section(say, list, w, sec)
     pieces_section(say, list, w)
-    strengths_section(say, list, w)
+    strengths_section(say, list, w, sec)
+    secondary_note(say, sec)
   end
   if #out == 0 then out[1] = "no games" end
   return table.concat(out, "\n") .. "\n"

@@ -6,11 +6,12 @@
 -- values with their intervals (tables and charts), strength dependence,
 -- win-rate and length charts, and the evaluation traces of sample games.
 -- The numbers come from cheskers.report (summarize, compare, power,
--- families, trend) and cheskers.measures; the charts from cheskers.chart.
+-- families, secondary) and cheskers.measures; the charts from cheskers.chart.
 --
 --   report_html.page(groups, files, opts) -> html text
 -- groups: report.summarize's list; files: report.read_dir's third result
--- ({path, header}); opts: title, command (the report command line), dir.
+-- ({path, header}); opts: title, command (the report command line), dir,
+-- margins ({margin, plies_margin}: report.compare's equivalence margins).
 local report = require "cheskers.report"
 local measures = require "cheskers.measures"
 local chart = require "cheskers.chart"
@@ -141,8 +142,9 @@ local function summary_table(add, list)
       .. "(mean with its normal 95% interval): above 0.5, moving first is an advantage.</p>")
 end
 
-local function differences(add, list)
-  local rows, tests = report.compare(list)
+local function differences(add, list, opts)
+  local margins = opts.margins or {}
+  local rows, tests = report.compare(list, margins)
   if #rows == 0 then return end
   local out = {}
   for _, row in ipairs(rows) do
@@ -152,7 +154,7 @@ local function differences(add, list)
       local s = k == "plies" and 1 or 100
       local text = c.lo and ("%+.1f [%+.1f, %+.1f]"):format(s * c.d, s * c.lo, s * c.hi) or ("%+.1f"):format(s * c.d)
       local p = c.p_holm < 1e-4 and " p<0.0001" or (" p=%.2g"):format(c.p_holm)
-      r[#r + 1] = { text .. p, c.sig and "sig" or nil }
+      r[#r + 1] = { text .. p .. (c.equiv and " =" or ""), c.sig and "sig" or nil }
     end
     out[#out + 1] = r
   end
@@ -162,12 +164,14 @@ local function differences(add, list)
   local pw = report.power(list, tests)
   add(("<p class=\"note\">Unadjusted 95%% intervals (Newcombe for rates, Welch for the mean length); p is "
        .. "Holm-adjusted over the %d tests of this table, and a shaded cell is significant at a family-wise "
-       .. "error of 5%%. <b>Power:</b> %d games per variant detect %d points of White's win rate (from %.1f%%) "
-       .. "with 80%% power at the 5%% level, %d at Holm's strictest level; this experiment has %d per variant, "
-       .. "so a difference that is not marked is %s.</p>")
-      :format(tests, pw.n, math.floor(pw.delta * 100 + 0.5), 100 * pw.p, pw.n_holm, pw.games,
-              pw.games >= pw.n_holm and "unlikely to be as large as that"
-                or "not evidence of no difference of that size"))
+       .. "error of 5%%. <b>=</b>: equivalent within &plusmn;%s points (rates) or &plusmn;%s plies by two "
+       .. "one-sided tests, Holm-adjusted the same way; a cell with neither mark is inconclusive (neither a "
+       .. "difference nor its absence shown). These comparisons are the experiment's confirmatory tests. "
+       .. "<b>Power:</b> %d games per variant detect %d points of White's win rate (from %.1f%%) "
+       .. "with 80%% power at the 5%% level, %d at Holm's strictest level; this experiment has %d per variant.</p>")
+      :format(tests, ("%g"):format(100 * (margins.margin or report.MARGIN)),
+              ("%g"):format(margins.plies_margin or report.PLIES_MARGIN),
+              pw.n, math.floor(pw.delta * 100 + 0.5), 100 * pw.p, pw.n_holm, pw.games))
 end
 
 local function design(add, list)
@@ -214,46 +218,57 @@ local function pieces(add, list)
     local r = { h.variant }
     for _, k in ipairs(kinds) do
       local v = h.pieces and h.pieces.values[k]
-      r[#r + 1] = ci(v)
-      crows[#crows + 1] = { label = h.variant .. ": " .. k, value = v and v.value, lo = v and v.lo, hi = v and v.hi }
+      r[#r + 1] = v and report.piece_text(v) or "-"
+      -- an unbounded interval has no place on a scale: its row stays empty
+      local shown = v and v.bounded ~= false
+      crows[#crows + 1] = { label = h.variant .. ": " .. k, value = shown and v.value or nil,
+                            lo = shown and v.lo or nil, hi = shown and v.hi or nil }
     end
     r[#r + 1] = h.pieces and ("%d (%d)"):format(h.pieces.positions, h.pieces.games) or tostring(h.pieces_why)
     rows[#rows + 1] = r
   end
   html_table(add, head, rows)
   add('<p class="note">A logistic model of White\'s score on the material difference of each kind at sampled '
-      .. "positions; each coefficient over the pawn's, 95% intervals by the delta method with standard errors "
-      .. "clustered by game.</p>")
+      .. "positions; each coefficient over the pawn's, 95% intervals by Fieller's method (not symmetric: a "
+      .. "ratio's spread is skewed) with standard errors clustered by game; unbounded when the pawn's "
+      .. "coefficient is not distinct from 0. Exploratory: no test compares two variants' values.</p>")
   add(chart.intervals(crows, { title = "Piece values in pawns", ref = 0, unit = "pawns", inline = true }))
 end
 
-local function strengths(add, list)
+local function strengths(add, list, opts)
   local fams = report.families(list)
   if #fams[1].groups < 2 then return end
-  local rows = report.compare(list)
-  local sig = {}
-  for _, row in ipairs(rows) do sig[row.variant] = row.cells.white.sig or row.cells.black.sig end
+  local rows = report.compare(list, opts.margins)
+  local sec = report.secondary(list, rows)
+  local function flagged(t) return t and t.bh and t.bh < 0.05 and "sig" or nil end
   local out = {}
   for _, f in ipairs(fams) do
     local r = { f.family }
     for _, name in ipairs(measures.NAMES) do
-      r[#r + 1] = report.trend(f.groups[1].design[name], f.groups[#f.groups].design[name])
-    end
-    if f ~= fams[1] then
-      local sigs = {}
-      for i, h in ipairs(f.groups) do sigs[i] = sig[h.variant] or false end
-      local verdict = report.effect_verdict(sigs)
-      r[#r + 1] = { verdict, verdict == "weak play only" and "sig" or nil }
-    else
-      r[#r + 1] = "(base)"
+      local t = sec.trends[f.family][name]
+      r[#r + 1] = { t.verdict, flagged(t) }
     end
     out[#out + 1] = r
   end
   add("<h3>Strength dependence</h3>")
-  html_table(add, { "variant", "drama", "lead changes", "decided at", "killer moves", "uncertainty",
-                    "win rates differ from base" }, out)
-  add('<p class="note">From the weakest to the strongest play: "holds" (no significant change), "grows", '
-      .. '"shrinks", "vanishes". A difference from the base found in weak play only is marked.</p>')
+  html_table(add, { "variant", "drama", "lead changes", "decided at", "killer moves", "uncertainty" }, out)
+  local inter = {}
+  for _, t in ipairs(sec.interactions) do
+    local scale = (t.measure == "white" or t.measure == "black" or t.measure == "draw") and 100 or 1
+    local ds = {}
+    for i, d in ipairs(t.ds) do ds[i] = ("%+.2f"):format(scale * d) end
+    inter[#inter + 1] = { t.family, report.LABEL[t.measure], table.concat(ds, ", "),
+                          ("%.2f (%d)"):format(t.q, t.df), ("%.3g"):format(t.p), { ("%.3g"):format(t.bh), flagged(t) } }
+  end
+  if #inter > 0 then
+    html_table(add, { "variant", "measure", "differences from the base, weakest first", "Q (df)", "p", "BH q" },
+               inter)
+  end
+  add('<p class="note">From the weakest to the strongest play, the change itself tested (5%): "grows", '
+      .. '"shrinks", "vanishes" (towards 0), or "no change shown" (which is not evidence that it holds). '
+      .. "The second table tests the variant x strength interaction: whether a variant's differences from the "
+      .. "base change with strength (Cochran's Q). Both are exploratory: a shaded cell has a Benjamini-Hochberg "
+      .. ("q < 0.05 over the %d exploratory tests of the experiment.</p>"):format(sec.tests))
 end
 
 -- Sample games for the trace chart: the first two games with a trace of
@@ -281,11 +296,11 @@ local function experiment_section(add, list, files, opts)
   for _, h in ipairs(list) do games = games + h.games end
   add(("<h2>Experiment %s: %d variants, %d games</h2>"):format(esc(list.name), #list, games))
   summary_table(add, list)
-  differences(add, list)
+  differences(add, list, opts)
   add(chart.svg(list, "Win rates and game lengths: " .. list.name, { inline = true }))
   design(add, list)
   pieces(add, list)
-  strengths(add, list)
+  strengths(add, list, opts)
   local s = samples(list)
   if #s > 0 then
     add("<h3>Evaluation traces of sample games</h3>")

@@ -1,6 +1,7 @@
 -- cheskers.stats - the statistics of matches, experiments and reports (and
 -- later tournaments): Elo with its interval, SPRT, Wilson and Newcombe
--- intervals for rates, Welch's interval for a difference of means,
+-- intervals for rates, Welch's interval for a difference of means, Holm,
+-- Benjamini-Hochberg, equivalence (TOST), Cochran's Q, Fieller's ratio,
 -- quantiles. Pure functions of counts; no I/O.
 --
 --   stats.Z95                                   1.959963984540054
@@ -18,6 +19,11 @@
 --   stats.p_proportions(k1, n1, k2, n2) -> p    pooled two-proportion z-test
 --   stats.p_welch(m1, v1, n1, m2, v2, n2) -> p
 --   stats.holm(ps) -> adjusted ps               Holm's step-down correction
+--   stats.bh(ps) -> q-values                    Benjamini-Hochberg (false discovery rate)
+--   stats.tost(interval, d, margin) -> p        equivalence within +-margin (two one-sided
+--                                               tests) from an interval function z -> lo, hi
+--   stats.chi2_sf(x, df) -> p                   P(chi-square with df degrees > x)
+--   stats.heterogeneity(ds, ses) -> q, df, p    Cochran's Q: do the differences ds differ?
 --   stats.power_n(p1, p2 [, alpha, power]) -> games per variant
 --   stats.mean_ci(xs [, z]) -> mean, lo, hi
 --   stats.z_difference(a, b) -> z               of b.value - a.value, two estimates
@@ -26,6 +32,7 @@
 --   stats.logistic(X, y [, clusters, max_iter, opts]) -> {beta, cov, cov_cluster, iterations}
 --                                               opts: ridge, center, offset, progress (cheskers.tune)
 --   stats.ratio_ci(a, b, va, vb, cab [, z]) -> r, lo, hi, se   delta method
+--   stats.fieller(a, b, va, vb, cab [, z]) -> lo, hi, bounded  Fieller's interval of a / b
 local M = {}
 
 M.Z95 = 1.959963984540054
@@ -189,6 +196,90 @@ function M.holm(ps)
     adj[i] = running
   end
   return adj
+end
+
+-- Benjamini and Hochberg's (1995) step-up adjustment of a list of p-values:
+-- the q-values, in the same order. Declaring every test with q < a keeps
+-- the expected share of false discoveries among them <= a (for independent
+-- or positively dependent tests): a weaker promise than Holm's, for the
+-- exploratory tests of a report. q(i) = min over j >= i of m p(j) / j, p
+-- sorted ascending, at most 1.
+function M.bh(ps)
+  local m, idx = #ps, {}
+  for i = 1, m do idx[i] = i end
+  table.sort(idx, function(a, b) return ps[a] < ps[b] end)
+  local q, running = {}, 1
+  for rank = m, 1, -1 do
+    local i = idx[rank]
+    running = math.min(running, m * ps[i] / rank)
+    q[i] = running
+  end
+  return q
+end
+
+-- The p-value of equivalence within +-margin by two one-sided tests
+-- (Schuirmann 1987): the larger of the p-values of "d <= -margin" and of
+-- "d >= margin". interval(z) -> lo, hi is the estimate's two-sided interval
+-- at the normal quantile z (Newcombe's for rates, Welch's for means); each
+-- one-sided p is 1 - Phi(z) at the z where that end of the interval touches
+-- the margin, so that "equivalent at 5%" is "the 90% interval lies inside
+-- (-margin, margin)". 1 when the estimate d is not inside the margins.
+function M.tost(interval, d, margin)
+  if d ~= d or math.abs(d) >= margin then return 1 end
+  local function one_sided(reaches)   -- reaches(z): that end is at or past the margin
+    local lo, hi = 0.0, 40.0
+    if not reaches(hi) then return 0 end
+    for _ = 1, 200 do
+      local mid = (lo + hi) / 2
+      if reaches(mid) then hi = mid else lo = mid end
+      if hi - lo < 1e-10 then break end
+    end
+    return 1 - M.normal_cdf((lo + hi) / 2)
+  end
+  local p_high = one_sided(function(z) local _, hi = interval(z) return hi >= margin end)
+  local p_low = one_sided(function(z) local lo = interval(z) return lo <= -margin end)
+  return math.max(p_low, p_high)
+end
+
+-- The upper tail of the chi-square distribution with df (a positive
+-- integer) degrees of freedom, in closed form: for even df,
+-- exp(-x/2) sum_{k < df/2} (x/2)^k / k!; for odd df, 2 (1 - Phi(sqrt x))
+-- + sqrt(2 x / pi) exp(-x/2) sum_{k = 1}^{(df-1)/2} x^(k-1) / (1 3 5 ... (2k-1)).
+function M.chi2_sf(x, df)
+  if x <= 0 then return 1 end
+  local h = x / 2
+  if df % 2 == 0 then
+    local term, sum = 1.0, 1.0
+    for k = 1, df / 2 - 1 do term = term * h / k; sum = sum + term end
+    return math.min(1, math.exp(-h) * sum)
+  end
+  local term, sum = math.sqrt(2 * x / math.pi) * math.exp(-h), 0.0
+  for k = 1, (df - 1) // 2 do
+    if k > 1 then term = term * x / (2 * k - 1) end
+    sum = sum + term
+  end
+  return math.min(1, 2 * (1 - M.normal_cdf(math.sqrt(x))) + sum)
+end
+
+-- Cochran's Q test of whether k independent estimates ds (standard errors
+-- ses) differ: Q = sum w_i (d_i - dbar)^2, w_i = 1 / se_i^2, dbar their
+-- weighted mean, against chi-square with k - 1 degrees of freedom. With
+-- the differences between two variants at k strengths, this is the test of
+-- the variant x strength interaction; for k = 2 it is the z-test of the
+-- difference of the two differences (Q = z^2). q, df, p; nil when fewer
+-- than 2 estimates or a standard error is 0.
+function M.heterogeneity(ds, ses)
+  local k = #ds
+  if k < 2 then return nil end
+  local sw, swd = 0, 0
+  for i = 1, k do
+    if ses[i] ~= ses[i] or ses[i] <= 0 then return nil end
+    local w = 1 / ses[i] ^ 2
+    sw, swd = sw + w, swd + w * ds[i]
+  end
+  local mean, q = swd / sw, 0
+  for i = 1, k do q = q + (ds[i] - mean) ^ 2 / ses[i] ^ 2 end
+  return q, k - 1, M.chi2_sf(q, k - 1)
 end
 
 -- Games per variant needed to tell win rate p1 from p2 with a two-sided
@@ -374,6 +465,24 @@ function M.ratio_ci(a, b, va, vb, cab, z)
   local se = math.sqrt(math.max(0, var))
   z = z or M.Z95
   return r, r - z * se, r + z * se, se
+end
+
+-- Fieller's (1954) interval for the ratio a / b of two normal estimates
+-- (variances va, vb, covariance cab): the values r for which a - r b = 0
+-- is not rejected, the roots of
+--   r^2 (b^2 - z^2 vb) - 2 r (a b - z^2 cab) + (a^2 - z^2 va) = 0.
+-- Unlike the delta method it is not symmetric: it stretches towards the
+-- side where the denominator's uncertainty pushes the ratio. lo, hi, true
+-- when b differs from 0 at this level (b^2 > z^2 vb); otherwise -inf,
+-- +inf, false: the data bound the ratio on no side (the exact set is then
+-- the whole line or two unbounded rays; either way no usable interval).
+function M.fieller(a, b, va, vb, cab, z)
+  z = z or M.Z95
+  local z2 = z * z
+  local qa, qb, qc = b * b - z2 * vb, a * b - z2 * cab, a * a - z2 * va
+  if qa <= 0 then return -math.huge, math.huge, false end
+  local root = math.sqrt(math.max(0, qb * qb - qa * qc))
+  return (qb - root) / qa, (qb + root) / qa, true
 end
 
 -- Quantile q (0..1) of a sorted list, linear interpolation between order

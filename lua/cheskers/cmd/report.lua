@@ -1,4 +1,4 @@
--- cheskers report DIR [--svg FILE | --no-svg] [--html FILE]
+-- cheskers report DIR [--svg FILE | --no-svg] [--html FILE] [--margin POINTS] [--plies-margin PLIES]
 -- The command line of the experiment report: merges every shard file of
 -- DIR (cheskers.report.read_dir), prints the statistics per variant and
 -- what is missing or does not belong (a tournament's folder: its table, by
@@ -11,7 +11,10 @@ experiment`; a game recorded twice counts once) and prints per variant:
   - games; white, black and draw rates with 95% Wilson score intervals;
   - the differences from the first variant (at the same strength; rates:
     Newcombe intervals; mean length: Welch intervals; * when significant
-    after Holm's correction over all the differences of the experiment);
+    after Holm's correction over all the differences of the experiment;
+    = when equivalent within --margin points / --plies-margin plies by two
+    one-sided tests, Holm-corrected the same way: "no difference" is only
+    ever that, never the absence of a star);
   - game length in plies (mean, quartiles by linear interpolation, min,
     max); the mean branching factor (legal moves per sampled position);
   - how the games ended; pieces captured (by the capturing kind), lost and
@@ -19,8 +22,11 @@ experiment`; a game recorded twice counts once) and prints per variant:
   - the design measures (drama, lead changes, decided at, killer moves,
     uncertainty) from the evaluation traces, the first mover's score, and
     piece values in pawns from a logistic fit, each with a 95% interval;
-  - with strengths, whether each measure holds, grows, shrinks or vanishes
-    as play gets stronger.
+  - the design measures' differences from the base, and with strengths
+    whether each measure grows, shrinks or vanishes as play gets stronger
+    and the variant x strength interaction of every difference (Cochran's
+    Q): exploratory tests, with Benjamini-Hochberg q-values over all of
+    them (piece values: Fieller intervals, untested).
 A power line says how many games a 5-point difference in win rate would
 take.
 When games are missing from what the runs planned (a shard not run or cut
@@ -45,12 +51,15 @@ local function parser()
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
   p:option("--html", "also write the HTML report to FILE")
+  p:option("--margin", "equivalence margin of the rates, in points (TOST)", "5")
+  p:option("--plies-margin", "equivalence margin of the mean length, in plies (TOST)", "5")
   return p
 end
 
 local function write_html(opts, stats, files, dir, args)
   require("cheskers.store").write_file(opts.html, require("cheskers.report_html").page(stats, files, {
-    title = opts.title, dir = dir, command = require("cheskers.cli").command_line("report", args) }))
+    title = opts.title, dir = dir, command = require("cheskers.cli").command_line("report", args),
+    margins = opts.margins }))
   io.stderr:write("html: ", opts.html, "\n")
 end
 
@@ -72,6 +81,11 @@ local function run(args)
   local opts = require("cheskers.cli").parse_args(p, args)
   if not opts then return 0 end
   local report = require "cheskers.report"
+  local cli, S = require "cheskers.cli", require "cheskers.schema"
+  local margins = {
+    margin = cli.check_option("--margin", tonumber(opts.margin) or opts.margin, S.num { above = 0, max = 100 }) / 100,
+    plies_margin = cli.check_option("--plies-margin", tonumber(opts.plies_margin) or opts.plies_margin,
+                                    S.num { above = 0 }) }
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
   local kinds = require("cheskers.store").kinds(dir)
@@ -80,7 +94,7 @@ local function run(args)
   for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
   if #recs == 0 then error("no games in " .. dir, 0) end
   local stats = report.summarize(recs)
-  io.stdout:write(report.format_report(stats))
+  io.stdout:write(report.format_report(stats, margins))
   if not opts.no_svg then
     local chart = require "cheskers.chart"
     local names = {}
@@ -92,6 +106,7 @@ local function run(args)
     require("cheskers.store").write_file(path, chart.svg(stats, title))
     io.stderr:write("chart: ", path, "\n")
   end
+  opts.margins = margins
   if opts.html then write_html(opts, stats, files, dir, args) end
   return 0
 end
