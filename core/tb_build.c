@@ -680,6 +680,22 @@ static uint64_t memory_free(void)
     return avail;
 }
 
+/* statvfs of dir, or of its nearest existing parent when dir is not made
+ * yet; false when none answers. */
+static bool disk_free(const char *dir, struct statvfs *vfs)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (;;) {
+        if (statvfs(*path ? path : ".", vfs) == 0)
+            return true;
+        char *slash = strrchr(path, '/');
+        if (errno != ENOENT || !slash || slash == path)
+            return slash == path && statvfs("/", vfs) == 0;
+        *slash = 0;
+    }
+}
+
 /* bytes as "1.36 GB" or "20.9 MB" in buf (16 bytes). */
 static const char *size_text(uint64_t bytes, char *buf)
 {
@@ -706,7 +722,7 @@ static int preflight(const char *dir, const plan *pl, int one, char *err, size_t
         }
         before += u->disk;      /* a whole build keeps what it read */
     }
-    if (disk && statvfs(dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < disk) {
+    if (disk && disk_free(dir, &vfs) && (uint64_t)vfs.f_bavail * vfs.f_frsize < disk) {
         snprintf(err, errlen, "not enough disk space in %s: the tables need %s, %s free", dir,
                  size_text(disk, need), size_text((uint64_t)vfs.f_bavail * vfs.f_frsize, have));
         return CHK_TB_ERROR;
@@ -781,11 +797,7 @@ int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o
         snprintf(err, errlen, "pieces must be 2 to %d", CHK_TB_MAX_PIECES);
         return CHK_TB_ERROR;
     }
-    if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot make the directory %s: %s", dir, strerror(errno));
-        return CHK_TB_ERROR;
-    }
-    chk_tb *tb = chk_tb_open(dir, r, err, errlen);
+    chk_tb *tb = chk_tb_open(dir, r, err, errlen);     /* dir may not exist yet */
     if (!tb)
         return CHK_TB_ERROR;
     tb_layout *lays = all_layouts(o->pieces, &n);
@@ -806,6 +818,10 @@ int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o
         snprintf(err, errlen, "out of memory");
     if (rc == CHK_OK && !o->no_preflight)
         rc = preflight(dir, &pl, one, err, errlen);
+    if (rc == CHK_OK && mkdir(dir, 0777) < 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot make the directory %s: %s", dir, strerror(errno));
+        rc = CHK_TB_ERROR;
+    }
     if (rc == CHK_OK)
         rc = build_all(tb, o, &pl, one, lays, n, err, errlen);
     plan_free(&pl);

@@ -89,7 +89,10 @@ end
 -- --pieces: given, else the pieces of --only's signature, else 4; checked.
 local function pieces_of(opts)
   local cli, S = require "cheskers.cli", require "cheskers.schema"
-  opts.pieces = opts.pieces or (opts.only and #opts.only:gsub("v", "")) or 4
+  if not opts.pieces and opts.only then   -- (a name that is no signature: refused by name)
+    opts.pieces = math.max(2, math.min(6, #(opts.only:gsub("v", ""))))
+  end
+  opts.pieces = opts.pieces or 4
   cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 })
 end
 
@@ -104,9 +107,10 @@ local function build(opts)
   pieces_of(opts)
   if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
   local tty = cheskers.isatty(io.stderr)
-  local start, built = os.time(), 0
+  local start, built, shown = os.time(), 0, false
   local function progress(t)
     if not t.skipped then built = built + 1 end
+    shown = true
     local line = ("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
       t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds))
     io.stderr:write(tty and "\r" .. line .. "   " or line .. "\n")
@@ -115,7 +119,7 @@ local function build(opts)
   local ok, err = cheskers.tb.build{ pieces = opts.pieces, rules = rules_of(opts.rules),
     dir = opts.dir, threads = opts.threads, progress = progress, only = opts.only,
     preflight = not opts.ignore_space }
-  if tty and built > 0 then io.stderr:write("\n") end
+  if tty and shown then io.stderr:write("\n") end
   if not ok then
     if tostring(err):find("^not enough ") then err = err .. " (--ignore-space builds anyway)" end
     return fail(err)

@@ -353,10 +353,16 @@ function tb.default() end
 ---@return Tables|false|nil previous
 function tb.set_default(tables) end
 
----@param opts {pieces: string|integer, rules: cheskers.rulespec, dir: string, threads: integer, progress: function}
+---@param opts {pieces: string|integer, rules: cheskers.rulespec, dir: string, threads: integer, progress: function, only: string, preflight: boolean}
 ---@return true|nil ok
 ---@return string|nil message
 function tb.build(opts) end
+
+---The units of a build (a signature and its colour swap each) in build order.
+---@param opts {pieces: integer, rules: cheskers.rulespec, dir: string, only: string}
+---@return {name: string, swap: string|nil, pieces: integer, level: integer, entries: integer, disk: integer, deps_disk: integer, memory: integer, built: boolean}[]|nil units
+---@return string|nil message
+function tb.plan(opts) end
 
 ---A folder of endgame tables.
 ---@class Tables
