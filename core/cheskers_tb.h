@@ -118,10 +118,16 @@ typedef struct chk_tb_build_opts {
     const char *only;                   /* NULL: all; else this signature ("KBCvKB")
                                            and its colour swap alone: the tables it
                                            leads to must be there already */
+    bool no_preflight;                  /* build even when the disk space or memory
+                                           the plan estimates is not there */
 } chk_tb_build_opts;
 
 /* Builds every missing table for r in dir (created when missing), smallest
- * first. Each file is written to a new temporary file (a fresh name, created
+ * first (with o->only: that unit alone, refused unless every table it reads
+ * is in dir). Unless o->no_preflight, it first refuses to start when dir's
+ * free space is short of the files to write, or the memory available
+ * (MemAvailable, within RLIMIT_AS) of the plan's estimate, with both
+ * figures in err. Each file is written to a new temporary file (a fresh name, created
  * exclusively: nothing planted there is written through), synced and
  * renamed, so a killed build loses at most the signature in progress; files
  * already there (and sound) are kept, others replaced. Returns CHK_OK; CHK_STOPPED when o->stop was
@@ -129,5 +135,29 @@ typedef struct chk_tb_build_opts {
  * CHK_TB_ERROR with a message in err. */
 int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o,
                  char *err, size_t errlen);
+
+/* ---- planning a build ---- */
+
+/* One unit of a build: a signature and its colour swap, built together. */
+typedef struct chk_tb_unit {
+    char name[24];              /* its first signature ("KBvKP") */
+    char swap[24];              /* its colour swap ("KPvKB"), "" when the same */
+    int pieces;
+    int level;                  /* 1, 2, ...: every table its build reads is
+                                   of a unit of a lower level */
+    uint64_t entries;           /* index entries of its files (payload bytes) */
+    uint64_t disk;              /* bytes of its files */
+    uint64_t deps_disk;         /* bytes of the tables its build reads */
+    uint64_t memory;            /* estimated peak bytes of building it alone,
+                                   with deps_disk (docs/tablebases.md) */
+    bool built;                 /* its files are in the directory */
+} chk_tb_unit;
+
+/* The units of a build of every signature with up to pieces pieces (only
+ * non-NULL: that signature's unit alone) for r in dir, in build order:
+ * *out (malloc'ed: free it), returns how many, or CHK_TB_ERROR (with a
+ * message: a signature that is none) or CHK_NO_MEMORY. No file is read. */
+int chk_tb_plan(const char *dir, const chk_rules *r, int pieces, const char *only,
+                chk_tb_unit **out, char *err, size_t errlen);
 
 #endif

@@ -145,8 +145,7 @@ void tb_sig_name(const tb_sig *s, char out[24])
     out[len] = 0;
 }
 
-/* "KBvK" -> signature; false when it is not one a table can have. */
-static bool sig_parse(const char *name, size_t len, tb_sig *s)
+bool tb_sig_parse(const char *name, size_t len, tb_sig *s)
 {
     int c = 0, total = 0;
     memset(s, 0, sizeof *s);
@@ -451,7 +450,7 @@ static void scan_dir(chk_tb *tb)
         size_t len = strlen(e->d_name);
         tb_sig s;
         if (len > slen && !strcmp(e->d_name + len - slen, suffix) &&
-            sig_parse(e->d_name, len - slen, &s))
+            tb_sig_parse(e->d_name, len - slen, &s))
             tb_add(tb, &s);
     }
     closedir(d);
@@ -763,6 +762,16 @@ static void load(chk_tb *tb, tb_table *t)
     t->st.longest_win = get32(h + 56);
     t->st.longest_index = get64(h + 64);
     atomic_store(&t->state, 1);
+}
+
+bool tb_listed(const chk_tb *tb, uint32_t key)
+{
+    return tb->slots[slot_of(tb, key)] != 0;
+}
+
+uint64_t tb_file_bytes(const chk_tb *tb, const tb_layout *lay)
+{
+    return ((HEADER_FIXED + strlen(tb->rules_text) + 7) & ~(uint64_t)7) + lay->size;
 }
 
 tb_table *tb_find(chk_tb *tb, uint32_t key, int *rc)

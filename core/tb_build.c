@@ -17,10 +17,13 @@
  * are written after all threads have read the previous ones.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "tb_internal.h"
@@ -461,25 +464,287 @@ static int threads_wanted(const chk_tb_build_opts *o)
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
-static bool wanted(const chk_tb_build_opts *o, const tb_sig *s)
+
+/* ---- the plan: units in dependency order, their sizes ---------------------- */
+
+/* The signatures a move of White in s can lead to outside s's unit: Black
+ * loses any of its pieces but a last king (one capture or a chain), White
+ * may turn one pawn into another kind (a promotion), or both. A superset of
+ * the tables the build of s probes, whatever the rules; each has fewer
+ * pieces, or as many and fewer pawns, so it comes earlier in build order.
+ * Returns how many (out: room for max). */
+static int sig_deps(const tb_sig *s, tb_sig *out, int max)
 {
-    char name[24], swapped[24];
-    tb_sig sw = tb_sig_swap(s);
-    if (!o->only)
-        return true;
-    tb_sig_name(s, name);
-    tb_sig_name(&sw, swapped);
-    return !strcmp(o->only, name) || !strcmp(o->only, swapped);
+    int n = 0;
+    uint8_t b[TB_KINDS];
+    for (b[0] = 0; b[0] <= s->n[1][0]; b[0]++)
+        for (b[1] = 1; b[1] <= s->n[1][1]; b[1]++)
+            for (b[2] = 0; b[2] <= s->n[1][2]; b[2]++)
+                for (b[3] = 0; b[3] <= s->n[1][3]; b[3]++)
+                    for (int promo = -1; promo < TB_KINDS; promo++) {
+                        tb_sig t = *s;
+                        bool taken = memcmp(b, s->n[1], TB_KINDS) != 0;
+                        if (promo == CHK_PAWN || (promo >= 0 && !s->n[0][CHK_PAWN]) ||
+                            (promo < 0 && !taken) || n == max)
+                            continue;
+                        memcpy(t.n[1], b, TB_KINDS);
+                        if (promo >= 0) {
+                            t.n[0][CHK_PAWN]--;
+                            t.n[0][promo]++;
+                        }
+                        out[n++] = t;
+                    }
+    return n;
 }
 
-static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, int n,
-                     char *err, size_t errlen)
+/* Average moves of one piece of each kind (P K B C) on an empty board of
+ * the 32 dark squares. */
+static const double MOBILITY[TB_KINDS] = {1.53, 3.06, 8.75, 4.375};
+
+/* The estimated peak memory of building u alone (without the tables it
+ * reads): three value bytes and a 32-bit edge offset per entry, and a
+ * 32-bit edge per quiet move, about 0.6 of the empty-board moves of the
+ * side to move (measured on every unit up to 4 pieces: 0.59 to 0.89;
+ * pieces block each other and captures are compulsory). */
+static uint64_t unit_memory(const unit *u)
+{
+    double edges = 0;
+    for (int m = 0; m < u->nmem; m++) {
+        double mob = 0;
+        for (int k = 0; k < TB_KINDS; k++)
+            mob += u->lay[m].sig.n[0][k] * MOBILITY[k];
+        edges += 0.6 * mob * (double)u->lay[m].size;
+    }
+    return 7 * u->total + 4 * (uint64_t)edges + (16u << 20);
+}
+
+/* The plan of the units of lays (n layouts in build order); *out. */
+typedef struct plan {
+    chk_tb_unit *units;
+    uint32_t *keys;             /* unit i's first signature */
+    int n;
+    int *index;                 /* layout i -> its unit */
+} plan;
+
+static void plan_free(plan *pl)
+{
+    free(pl->units);
+    free(pl->keys);
+    free(pl->index);
+}
+
+static int layout_of(const tb_layout *lays, int n, uint32_t key)
+{
+    for (int i = 0; i < n; i++)
+        if (tb_sig_key(&lays[i].sig) == key)
+            return i;
+    return -1;
+}
+
+/* Calls fn(pl, dep unit, ud) for each unit that unit i's build reads. */
+static void unit_deps(const plan *pl, const tb_layout *lays, int n, int i,
+                      void (*fn)(const plan *, int, void *), void *ud)
+{
+    tb_sig deps[256];
+    int li = layout_of(lays, n, pl->keys[i]);
+    tb_sig mem[2] = {lays[li].sig, tb_sig_swap(&lays[li].sig)};
+    for (int m = 0; m < 2; m++) {
+        int nd = sig_deps(&mem[m], deps, 256);
+        for (int d = 0; d < nd; d++) {
+            int j = layout_of(lays, n, tb_sig_key(&deps[d]));
+            if (j >= 0)
+                fn(pl, pl->index[j], ud);
+        }
+    }
+}
+
+static void dep_level(const plan *pl, int u, void *ud)
+{
+    int *level = ud;
+    if (pl->units[u].level >= *level)
+        *level = pl->units[u].level + 1;
+}
+
+static void dep_memory(const plan *pl, int u, void *ud)
+{
+    uint64_t *seen = ud;        /* seen[0]: the bytes; seen[1 + u]: counted */
+    if (!seen[1 + u]) {
+        seen[1 + u] = 1;
+        seen[0] += pl->units[u].disk;
+    }
+}
+
+/* Fills pl with the units of lays (n layouts in build order) for the files
+ * tb has. false: out of memory. */
+static bool plan_make(plan *pl, chk_tb *tb, const tb_layout *lays, int n)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->units = calloc((size_t)n, sizeof *pl->units);
+    pl->keys = calloc((size_t)n, sizeof *pl->keys);
+    pl->index = calloc((size_t)n, sizeof *pl->index);
+    uint64_t *seen = calloc((size_t)n + 1, sizeof *seen);
+    if (!pl->units || !pl->keys || !pl->index || !seen) {
+        free(seen);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        tb_sig sw = tb_sig_swap(&lays[i].sig);
+        uint32_t key = tb_sig_key(&lays[i].sig), skey = tb_sig_key(&sw);
+        if (skey < key) {       /* built with its swap, an earlier unit */
+            pl->index[i] = pl->index[layout_of(lays, i, skey)];
+            continue;
+        }
+        chk_tb_unit *cu = &pl->units[pl->n];
+        unit u;
+        unit_init(&u, &lays[i]);
+        pl->index[i] = pl->n++;
+        tb_sig_name(&u.lay[0].sig, cu->name);
+        if (u.nmem == 2)
+            tb_sig_name(&u.lay[1].sig, cu->swap);
+        pl->keys[pl->n - 1] = key;
+        cu->pieces = u.lay[0].pieces;
+        cu->entries = u.total;
+        cu->built = true;
+        for (int m = 0; m < u.nmem; m++) {
+            cu->disk += tb_file_bytes(tb, &u.lay[m]);
+            cu->built = cu->built && tb_listed(tb, tb_sig_key(&u.lay[m].sig));
+        }
+        cu->memory = unit_memory(&u);
+    }
+    for (int i = 0; i < pl->n; i++) {
+        memset(seen, 0, ((size_t)n + 1) * sizeof *seen);
+        pl->units[i].level = 1;
+        unit_deps(pl, lays, n, i, dep_level, &pl->units[i].level);
+        unit_deps(pl, lays, n, i, dep_memory, seen);
+        pl->units[i].deps_disk = seen[0];
+        pl->units[i].memory += seen[0];
+    }
+    free(seen);
+    return true;
+}
+
+/* The unit of signature name (either member, its letters in any order)
+ * in pl, or -1. */
+static int plan_find(const plan *pl, const char *name)
+{
+    tb_sig s;
+    if (!tb_sig_parse(name, strlen(name), &s))
+        return -1;
+    tb_sig sw = tb_sig_swap(&s);
+    uint32_t key = tb_sig_key(&s), skey = tb_sig_key(&sw);
+    for (int i = 0; i < pl->n; i++)
+        if (pl->keys[i] == key || pl->keys[i] == skey)
+            return i;
+    return -1;
+}
+
+static void dep_missing(const plan *pl, int u, void *ud)
+{
+    char *list = ud;            /* names of units not built, comma separated */
+    size_t len = strlen(list);
+    if (pl->units[u].built || strstr(list, pl->units[u].name))
+        return;
+    snprintf(list + len, 200 - len, "%s%s", len ? ", " : "", pl->units[u].name);
+}
+
+/* ---- the preflight: disk and memory ------------------------------------ */
+
+/* Bytes of memory this process can still have: the system's available
+ * memory (/proc/meminfo), no more than its address space limit leaves. */
+static uint64_t memory_free(void)
+{
+    uint64_t avail = 0;
+    char line[128];
+    FILE *f = fopen("/proc/meminfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %" SCNu64, &avail) == 1) {
+            avail *= 1024;
+            break;
+        }
+    if (f)
+        fclose(f);
+    if (!avail)
+        avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
+    unsigned long vm = 0;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        f = fopen("/proc/self/statm", "r");
+        if (f && fscanf(f, "%lu", &vm) == 1)
+            vm *= (unsigned long)sysconf(_SC_PAGESIZE);
+        if (f)
+            fclose(f);
+        uint64_t left = rl.rlim_cur > vm ? (uint64_t)rl.rlim_cur - vm : 0;
+        if (left < avail)
+            avail = left;
+    }
+    return avail;
+}
+
+/* statvfs of dir, or of its nearest existing parent when dir is not made
+ * yet; false when none answers. */
+static bool disk_free(const char *dir, struct statvfs *vfs)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (;;) {
+        if (statvfs(*path ? path : ".", vfs) == 0)
+            return true;
+        char *slash = strrchr(path, '/');
+        if (errno != ENOENT || !slash || slash == path)
+            return slash == path && statvfs("/", vfs) == 0;
+        *slash = 0;
+    }
+}
+
+/* bytes as "1.36 GB" or "20.9 MB" in buf (16 bytes). */
+static const char *size_text(uint64_t bytes, char *buf)
+{
+    if (bytes >= 1000000000u)
+        snprintf(buf, 16, "%.2f GB", (double)bytes / 1e9);
+    else
+        snprintf(buf, 16, "%.1f MB", (double)bytes / 1e6);
+    return buf;
+}
+
+/* Refuses a build whose files need more disk than dir has free or whose
+ * largest unit more memory than there is (the estimates of the plan). */
+static int preflight(const char *dir, const plan *pl, int one, char *err, size_t errlen)
+{
+    uint64_t disk = 0, mem = 0, before = 0;
+    struct statvfs vfs;
+    char need[16], have[16];
+    for (int i = 0; i < pl->n; i++) {
+        const chk_tb_unit *u = &pl->units[i];
+        uint64_t m = one >= 0 ? u->memory : u->memory - u->deps_disk + before;
+        if (!u->built && (one < 0 || one == i)) {
+            disk += u->disk;
+            mem = m > mem ? m : mem;
+        }
+        before += u->disk;      /* a whole build keeps what it read */
+    }
+    if (disk && disk_free(dir, &vfs) && (uint64_t)vfs.f_bavail * vfs.f_frsize < disk) {
+        snprintf(err, errlen, "not enough disk space in %s: the tables need %s, %s free", dir,
+                 size_text(disk, need), size_text((uint64_t)vfs.f_bavail * vfs.f_frsize, have));
+        return CHK_TB_ERROR;
+    }
+    uint64_t avail = memory_free();
+    if (mem > avail) {
+        snprintf(err, errlen, "not enough memory: the build needs about %s, %s available",
+                 size_text(mem, need), size_text(avail, have));
+        return CHK_TB_ERROR;
+    }
+    return CHK_OK;
+}
+
+/* Builds the units of pl (only: unit `one` alone). */
+static int build_all(chk_tb *tb, const chk_tb_build_opts *o, const plan *pl, int one,
+                     const tb_layout *lays, int n, char *err, size_t errlen)
 {
     int done = 0, rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         build b;
         tb_sig sw = tb_sig_swap(&lays[i].sig);
-        if (tb_sig_key(&sw) < tb_sig_key(&lays[i].sig) || !wanted(o, &lays[i].sig))
+        if (tb_sig_key(&sw) < tb_sig_key(&lays[i].sig) || (one >= 0 && pl->index[i] != one))
             continue;       /* built with its swap, or not asked for */
         memset(&b, 0, sizeof b);
         b.tb = tb;
@@ -495,11 +760,33 @@ static int build_all(chk_tb *tb, const chk_tb_build_opts *o, tb_layout *lays, in
             rc = report(o, &b.u, m, &done, o->only ? b.u.nmem : n, have,
                         (chk_clock() - t0) * (double)b.u.lay[m].size / (double)b.u.total);
     }
-    if (rc == 0 && o->only && !done) {
+    return rc;
+}
+
+/* The unit that o->only names in pl (through *one), its dependencies
+ * built; else CHK_TB_ERROR with a message. */
+static int only_unit(const plan *pl, const tb_layout *lays, int n, const chk_tb_build_opts *o,
+                     const char *dir, int *one, char *err, size_t errlen)
+{
+    char missing[200] = "";
+    tb_sig s;
+    *one = -1;
+    if (!tb_sig_parse(o->only, strlen(o->only), &s)) {
+        snprintf(err, errlen, "'%.40s' is not a signature (White's pieces, v, Black's, each side "
+                 "with a king: KBvKP)", o->only);
+        return CHK_TB_ERROR;
+    }
+    if ((*one = plan_find(pl, o->only)) < 0) {
         snprintf(err, errlen, "no signature %s with up to %d pieces", o->only, o->pieces);
         return CHK_TB_ERROR;
     }
-    return rc;
+    unit_deps(pl, lays, n, *one, dep_missing, missing);
+    if (*missing) {
+        snprintf(err, errlen, "%s needs the tables %s first, not in %s "
+                 "(cheskers tb plan lists the build order)", pl->units[*one].name, missing, dir);
+        return CHK_TB_ERROR;
+    }
+    return CHK_OK;
 }
 
 int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o,
@@ -510,11 +797,7 @@ int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o
         snprintf(err, errlen, "pieces must be 2 to %d", CHK_TB_MAX_PIECES);
         return CHK_TB_ERROR;
     }
-    if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot make the directory %s: %s", dir, strerror(errno));
-        return CHK_TB_ERROR;
-    }
-    chk_tb *tb = chk_tb_open(dir, r, err, errlen);
+    chk_tb *tb = chk_tb_open(dir, r, err, errlen);     /* dir may not exist yet */
     if (!tb)
         return CHK_TB_ERROR;
     tb_layout *lays = all_layouts(o->pieces, &n);
@@ -523,7 +806,67 @@ int chk_tb_build(const char *dir, const chk_rules *r, const chk_tb_build_opts *o
         snprintf(err, errlen, "out of memory");
         return CHK_NO_MEMORY;
     }
-    rc = build_all(tb, o, lays, n, err, errlen);
+    plan pl;
+    int one = -1;
+    if (!plan_make(&pl, tb, lays, n))
+        rc = CHK_NO_MEMORY;
+    else if (o->only)
+        rc = only_unit(&pl, lays, n, o, dir, &one, err, errlen);
+    else
+        rc = CHK_OK;
+    if (rc == CHK_NO_MEMORY)
+        snprintf(err, errlen, "out of memory");
+    if (rc == CHK_OK && !o->no_preflight)
+        rc = preflight(dir, &pl, one, err, errlen);
+    if (rc == CHK_OK && mkdir(dir, 0777) < 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot make the directory %s: %s", dir, strerror(errno));
+        rc = CHK_TB_ERROR;
+    }
+    if (rc == CHK_OK)
+        rc = build_all(tb, o, &pl, one, lays, n, err, errlen);
+    plan_free(&pl);
+    free(lays);
+    chk_tb_close(tb);
+    return rc;
+}
+
+int chk_tb_plan(const char *dir, const chk_rules *r, int pieces, const char *only,
+                chk_tb_unit **out, char *err, size_t errlen)
+{
+    int n, rc;
+    *out = NULL;
+    if (pieces < 2 || pieces > CHK_TB_MAX_PIECES) {
+        snprintf(err, errlen, "pieces must be 2 to %d", CHK_TB_MAX_PIECES);
+        return CHK_TB_ERROR;
+    }
+    chk_tb *tb = chk_tb_open(dir, r, err, errlen);
+    if (!tb)
+        return CHK_TB_ERROR;
+    tb_layout *lays = all_layouts(pieces, &n);
+    plan pl;
+    if (!lays || !plan_make(&pl, tb, lays, n)) {
+        free(lays);
+        chk_tb_close(tb);
+        snprintf(err, errlen, "out of memory");
+        return CHK_NO_MEMORY;
+    }
+    rc = pl.n;
+    if (only) {
+        chk_tb_build_opts o = {.pieces = pieces, .only = only};
+        int one = -1;
+        rc = only_unit(&pl, lays, n, &o, dir ? dir : "no folder", &one, err, errlen);
+        if (rc == CHK_TB_ERROR && one >= 0)
+            rc = CHK_OK;        /* missing dependencies: the plan says so */
+        if (rc == CHK_OK) {
+            pl.units[0] = pl.units[one];
+            rc = 1;
+        }
+    }
+    if (rc >= 0) {
+        *out = pl.units;
+        pl.units = NULL;
+    }
+    plan_free(&pl);
     free(lays);
     chk_tb_close(tb);
     return rc;

@@ -85,6 +85,9 @@ struct chk_tb {
 uint32_t tb_sig_key(const tb_sig *s);
 tb_sig tb_sig_swap(const tb_sig *s);
 void tb_sig_name(const tb_sig *s, char out[24]);
+/* "KBvK" (len bytes) -> its signature; false when it is not one a table
+ * can have (each side a king, at most CHK_TB_MAX_PIECES pieces). */
+bool tb_sig_parse(const char *name, size_t len, tb_sig *s);
 void tb_layout_init(tb_layout *lay, const tb_sig *s);
 /* The index of the White-to-move position with these bitboards (its
  * signature must be lay's). */
@@ -107,6 +110,10 @@ int tb_sym_square(int t, int sq);
 /* The table for a signature key (NULL: no file), loaded; CHK_TB_ERROR
  * through *rc when damaged (else CHK_OK). */
 tb_table *tb_find(chk_tb *tb, uint32_t key, int *rc);
+/* Whether the directory has a file for the signature key (not read). */
+bool tb_listed(const chk_tb *tb, uint32_t key);
+/* The bytes of lay's file (header and payload). */
+uint64_t tb_file_bytes(const chk_tb *tb, const tb_layout *lay);
 /* Registers a table file (after a build); returns the table or NULL. */
 tb_table *tb_add(chk_tb *tb, const tb_sig *s);
 /* Writes a finished table: a new temporary file of a name no one else has

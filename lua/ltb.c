@@ -10,15 +10,20 @@
  *       sandbox's boxes run so, lua/cheskers/sandbox.lua), nil those of
  *       the environment, made on next use. Returns the previous setting
  *       (tables, false, or nil when none was made yet).
- *   cheskers.tb.build{pieces =, rules =, dir =, threads =, progress =, only =}
- *       -> true | nil, message              builds the missing tables
+ *   cheskers.tb.build{pieces =, rules =, dir =, threads =, progress =, only =,
+ *       preflight =} -> true | nil, message  builds the missing tables
  *       (only = "KCvKK": that signature and its colour swap alone, the
- *       tables it leads to being there already);
+ *       tables it leads to being there already; preflight = false: start
+ *       even when the disk space or memory estimated is not there);
  *       progress(t) is called after each signature with t = {name =,
  *       done =, total =, skipped =, positions =, seconds =}; returning true
  *       stops the build (nil, "stopped"); so does cheskers.interrupt() or
  *       Ctrl-C (the interrupt flag, lbind.h: nil and the error value
  *       "interrupted", code "interrupted").
+ *   cheskers.tb.plan{pieces =, rules =, dir =, only =} -> list | nil, message
+ *       the units of that build in build order: {name =, swap =, pieces =,
+ *       level =, entries =, disk =, deps_disk =, memory =, built =}
+ *       (chk_tb_unit); no file is read.
  *   tables:probe(b), tables:moves(b)        as b:probe(), b:tb_moves()
  *   tables:best(b) -> move, value, distance  the fastest win, else a draw,
  *       else the slowest loss; nil when not covered or the game is over
@@ -443,17 +448,17 @@ static const char *push_shown(lua_State *L, int idx)
     }
 }
 
-/* Raises the "bad_argument" error of tb.build for field name, whose value
- * (at idx) is not what (the words of what is allowed). */
-static int bad_build_field(lua_State *L, const char *name, const char *what, int idx)
+/* Raises the "bad_argument" error of tb.FN for field name, whose value (at
+ * idx) is not what (the words of what is allowed). */
+static int bad_field(lua_State *L, const char *fn, const char *name, const char *what, int idx)
 {
-    return lb_error(L, LB_E_BAD_ARGUMENT, "tb.build: %s must be %s, not %s", name, what,
+    return lb_error(L, LB_E_BAD_ARGUMENT, "tb.%s: %s must be %s, not %s", fn, name, what,
                     push_shown(L, idx));
 }
 
 /* The integer field name of table 1, or def; raises when not an integer
  * from lo to hi. */
-static int opt_int_field(lua_State *L, const char *name, int def, int lo, int hi)
+static int opt_int_field(lua_State *L, const char *fn, const char *name, int def, int lo, int hi)
 {
     int t = lua_getfield(L, 1, name);
     lua_Integer v = lua_tointeger(L, -1);
@@ -462,46 +467,73 @@ static int opt_int_field(lua_State *L, const char *name, int def, int lo, int hi
         return def;
     }
     if (!lua_isinteger(L, -1) || v < lo || v > hi)
-        bad_build_field(L, name, lua_pushfstring(L, "a whole number from %d to %d", lo, hi), -2);
+        bad_field(L, fn, name, lua_pushfstring(L, "a whole number from %d to %d", lo, hi), -2);
     lua_pop(L, 1);
     return (int)v;
 }
 
+/* What tb.build and tb.plan share: the fields of table 1. */
+typedef struct BuildArgs {
+    int pieces;
+    const char *dir, *only;
+    const chk_rules *r;
+} BuildArgs;
+
+/* Reads pieces, dir (stack 2), only (3) and rules (4; the board: 5) of
+ * table 1 for tb.FN, whose fields are fields. */
+static void build_args(lua_State *L, const char *fn, const char *const *fields, BuildArgs *a)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_pushfstring(L, "tb.%s: ", fn);
+    lb_check_options(L, 1, lua_tostring(L, -1), "option", fields);
+    lua_pop(L, 1);
+    a->pieces = opt_int_field(L, fn, "pieces", 3, 2, CHK_TB_MAX_PIECES);
+    lua_getfield(L, 1, "dir");                          /* 2 */
+    if (!lua_isnil(L, 2) && lua_type(L, 2) != LUA_TSTRING)
+        bad_field(L, fn, "dir", "a text (a directory)", 2);
+    a->dir = lua_isnil(L, 2) ? default_dir() : lua_tostring(L, 2);
+    a->only = NULL;
+    if (lua_getfield(L, 1, "only") != LUA_TNIL) {      /* 3: kept while building */
+        if (lua_type(L, 3) != LUA_TSTRING)
+            bad_field(L, fn, "only", "a signature such as 'KCvKK'", 3);
+        a->only = lua_tostring(L, 3);
+    }
+    lua_getfield(L, 1, "rules");                        /* 4 */
+    a->r = rules_at(L, 4);                              /* 5: the board */
+}
+
 /* The fields of tb.build's table. */
-static const char *const build_fields[] = {"pieces", "rules", "dir", "threads", "progress", "only", NULL};
+static const char *const build_fields[] = {"pieces", "rules", "dir", "threads", "progress", "only",
+                                           "preflight", NULL};
 
 static int tb_build(lua_State *L)
 {
     char err[320];
     chk_tb_build_opts o;
+    BuildArgs a;
     Progress g = {L, 0, false};
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lb_check_options(L, 1, "tb.build: ", "option", build_fields);
+    build_args(L, "build", build_fields, &a);
     memset(&o, 0, sizeof o);
-    o.pieces = opt_int_field(L, "pieces", 3, 2, CHK_TB_MAX_PIECES);
-    o.threads = opt_int_field(L, "threads", 0, 0, 64);
-    lua_getfield(L, 1, "dir");                          /* 2 */
-    if (!lua_isnil(L, 2) && lua_type(L, 2) != LUA_TSTRING)
-        return bad_build_field(L, "dir", "a text (a directory)", 2);
-    const char *dir = lua_isnil(L, 2) ? default_dir() : lua_tostring(L, 2);
-    if (lua_getfield(L, 1, "progress") != LUA_TNIL) {   /* 3 */
-        if (lua_type(L, 3) != LUA_TFUNCTION)
-            return bad_build_field(L, "progress", "a function", 3);
-        g.fn = 3;
+    o.pieces = a.pieces;
+    o.only = a.only;
+    o.threads = opt_int_field(L, "build", "threads", 0, 0, 64);
+    if (lua_getfield(L, 1, "progress") != LUA_TNIL) {   /* 6 */
+        if (lua_type(L, 6) != LUA_TFUNCTION)
+            return bad_field(L, "build", "progress", "a function", 6);
+        g.fn = 6;
     }
-    if (lua_getfield(L, 1, "only") != LUA_TNIL) {      /* 4: kept while building */
-        if (lua_type(L, 4) != LUA_TSTRING)
-            return bad_build_field(L, "only", "a signature such as 'KCvKK'", 4);
-        o.only = lua_tostring(L, 4);
+    if (lua_getfield(L, 1, "preflight") != LUA_TNIL) {  /* 7 */
+        if (!lua_isboolean(L, 7))
+            return bad_field(L, "build", "preflight", "true or false", 7);
+        o.no_preflight = !lua_toboolean(L, 7);
     }
-    lua_getfield(L, 1, "rules");                        /* 5 */
-    const chk_rules *r = rules_at(L, 5);                /* 6: the board */
+    const char *dir = a.dir;
     o.progress = build_progress;
     o.progress_ud = &g;
     o.stop = lb_interrupt_flag();    /* Ctrl-C stops within a level */
     *lb_interrupt_flag() = 0;
-    int rc = chk_tb_build(dir, r, &o, err, sizeof err);
+    int rc = chk_tb_build(dir, a.r, &o, err, sizeof err);
     if (g.failed)
         return lua_error(L);
     push_default(L);
@@ -520,11 +552,47 @@ static int tb_build(lua_State *L)
     return 1;
 }
 
+static const char *const plan_fields[] = {"pieces", "rules", "dir", "only", NULL};
+
+static int tb_plan(lua_State *L)
+{
+    char err[320];
+    BuildArgs a;
+    chk_tb_unit *units;
+    build_args(L, "plan", plan_fields, &a);
+    int n = chk_tb_plan(a.dir, a.r, a.pieces, a.only, &units, err, sizeof err);
+    if (n < 0)
+        return push_fail(L, err);
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        const chk_tb_unit *u = &units[i];
+        lua_createtable(L, 0, 9);
+        lua_pushstring(L, u->name);
+        lua_setfield(L, -2, "name");
+        if (*u->swap) {
+            lua_pushstring(L, u->swap);
+            lua_setfield(L, -2, "swap");
+        }
+        set_int(L, "pieces", u->pieces);
+        set_int(L, "level", u->level);
+        set_int(L, "entries", (lua_Integer)u->entries);
+        set_int(L, "disk", (lua_Integer)u->disk);
+        set_int(L, "deps_disk", (lua_Integer)u->deps_disk);
+        set_int(L, "memory", (lua_Integer)u->memory);
+        lua_pushboolean(L, u->built);
+        lua_setfield(L, -2, "built");
+        lua_rawseti(L, -2, i + 1);
+    }
+    free(units);
+    return 1;
+}
+
 static const luaL_Reg tb_funcs[] = {
     {"open", tb_open},
     {"default", tb_default},
     {"set_default", tb_set_default},
     {"build", tb_build},
+    {"plan", tb_plan},
     {NULL, NULL}
 };
 

@@ -9,14 +9,17 @@
 #     checks that the merged report equals the report of an unsplit run;
 #   - submits it again (one task at a time), cancels a task midway through
 #     its shard, resubmits that task alone, and checks the report again;
-#   - checks that bad arguments are refused before anything is submitted.
+#   - checks that bad arguments are refused before anything is submitted;
+#   - submits the tablebase recipe (scripts/slurm/tb.sbatch: an array per
+#     level, each after the one before) for 4 pieces and checks that its
+#     files equal a single-process build's byte for byte.
 # Everything it started is stopped and removed at the end, whatever
-# happened; the whole run is bounded (SLURM_CHECK_LIMIT seconds, 300).
+# happened; the whole run is bounded (SLURM_CHECK_LIMIT seconds, 600).
 # Needs: slurm-wlm and munge (make slurm-check installs them), root.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 SRC=$(pwd)
-LIMIT=${SLURM_CHECK_LIMIT:-300}
+LIMIT=${SLURM_CHECK_LIMIT:-600}
 tmp=$(mktemp -d /tmp/cheskers-slurm.XXXXXX) || exit 2
 . tests/tap.sh
 
@@ -360,6 +363,41 @@ refused "SHARDS must be positive" "SHARDS must be a positive whole number, not '
 refused "a missing experiment file is named" "no experiment file 'nosuch.lua'" nosuch.lua 4 4 runs/x
 if [ ! -e runs/x ]; then ok "and no folder was created for them"
 else not_ok "and no folder was created for them"; fi
+
+# ---- 4. the tablebase recipe: one array per level, byte for byte one process's ---------
+
+TB=scripts/slurm/tb.sbatch
+timeout 120 ./cheskers tb build --pieces 4 --dir "$tmp/tb-single" >"$tmp/tbs.out" 2>&1 ||
+  not_ok "the single-process build of 4 pieces" "$(cat "$tmp/tbs.out")"
+timeout 60 $TB 4 runs/tb >"$tmp/tbsub.out" 2>&1
+jobs=$(sed -n 's/^level [0-9]*: job \([0-9][0-9]*\), .*/\1/p' "$tmp/tbsub.out" | tr '\n' ' ')
+if [ "$(echo $jobs | wc -w)" -eq 5 ]; then ok "$TB 4 runs/tb submits one array per level (5: $jobs)"
+else bail "$TB 4 runs/tb submits one array per level" "$(cat "$tmp/tbsub.out")"; fi
+last=${jobs% }; last=${last##* }
+deps=$(scontrol -o show job "$last" 2>/dev/null | sed -n 's/.*Dependency=\([^ ]*\).*/\1/p' | head -n 1)
+has "the last level's array waits for the level before (afterok)" "afterok:" "$deps"
+all_done() { for j in $jobs; do job_done "$j" || return 1; done; }
+if wait_until 240 all_done; then ok "every level's array finishes"
+else not_ok "every level's array finishes (within 240 s)" "$(squeue 2>&1 | tr '\n' ' ')"; fi
+bad=""
+for j in $jobs; do
+  task_states "$j" | grep -qv ' COMPLETED$' && bad="$bad $j: $(task_states "$j" | tr '\n' ' ')"
+done
+if [ -z "$bad" ]; then ok "every task of every level COMPLETED"
+else not_ok "every task of every level COMPLETED" "$bad" "$(cat runs/tb/slurm-*.log 2>/dev/null | tail -n 20)"; fi
+(cd "$tmp/tb-single" && sha256sum -- *.ctb) >"$tmp/tbs.sum" 2>&1
+(cd runs/tb && sha256sum -- *.ctb) >"$tmp/tbj.sum" 2>&1
+if [ "$(wc -l <"$tmp/tbs.sum")" -eq 45 ] && cmp -s "$tmp/tbs.sum" "$tmp/tbj.sum"; then
+  ok "the 45 files of the Slurm build equal the single process's byte for byte (sha256)"
+else
+  not_ok "the 45 files of the Slurm build equal the single process's" "$(diff "$tmp/tbs.sum" "$tmp/tbj.sum" | head -n 10)"
+fi
+timeout 60 $TB 9 runs/tbx >"$tmp/bad.out" 2>&1
+if [ $? -eq 2 ] && grep -q "PIECES must be 2 to 6, not '9'" "$tmp/bad.out" && queue_is_empty && [ ! -e runs/tbx ]; then
+  ok "$TB: bad PIECES refused, nothing submitted"
+else
+  not_ok "$TB: bad PIECES refused, nothing submitted" "$(cat "$tmp/bad.out")"
+fi
 
 cd "$SRC" || exit 2
 trap - TERM

@@ -621,7 +621,7 @@ describe("tablebases", function()
     { { pices = 2 }, "bad_option", "tb.build: unknown option 'pices' (did you mean 'pieces'?)" },
     { { pieces = 2, treads = 1 }, "bad_option", "tb.build: unknown option 'treads' (did you mean 'threads'?)" },
     { { pieces = 2, zzzzzz = 1 }, "bad_option",
-      "tb.build: unknown option 'zzzzzz' (known: pieces, rules, dir, threads, progress, only)" },
+      "tb.build: unknown option 'zzzzzz' (known: pieces, rules, dir, threads, progress, only, preflight)" },
     { { 2 }, "bad_option", "tb.build: option names must be strings (got number)" },
     { { pieces = 9 }, "bad_argument", "tb.build: pieces must be a whole number from 2 to 6, not 9" },
     { { pieces = "x" }, "bad_argument", "tb.build: pieces must be a whole number from 2 to 6, not 'x'" },
@@ -631,13 +631,53 @@ describe("tablebases", function()
     { { pieces = 2, dir = {} }, "bad_argument", "tb.build: dir must be a text (a directory), not a table" },
     { { pieces = 2, progress = 1 }, "bad_argument", "tb.build: progress must be a function, not 1" },
     { { pieces = 2, only = 5 }, "bad_argument", "tb.build: only must be a signature such as 'KCvKK', not 5" },
+    { { pieces = 2, preflight = "no" }, "bad_argument", "tb.build: preflight must be true or false, not 'no'" },
+    { { pieces = 2, threads = 1 }, "bad_option", "tb.plan: unknown option 'threads' (known: pieces, rules, dir, only)",
+      "plan" },
+    { { pieces = 7 }, "bad_argument", "tb.plan: pieces must be a whole number from 2 to 6, not 7", "plan" },
+    { { only = {} }, "bad_argument", "tb.plan: only must be a signature such as 'KCvKK', not a table", "plan" },
   }
   for _, row in ipairs(BUILD_ERRORS) do
-    it("tb.build refuses: " .. row[3], function()
-      local ok, err = pcall(cheskers.tb.build, row[1])
+    it("tb." .. (row[4] or "build") .. " refuses: " .. row[3], function()
+      local ok, err = pcall(cheskers.tb[row[4] or "build"], row[1])
       assert.is_false(ok)
       assert.are.equal(row[2], cheskers.error_code(err))
       assert.are.equal(row[3], tostring(err))
     end)
   end
+end)
+
+describe("tb.plan", function()
+  it("lists every unit once, each after the units whose tables it reads", function()
+    local units = assert(cheskers.tb.plan { pieces = 4, dir = "/nonexistent/tb" })
+    local level, seen = {}, 0
+    for _, u in ipairs(units) do
+      level[u.name] = u.level
+      if u.swap then level[u.swap] = u.level end
+      seen = seen + (u.swap and 2 or 1)
+      assert.is_false(u.built)
+    end
+    assert.are.equal(45, seen)
+    -- hand-checked dependencies: a capture, a promotion, a chain
+    assert.is_true(level.KvK < level.KBvK and level.KBvK < level.KBvKB)
+    assert.is_true(level.KKvK < level.KPvK and level.KBvK < level.KPvK and level.KCvK < level.KPvK)
+    assert.is_true(level.KKPvK < level.KPPvK and level.KBPvK < level.KPPvK and level.KPvK < level.KPPvK)
+  end)
+  it("gives the exact file sizes: K v K is 320 entries, one file", function()
+    local u = assert(cheskers.tb.plan { pieces = 2, dir = "/nonexistent/tb" })
+    assert.are.equal(1, #u)
+    assert.are.same({ "KvK", nil, 2, 1, 320 }, { u[1].name, u[1].swap, u[1].pieces, u[1].level, u[1].entries })
+    assert.is_true(u[1].disk > 320 and u[1].disk < 320 + 600)
+  end)
+  it("only: that unit, either member's name, letters in any order", function()
+    local a = assert(cheskers.tb.plan { pieces = 4, only = "KCvKB" })
+    local b = assert(cheskers.tb.plan { pieces = 4, only = "KBvKC" })
+    assert.are.equal(1, #a)
+    assert.are.same(a, b)
+    local c = assert(cheskers.tb.plan { pieces = 4, only = "KCBvK" })
+    assert.are.equal("KBCvK", c[1].name)
+    local none, err = cheskers.tb.plan { pieces = 4, only = "KvKX" }
+    assert.is_nil(none)
+    assert.matches("'KvKX' is not a signature", err, 1, true)
+  end)
 end)

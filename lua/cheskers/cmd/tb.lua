@@ -1,8 +1,10 @@
--- cheskers tb build|probe|atlas : endgame tablebases from the command line
+-- cheskers tb build|plan|probe|atlas : endgame tablebases from the command line
 -- (the tables themselves: core/tb*.c through cheskers.tb, lua/ltb.c).
 
 local usage = [[
 usage: cheskers tb build [--pieces N] [--rules SPEC] [--dir DIR] [--threads N]
+                        [--only SIG] [--ignore-space]
+       cheskers tb plan [--pieces N] [--rules SPEC] [--dir DIR] [--only SIG]
        cheskers tb probe FEN [--rules SPEC] [--dir DIR]
        cheskers tb atlas [--pieces N] [--rules SPEC] [--dir DIR]
 
@@ -10,7 +12,20 @@ build: builds every missing table with up to N pieces (default 4) for the
 rule set SPEC (default golomb), on all cores (or --threads N), with a
 progress line. Files already in DIR are kept, so an interrupted build
 resumes where it stopped. Rule sets with hooks or custom piece kinds have
-no tables; the draw options and first are ignored.
+no tables; the draw options and first are ignored. Before it starts, it
+estimates the disk space and memory the build needs and refuses, with the
+figures, when DIR's disk or the free memory is short (--ignore-space
+builds anyway). --only SIG builds that signature and its colour swap alone
+(SIG such as KBCvKB; --pieces defaults to its pieces), refused unless every
+table it reads is in DIR already: one job of a build spread over processes
+or machines (scripts/tb/).
+
+plan: the build's units (a signature and its colour swap) by level, one
+line per level ("level 3: KKKvK KKBvK ..."): every table a unit reads is of
+a lower level, so the units of one level can be built at once, each by
+cheskers tb build --only SIG; then the size of the files, what DIR still
+lacks and the memory of the largest unit. With --only SIG: that unit
+alone, its level and sizes.
 
 probe: the value of the position FEN for the side to move (win, loss or
 draw, and the plies to the end with best play), then every legal move with
@@ -34,16 +49,20 @@ folder others can write, such as /tmp; see docs/security.md).
 Examples:
   cheskers tb build --pieces 3 --dir ~/tb
   cheskers tb probe "8/8/8/8/8/2k5/8/K7 w" --dir ~/tb
-  cheskers tb build --rules "majority=false" --pieces 4]]
+  cheskers tb build --rules "majority=false" --pieces 4
+  cheskers tb plan --pieces 5
+  cheskers tb build --only KBCvKB --dir ~/tb]]
 
 local function parser()
   local p = require("cheskers.cli").parser("cheskers tb", "Endgame tablebases.")
-  p:argument("action", "build, probe or atlas")
+  p:argument("action", "build, plan, probe or atlas")
   p:argument("words", "the position for probe"):args("*")
   p:option("--pieces", "pieces (build: default 4)"):convert(math.tointeger)
   p:option("--rules", "rule spec")
   p:option("--dir", "directory")
   p:option("--threads", "threads", "0"):convert(math.tointeger)
+  p:option("--only", "one signature (build, plan)")
+  p:flag("--ignore-space", "build even when disk or memory looks short")
   return p
 end
 
@@ -67,27 +86,73 @@ local function pretty(name)
   return (name:gsub("v", " v "))
 end
 
-local function build(opts)
-  local cheskers = require "cheskers"
+-- --pieces: given, else the pieces of --only's signature, else 4; checked.
+local function pieces_of(opts)
   local cli, S = require "cheskers.cli", require "cheskers.schema"
+  if not opts.pieces and opts.only then   -- (a name that is no signature: refused by name)
+    opts.pieces = math.max(2, math.min(6, #(opts.only:gsub("v", ""))))
+  end
   opts.pieces = opts.pieces or 4
   cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 })
+end
+
+-- bytes as "1.36 GB" or "20.9 MB"
+local function gigabytes(bytes)
+  if bytes >= 1e9 then return ("%.2f GB"):format(bytes / 1e9) end
+  return ("%.1f MB"):format(bytes / 1e6)
+end
+
+local function build(opts)
+  local cheskers = require "cheskers"
+  pieces_of(opts)
   if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
   local tty = cheskers.isatty(io.stderr)
-  local start, built = os.time(), 0
+  local start, built, shown = os.time(), 0, false
   local function progress(t)
     if not t.skipped then built = built + 1 end
+    shown = true
     local line = ("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
       t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds))
     io.stderr:write(tty and "\r" .. line .. "   " or line .. "\n")
     io.stderr:flush()
   end
   local ok, err = cheskers.tb.build{ pieces = opts.pieces, rules = rules_of(opts.rules),
-    dir = opts.dir, threads = opts.threads, progress = progress }
-  if tty then io.stderr:write("\n") end
-  if not ok then return fail(err) end
+    dir = opts.dir, threads = opts.threads, progress = progress, only = opts.only,
+    preflight = not opts.ignore_space }
+  if tty and shown then io.stderr:write("\n") end
+  if not ok then
+    if tostring(err):find("^not enough ") then err = err .. " (--ignore-space builds anyway)" end
+    return fail(err)
+  end
   io.stdout:write(("tables with up to %d pieces in %s: %d built, %d s\n"):format(
     opts.pieces, opts.dir, built, os.time() - start))
+  return 0
+end
+
+local function plan(opts)
+  local cheskers = require "cheskers"
+  pieces_of(opts)
+  local units, err = cheskers.tb.plan{ pieces = opts.pieces, rules = rules_of(opts.rules),
+    dir = opts.dir, only = opts.only }
+  if not units then return fail(err) end
+  local out, levels, entries, disk, todo, largest = {}, {}, 0, 0, 0, units[1]
+  for _, u in ipairs(units) do
+    levels[u.level] = levels[u.level] or {}
+    table.insert(levels[u.level], u.name)
+    entries, disk = entries + u.entries, disk + u.disk
+    if not u.built then todo = todo + u.disk end
+    if u.memory > largest.memory then largest = u end
+  end
+  for level = 1, units[#units].level do
+    if levels[level] then
+      out[#out + 1] = ("level %d: %s"):format(level, table.concat(levels[level], " "))
+    end
+  end
+  out[#out + 1] = ("%s (a signature and its colour swap), %d entries: %s of files, %s not yet in %s")
+    :format(cheskers.plural(#units, "unit"), entries, gigabytes(disk), gigabytes(todo), opts.dir)
+  out[#out + 1] = ("building one unit needs at most about %s of memory (%s, with the %s of tables it reads)")
+    :format(gigabytes(largest.memory), pretty(largest.name), gigabytes(largest.deps_disk))
+  io.stdout:write(table.concat(out, "\n"), "\n")
   return 0
 end
 
@@ -199,10 +264,10 @@ local function run(args)
   local opts = require("cheskers.cli").parse_args(parser(), args, usage)
   if not opts then return 0 end
   opts.dir = opts.dir or default_dir()
-  local actions = { build = build, probe = probe, atlas = atlas }
+  local actions = { build = build, plan = plan, probe = probe, atlas = atlas }
   local fn = actions[opts.action]
   if not fn then
-    return fail(require("cheskers.cli").not_one_of(opts.action, "action", { "build", "probe", "atlas" }))
+    return fail(require("cheskers.cli").not_one_of(opts.action, "action", { "build", "plan", "probe", "atlas" }))
   end
   if opts.action ~= "probe" and #opts.words > 0 then
     return fail("unexpected argument '" .. opts.words[1] .. "'")

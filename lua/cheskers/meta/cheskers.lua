@@ -354,9 +354,29 @@ function tb.default() end
 function tb.set_default(tables) end
 
 ---@param opts {pieces: string|integer, rules: cheskers.rulespec, dir: string, threads: integer, progress: function}
+---  (and only: string, a signature; preflight: boolean, false to skip the disk and memory check)
 ---@return true|nil ok
 ---@return string|nil message
 function tb.build(opts) end
+
+---The units of a build (a signature and its colour swap each) in build order.
+---@param opts {pieces: integer, rules: cheskers.rulespec, dir: string, only: string}
+---@return TbUnit[]|nil units
+---@return string|nil message
+function tb.plan(opts) end
+
+---One unit of a tablebase build: a signature and its colour swap.
+---@class TbUnit
+---@field name string
+---@field swap string|nil
+---@field pieces integer
+---@field level integer
+---@field entries integer
+---@field disk integer
+---@field deps_disk integer
+---@field memory integer
+---@field built boolean
+local TbUnit = {}
 
 ---A folder of endgame tables.
 ---@class Tables
