@@ -6,7 +6,7 @@
 #   sh scripts/tools/weights_sprt.sh tune     the self-play games and the fit (runs/tune1, runs/w1.lua)
 #   sh scripts/tools/weights_sprt.sh sprt     today's defaults against the weights before them
 #   sh scripts/tools/weights_sprt.sh scale    the tournament of engine:level=1..10, greedy, random
-#                                             (GAMES a pairing, default 40), its Elo with random = 0
+#                                             (GAMES a pairing, default 80), its Elo with random = 0
 #
 # Run from the source tree, after make. Every game has a node budget, so the
 # results are the same on any machine (only the time differs); the outputs go
@@ -46,7 +46,7 @@ scale)
     # ones (the strengths of the study in docs/findings.md), and the baselines
     parallel -j "$JOBS" ./cheskers tournament random greedy engine:level=1 engine:level=2 engine:level=3 \
         engine:level=4 engine:level=5 engine:level=6 engine:level=7 engine:level=8 engine:level=9 \
-        engine:level=10 "$OLD,level=1" "$OLD,level=3" "$OLD,level=5" --games "${GAMES:-40}" --opening-plies 8 --out runs/scale --shard {}/"$JOBS" --quiet \
+        engine:level=10 "$OLD,level=1" "$OLD,level=3" "$OLD,level=5" --games "${GAMES:-80}" --opening-plies 8 --out runs/scale --shard {}/"$JOBS" --quiet \
         ::: $(seq "$JOBS")
     ./cheskers tournament --report runs/scale
     ./cheskers scripts/tools/anchored.lua runs/scale random
