@@ -17,20 +17,20 @@ static const char *const weight_names[CHK_NWEIGHTS] = {
 
 static const int weight_defaults[CHK_NWEIGHTS] = {
     [CHK_W_PAWN] = 100,
-    [CHK_W_KING] = 220,
-    [CHK_W_BISHOP] = 300,
-    [CHK_W_CAMEL] = 250,
+    [CHK_W_KING] = 159,
+    [CHK_W_BISHOP] = 574,
+    [CHK_W_CAMEL] = 361,
     [CHK_W_EXTRA] = 250,
-    [CHK_W_LONE_KING] = -50,
-    [CHK_W_ADVANCE] = 6,
-    [CHK_W_PAWN_NEAR] = 30,
-    [CHK_W_MOBILITY] = 8,
-    [CHK_W_KING_ATTACKED] = -100,
-    [CHK_W_ATTACKED] = 0,
-    [CHK_W_KING_GUARD] = 6,
-    [CHK_W_BACK_RANK] = 8,
-    [CHK_W_CENTER] = 8,
-    [CHK_W_TEMPO] = 10,
+    [CHK_W_LONE_KING] = -144,
+    [CHK_W_ADVANCE] = 13,
+    [CHK_W_PAWN_NEAR] = 217,
+    [CHK_W_MOBILITY] = 25,
+    [CHK_W_KING_ATTACKED] = -111,
+    [CHK_W_ATTACKED] = -37,
+    [CHK_W_KING_GUARD] = 25,
+    [CHK_W_BACK_RANK] = 61,
+    [CHK_W_CENTER] = 13,
+    [CHK_W_TEMPO] = 37,
 };
 
 /* c3, e3 (rank 3), d4, f4, c5, e5, d6, f6: the dark squares of c3-f6. */
