@@ -140,7 +140,7 @@ describe("the fit recovers known weights", function()
     assert.equal("golomb", info.rules)
     assert.equal("engine:" .. KNOWN, info.bot)
     assert.is_nil(info.anchor)
-    assert.near(fit.scale, info.scale, 5e-6 * fit.scale)   -- written with 6 significant digits
+    assert.near(fit.scale, info.scale, 1e-8 * fit.scale)   -- written with 9 significant digits
   end)
 
   it("refuses an anchor that cannot set the scale", function()

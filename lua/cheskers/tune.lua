@@ -130,7 +130,7 @@ function M.weights_text(fit)
     string.format("  %-24s-- mean logistic loss of these weights", string.format("loss = %.6f,", fit.loss)),
     string.format("  %-24s-- of the weights the games were played with",
                   string.format("start_loss = %.6f,", fit.start_loss)),
-    string.format("  %-24s-- K: P(win) = 1 / (1 + exp(-K * eval))", string.format("scale = %.6g,", fit.scale)),
+    string.format("  %-24s-- K: P(win) = 1 / (1 + exp(-K * eval))", string.format("scale = %.9g,", fit.scale)),
   }
   if fit.anchor then out[#out + 1] = "  anchor = " .. quote(fit.anchor) .. "," end
   out[#out + 1] = "  weights = {"
