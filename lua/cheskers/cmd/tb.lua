@@ -236,6 +236,7 @@ end
 -- signature (those both have complete tables for).
 local function atlas_vs(opts)
   local cheskers = require "cheskers"
+  rules_of(opts.vs)       -- a bad spec is said first, before any table is looked for
   local a, b = atlas_tables(opts, opts.rules), atlas_tables(opts, opts.vs)
   local complete = math.min(a.complete, b.complete)
   local by_name = {}
