@@ -2,7 +2,8 @@
 -- Plays self-play games (through cheskers.game) and keeps the positions
 -- where the side to move has a unique forced win (no cooks, no duals along
 -- the main line) in A to B moves, writing them as puzzle files. With
--- --tb DIR it finds endgame studies in the tablebases instead.
+-- --tb DIR it finds endgame studies in the tablebases instead, and with
+-- --studies it walks every table for them (ranked, with their themes).
 
 local DESCRIPTION = [[
 Plays N self-play games from the start position and looks, at every
@@ -18,7 +19,17 @@ With --tb TBDIR it finds endgame studies in the tablebases: N random
 positions that the tables cover (both sides a king, up to the tables'
 size), kept when the side to move wins in A to B moves (up to 64) with
 exactly one winning move, the main line has no duals, and the puzzle
-passes `cheskers check --tb TBDIR`.]]
+passes `cheskers check --tb TBDIR`.
+
+With --studies (and --tb TBDIR or $CHESKERS_TB; no --games) it walks every
+table instead, for endgame studies: White to play wins in A to B moves
+(default 6-64) with exactly one winning move at each of its turns (every
+other move draws or loses; in the last --duals plies, default 3, slower
+wins may exist too), Black resisting longest, natural material (no side
+has more of a kind than at the start, White at most one piece other than
+pawns up), a quiet key; at most --per-signature a material, ranked longer
+first, then fewer pieces; tagged with their themes (zugzwang, sacrifice,
+promotion choice, race), which --theme selects.]]
 
 local EPILOG = [[
 Games are varied by a few random opening moves and an occasional random
