@@ -31,9 +31,8 @@ local function each_position(letters, rules, fn)
   local placed, used = {}, {}
   local function go(i)
     if i > #letters then
-      local text = {}
       local b = cheskers.new("8/8/8/8/8/8/8/8 w", rules)
-      for k, sq in ipairs(placed) do b:put(sq, letters[k]) text[k] = sq end
+      for k, sq in ipairs(placed) do b:put(sq, letters[k]) end
       local ok, fresh = pcall(cheskers.new, b:fen(), rules)
       if ok then fn(fresh) end
       return
