@@ -351,18 +351,27 @@ static int dir_max_pieces(lua_State *L)
 
 #define WINS_KEEP_MAX 100000
 
+/* The optional integer argument arg, def when absent; raises (code
+ * "bad_argument") when it is not a whole number from lo to hi. */
+static int opt_int_arg(lua_State *L, int arg, const char *what, int def, int lo, int hi)
+{
+    if (lua_isnoneornil(L, arg))
+        return def;
+    if (!lua_isinteger(L, arg) || lua_tointeger(L, arg) < lo || lua_tointeger(L, arg) > hi)
+        lb_error(L, LB_E_BAD_ARGUMENT, "tables:wins: %s must be a whole number from %d to %d, not %s",
+                 what, lo, hi, lb_push_value_text(L, arg));
+    return (int)lua_tointeger(L, arg);
+}
+
 /* tables:wins(rules, name [, min [, unique [, keep]]]) -> list, count */
 static int dir_wins(lua_State *L)
 {
     TbDir *d = checkdir(L, 1);
     const char *name = luaL_checkstring(L, 3);
-    chk_tb_walk_opts o = {(int)luaL_optinteger(L, 4, 1), lua_toboolean(L, 5),
-                          (int)luaL_optinteger(L, 6, 0), lb_interrupt_flag()};
+    chk_tb_walk_opts o = {opt_int_arg(L, 4, "min", 1, 1, CHK_TB_MAX_DIST), lua_toboolean(L, 5),
+                          opt_int_arg(L, 6, "keep", 0, 0, WINS_KEEP_MAX), lb_interrupt_flag()};
     char err[320], fen[96];
     uint64_t count;
-    luaL_argcheck(L, o.min_distance >= 1 && o.min_distance <= CHK_TB_MAX_DIST, 4,
-                  "min must be from 1 to 253 plies");
-    luaL_argcheck(L, o.keep >= 0 && o.keep <= WINS_KEEP_MAX, 6, "keep must be from 0 to 100000");
     lua_settop(L, 6);
     chk_tb *tb = dir_tables(d, rules_at(L, 2), err, sizeof err);
     if (!tb)

@@ -102,8 +102,17 @@ describe("tables:wins", function()
     local list, err = T:wins(nil, "KBBBvK")
     assert.is_nil(list)
     assert.matches("no table KBBBvK", err)
-    assert.has_error(function() T:wins(nil, "KvK", 0) end)
-    assert.has_error(function() T:wins(nil, "KvK", 1, true, -1) end)
+    for _, row in ipairs {
+      { { 0 }, "tables:wins: min must be a whole number from 1 to 253, not 0" },
+      { { 2 ^ 40 }, "min must be a whole number from 1 to 253" },
+      { { 1, true, -1 }, "tables:wins: keep must be a whole number from 0 to 100000, not -1" },
+      { { 1, true, "many" }, "keep must be a whole number from 0 to 100000, not 'many'" },
+    } do
+      local ok, e = pcall(T.wins, T, nil, "KvK", table.unpack(row[1]))
+      assert.is_false(ok)
+      assert.are.equal("bad_argument", cheskers.error_code(e))
+      assert.truthy(tostring(e):find(row[2], 1, true), tostring(e))
+    end
   end)
 end)
 
