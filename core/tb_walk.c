@@ -132,12 +132,12 @@ int chk_tb_wins(chk_tb *tb, int i, const chk_tb_walk_opts *o, chk_tb_win *out, u
     chk_pos_init(&p, &tb->rules);
     for (uint64_t idx = 0; idx < t->lay.size; idx++) {
         uint8_t b = t->data[idx];
-        if (b == TB_BYTE_NONE || b == TB_BYTE_DRAW || !((b - 2) & 1) || b - 2 < o->min_distance)
-            continue;
         if ((idx & 0xFFF) == 0 && o->stop && *o->stop) {
             rc = CHK_STOPPED;
             break;
         }
+        if (b == TB_BYTE_NONE || b == TB_BYTE_DRAW || !((b - 2) & 1) || b - 2 < o->min_distance)
+            continue;
         if (o->unique) {
             set_index(t, idx, &p);
             rc = winning_moves(tb, &p, moves);
