@@ -45,6 +45,16 @@ local function shell_quote(s)
   return "'" .. s:gsub("'", "'\\''") .. "'"
 end
 
+-- Runs the program ($CHESKERS, else ./cheskers) with args (shell words)
+-- for at most 120 s: its output (stdout and stderr) and exit status (-1
+-- when killed by a signal).
+function H.run_program(args)
+  local p = io.popen(("timeout 120 %s %s 2>&1"):format(os.getenv("CHESKERS") or "./cheskers", args))
+  local out = p:read("a")
+  local ok, how, code = p:close()
+  return out, ok and 0 or (how == "exit" and code or -1)
+end
+
 function H.tmpdir()
   local p = assert(io.popen("mktemp -d 2>/dev/null"))
   local dir = p:read("l")

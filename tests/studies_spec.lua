@@ -10,19 +10,13 @@ local cheskers = require "cheskers"
 local H = require "helpers"
 local puzzle = require "cheskers.puzzle"
 
-local EXE = "./cheskers"
 local DIR = H.tmpdir()
 local FLY, FLY_RULES = "flying_kings=true", { flying_kings = true }
 assert(cheskers.tb.build { pieces = 3, dir = DIR })
 assert(cheskers.tb.build { pieces = 3, dir = DIR, rules = FLY_RULES })
 local T = cheskers.tb.open(DIR)
 
-local function run_program(args)
-  local p = io.popen(("timeout 120 %s %s 2>&1"):format(EXE, args))
-  local out = p:read("a")
-  local ok, how, code = p:close()
-  return out, ok and 0 or (how == "exit" and code or -1)
-end
+local run_program = H.run_program
 
 -- Every position of a signature with White to move, by placing the
 -- letters on the dark squares in every way (pawns off their last rank):
