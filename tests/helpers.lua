@@ -41,8 +41,10 @@ end
 local made = {}
 local scratch, scratch_count = nil, 0
 
+-- (string.gsub, not s:gsub: H.cleanup may run as a finalizer while the
+-- sandbox has the string methods switched off, and must not fail then)
 local function shell_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
+  return "'" .. string.gsub(s, "'", "'\\''") .. "'"
 end
 
 -- Runs the program ($CHESKERS, else ./cheskers) with args (shell words)
