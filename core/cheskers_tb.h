@@ -96,6 +96,37 @@ typedef struct chk_tb_info {
 int chk_tb_count(const chk_tb *tb);
 int chk_tb_info_get(chk_tb *tb, int i, chk_tb_info *out);
 
+/* ---- walking a table (tb_walk.c: the atlas, endgame studies) ---- */
+
+/* A won position of a table: its index and distance (plies, odd). */
+typedef struct chk_tb_win {
+    uint64_t index;
+    int distance;
+} chk_tb_win;
+
+typedef struct chk_tb_walk_opts {
+    int min_distance;                   /* skip wins shorter than this (plies) */
+    bool unique;                        /* only positions where exactly one move
+                                           wins (every other draws or loses) */
+    int keep;                           /* room in out */
+    const volatile sig_atomic_t *stop;  /* polled; non-zero stops; may be NULL */
+} chk_tb_walk_opts;
+
+/* Walks every position of the i-th table (as chk_tb_info_get) that White
+ * to move wins in at least o->min_distance plies (with o->unique, only
+ * those with a single winning move). *count gets their number counted
+ * with their symmetric images (as chk_tb_info's wins); out gets the
+ * o->keep longest (ties: the lower index first), longest first. Returns
+ * the number kept, or CHK_STOPPED, CHK_NO_MEMORY, CHK_TB_ERROR
+ * (chk_tb_error). */
+int chk_tb_wins(chk_tb *tb, int i, const chk_tb_walk_opts *o, chk_tb_win *out, uint64_t *count);
+/* The number i of the table of signature name ("KBvK"), or -1 when tb has
+ * no file for it. */
+int chk_tb_number(const chk_tb *tb, const char *name);
+/* The position of index idx of the i-th table as a FEN line, White to
+ * move: 1, or 0 when the index holds no position, CHK_TB_ERROR. */
+int chk_tb_index_fen(chk_tb *tb, int i, uint64_t idx, char *buf, size_t n);
+
 /* ---- building ---- */
 
 typedef struct chk_tb_progress {

@@ -958,8 +958,7 @@ int tb_table_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* The position of index idx in t as a FEN line, White to move. */
-static void index_fen(chk_tb *tb, const tb_table *t, uint64_t idx, char *out, size_t n)
+void tb_index_fen(chk_tb *tb, const tb_table *t, uint64_t idx, char *out, size_t n)
 {
     uint8_t sq[CHK_TB_MAX_PIECES], pc[CHK_TB_MAX_PIECES];
     chk_pos p;
@@ -990,6 +989,6 @@ int chk_tb_info_get(chk_tb *tb, int i, chk_tb_info *out)
     out->positions = out->wins + out->draws + out->losses;
     out->longest_win = (int)t->st.longest_win;
     if (out->longest_win)
-        index_fen(tb, t, t->st.longest_index, out->longest_fen, sizeof out->longest_fen);
+        tb_index_fen(tb, t, t->st.longest_index, out->longest_fen, sizeof out->longest_fen);
     return 0;
 }

@@ -125,6 +125,9 @@ int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_sta
  * CHK_TB_ERROR (a damaged file). */
 int tb_probe_byte(chk_tb *tb, const chk_pos *p, uint8_t *byte);
 void tb_byte_value(uint8_t b, int *value, int *distance);
+/* The position of index idx in t as a FEN line, White to move (an empty
+ * board when the index holds no position). */
+void tb_index_fen(chk_tb *tb, const tb_table *t, uint64_t idx, char *out, size_t n);
 /* Every signature with exactly `pieces` pieces, each side a king: out[]
  * (room for max); returns how many. */
 int tb_sigs_with(int pieces, tb_sig *out, int max);

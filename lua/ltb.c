@@ -30,6 +30,13 @@
  *   tables:info([rules]) -> list            each table: {name =, pieces =,
  *       positions =, wins =, draws =, losses =, longest_win =, longest_fen =}
  *   tables:max_pieces([rules]) -> n         every signature up to n is there
+ *   tables:wins(rules, name [, min [, unique [, keep]]]) -> list, count
+ *       the positions of table name (White to move) won in at least min
+ *       plies (default 1), with unique only those where exactly one move
+ *       wins: count them (with their symmetric images, as info's wins)
+ *       and list the keep (default 0) longest, {fen =, distance =} each,
+ *       longest first; nil, message when there is no such table.
+ *       Interrupted as tb.build is.
  *   tables:dir() -> text | nil (no folder), tables:reload()   (re-scan
  *       after files changed)
  *   b:probe([tables]) -> "win"|"loss"|"draw", plies | nil [, message]
@@ -347,6 +354,57 @@ static int dir_max_pieces(lua_State *L)
     return 1;
 }
 
+#define WINS_KEEP_MAX 100000
+
+/* The optional integer argument arg, def when absent; raises (code
+ * "bad_argument") when it is not a whole number from lo to hi. */
+static int opt_int_arg(lua_State *L, int arg, const char *what, int def, int lo, int hi)
+{
+    if (lua_isnoneornil(L, arg))
+        return def;
+    if (!lua_isinteger(L, arg) || lua_tointeger(L, arg) < lo || lua_tointeger(L, arg) > hi)
+        lb_error(L, LB_E_BAD_ARGUMENT, "tables:wins: %s must be a whole number from %d to %d, not %s",
+                 what, lo, hi, lb_push_value_text(L, arg));
+    return (int)lua_tointeger(L, arg);
+}
+
+/* tables:wins(rules, name [, min [, unique [, keep]]]) -> list, count */
+static int dir_wins(lua_State *L)
+{
+    TbDir *d = checkdir(L, 1);
+    const char *name = luaL_checkstring(L, 3);
+    chk_tb_walk_opts o = {opt_int_arg(L, 4, "min", 1, 1, CHK_TB_MAX_DIST), lua_toboolean(L, 5),
+                          opt_int_arg(L, 6, "keep", 0, 0, WINS_KEEP_MAX), lb_interrupt_flag()};
+    char err[320], fen[96];
+    uint64_t count;
+    lua_settop(L, 6);
+    chk_tb *tb = dir_tables(d, rules_at(L, 2), err, sizeof err);
+    if (!tb)
+        return push_fail(L, err);
+    int i = chk_tb_number(tb, name);
+    if (i < 0)
+        return push_fail(L, lua_pushfstring(L, "no table %s in %s", name, d->dir ? d->dir : "(no folder)"));
+    chk_tb_win *out = lua_newuserdatauv(L, sizeof *out * (size_t)(o.keep ? o.keep : 1), 0);
+    *lb_interrupt_flag() = 0;
+    int n = chk_tb_wins(tb, i, &o, out, &count);
+    if (n == CHK_STOPPED)
+        return lb_status_error(L, n, NULL);
+    if (n < 0)
+        return push_fail(L, chk_tb_error(tb));
+    lua_createtable(L, n, 0);
+    for (int k = 0; k < n; k++) {
+        if (chk_tb_index_fen(tb, i, out[k].index, fen, sizeof fen) != 1)
+            return push_fail(L, chk_tb_error(tb));
+        lua_createtable(L, 0, 2);
+        lua_pushstring(L, fen);
+        lua_setfield(L, -2, "fen");
+        set_int(L, "distance", out[k].distance);
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_pushinteger(L, (lua_Integer)count);
+    return 2;
+}
+
 static int dir_dir(lua_State *L)
 {
     lua_pushstring(L, checkdir(L, 1)->dir);
@@ -602,6 +660,7 @@ static const luaL_Reg dir_methods[] = {
     {"best", dir_best},
     {"info", dir_info},
     {"max_pieces", dir_max_pieces},
+    {"wins", dir_wins},
     {"dir", dir_dir},
     {"reload", dir_reload},
     {NULL, NULL}

@@ -41,8 +41,20 @@ end
 local made = {}
 local scratch, scratch_count = nil, 0
 
+-- (string.gsub, not s:gsub: H.cleanup may run as a finalizer while the
+-- sandbox has the string methods switched off, and must not fail then)
 local function shell_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
+  return "'" .. string.gsub(s, "'", "'\\''") .. "'"
+end
+
+-- Runs the program ($CHESKERS, else ./cheskers) with args (shell words)
+-- for at most 120 s: its output (stdout and stderr) and exit status (-1
+-- when killed by a signal).
+function H.run_program(args)
+  local p = io.popen(("timeout 120 %s %s 2>&1"):format(os.getenv("CHESKERS") or "./cheskers", args))
+  local out = p:read("a")
+  local ok, how, code = p:close()
+  return out, ok and 0 or (how == "exit" and code or -1)
 end
 
 function H.tmpdir()

@@ -27,7 +27,7 @@ core/board
 core/result
 core/movetext core/perft core/eval
 core/tb
-core/search core/solve core/tb_build
+core/search core/solve core/tb_build core/tb_walk
 lua/lerror
 lua/lbind
 lua/lrules lua/lperft lua/lsys lua/lsandbox

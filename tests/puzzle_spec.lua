@@ -37,12 +37,7 @@ local function kinds_of(report)
   return k
 end
 
-local function run_program(args)
-  local p = io.popen(("timeout 120 %s %s 2>&1"):format(EXE, args))
-  local out = p:read("a")
-  local ok, how, code = p:close()
-  return out, ok and 0 or (how == "exit" and code or -1)
-end
+local run_program = H.run_program
 
 -- ---- the solver --------------------------------------------------------------
 

@@ -148,6 +148,8 @@ local ROWS = {
   { "cli", "tb build --rules golmob", { "golmob", "did you mean 'golomb'" } },
   { "cli", { "tb", "probe", "8/8/8/8/8/2k5/8/K7 w", "--rules", "capture=jump" }, { "'jump'", "did you mean 'jumps'" } },
   { "cli", "tb atlas --rules golmob", { "golmob", "did you mean 'golomb'" } },
+  { "cli", "tb atlas --vs golmob", { "golmob", "did you mean 'golomb'" } },
+  { "cli", "mine --studies --theme zugswang", { "zugswang", "did you mean 'zugzwang'" } },
   { "cli", "experiment {exp} --rules majority=maybe", { "majority", "'maybe'" } },
   { "cli", "experiment {exp} --rules golmob", { "golmob", "did you mean 'golomb'" } },
   { "cli", "experiment {exp} --rules capture=jump", { "'jump'", "did you mean 'jumps'" } },

@@ -1,7 +1,7 @@
 -- cheskers book FILE... --out book.html : one HTML page of puzzles.
 
 local usage = [[
-usage: cheskers book FILE... --out book.html [--title TEXT] [--check]
+usage: cheskers book FILE... --out book.html [--title TEXT] [--check] [--tb DIR]
 
 Writes one self-contained HTML page with every puzzle of the files: its
 diagram (SVG), the goal ("Black to play and win in 3") and the solution,
@@ -9,7 +9,12 @@ hidden until clicked. Files are loaded as data, in the sandbox.
 
   --out FILE     the page to write (required)
   --title TEXT   the page's title (default "Cheskers puzzles")
-  --check        check every puzzle first and mark the unsound ones]]
+  --check        check every puzzle first and mark the unsound ones
+  --tb DIR       check with the tablebases of DIR (else $CHESKERS_TB's):
+                 studies of more than 15 moves need them
+
+Puzzles of several files come in a section for each file, in the order
+given, with a list of the files at the top.]]
 
 local function parser()
   local p = require("cheskers.cli").parser("cheskers book", "Write an HTML page of puzzles.")
@@ -17,6 +22,7 @@ local function parser()
   p:option("--out", "output page")
   p:option("--title", "page title", "Cheskers puzzles")
   p:flag("--check")
+  p:option("--tb", "tablebases for --check")
   return p
 end
 
@@ -37,7 +43,20 @@ summary { cursor: pointer; color: #2f6d32; }
 .line { font-family: monospace; font-size: 1.05em; line-height: 1.6; }
 .unsound { color: #a02020; font-size: .9em; }
 .fen { font-family: monospace; font-size: .75em; color: #8a7a68; word-break: break-all; }
+h2.file { font-weight: normal; margin: 1.2em 0 .6em 0; border-bottom: 1px solid #e2d6c2; }
 ]]
+
+-- The files of the list in their order, with how many puzzles each:
+-- { {file =, n =}, ... } (a puzzle without a file: "").
+local function files_of(list)
+  local files, last = {}, nil
+  for _, p in ipairs(list) do
+    local f = p.file or ""
+    if f ~= last then files[#files + 1] = { file = f, n = 0 } last = f end
+    files[#files].n = files[#files].n + 1
+  end
+  return files
+end
 
 -- The solution as numbered text: "1. a b 2. c d 3. e".
 local function line_text(sol)
@@ -61,9 +80,26 @@ local function page(list, title, reports)
                 string.format("<p>%s. The side to move wins &mdash; captures every enemy king or "
                   .. "leaves the enemy without a move &mdash; within the stated number of its own moves, "
                   .. "whatever the defence. Click <em>Solution</em> to see the main line.</p>",
-                  cheskers.plural(#list, "puzzle")),
-                '<div class="puzzles">' }
+                  cheskers.plural(#list, "puzzle")) }
+  -- puzzles of several files: a section for each, listed first
+  local files = files_of(list)
+  if #files > 1 then
+    local links = {}
+    for k, f in ipairs(files) do
+      links[k] = string.format('<a href="#f%d">%s</a> (%d)', k, esc(f.file:match("[^/]*$")), f.n)
+    end
+    out[#out + 1] = '<p class="meta">Files: ' .. table.concat(links, " &middot; ") .. "</p>"
+  end
+  local file_no, file = 0, nil
   for i, p in ipairs(list) do
+    if i == 1 or #files > 1 and (p.file or "") ~= file then
+      if i > 1 then out[#out + 1] = "</div>" end
+      file, file_no = p.file or "", file_no + 1
+      if #files > 1 then
+        out[#out + 1] = string.format('<h2 class="file" id="f%d">%s</h2>', file_no, esc(file:match("[^/]*$")))
+      end
+      out[#out + 1] = '<div class="puzzles">'
+    end
     local ok, b = pcall(cheskers.new, p.fen, p.rules)
     out[#out + 1] = string.format('<div class="puzzle" id="p%d">', i)
     out[#out + 1] = string.format("<h2>%d. %s</h2>", i, esc(p.title or ("Puzzle " .. i)))
@@ -103,6 +139,7 @@ local function page(list, title, reports)
     out[#out + 1] = '<p class="fen">' .. esc(p.fen) .. "</p>"
     local meta = {}
     if p.author then meta[#meta + 1] = "by " .. esc(p.author) end
+    if p.comment then meta[#meta + 1] = esc(p.comment) end
     if p.tags and #p.tags > 0 then
       local tags = {}
       for k, t in ipairs(p.tags) do tags[k] = esc(t) end
@@ -111,6 +148,7 @@ local function page(list, title, reports)
     if #meta > 0 then out[#out + 1] = '<p class="meta">' .. table.concat(meta, " &middot; ") .. "</p>" end
     out[#out + 1] = "</details></div>"
   end
+  if #list == 0 then out[#out + 1] = '<div class="puzzles">' end
   out[#out + 1] = "</div></body></html>"
   return table.concat(out, "\n") .. "\n"
 end
@@ -130,7 +168,8 @@ local function run(args)
   local reports
   if opts.check then
     reports = {}
-    for _, p in ipairs(list) do reports[p] = puzzle.check(p) end
+    local tables = puzzle.tables(opts.tb)
+    for _, p in ipairs(list) do reports[p] = puzzle.check(p, { tb = tables }) end
   end
   require("cheskers.store").write_file(opts.out, page(list, opts.title, reports))
   io.stdout:write(string.format("%s written to %s\n", require("cheskers").plural(#list, "puzzle"), opts.out))

@@ -2,7 +2,8 @@
 -- Plays self-play games (through cheskers.game) and keeps the positions
 -- where the side to move has a unique forced win (no cooks, no duals along
 -- the main line) in A to B moves, writing them as puzzle files. With
--- --tb DIR it finds endgame studies in the tablebases instead.
+-- --tb DIR it finds endgame studies in the tablebases instead, and with
+-- --studies it walks every table for them (ranked, with their themes).
 
 local DESCRIPTION = [[
 Plays N self-play games from the start position and looks, at every
@@ -18,7 +19,17 @@ With --tb TBDIR it finds endgame studies in the tablebases: N random
 positions that the tables cover (both sides a king, up to the tables'
 size), kept when the side to move wins in A to B moves (up to 64) with
 exactly one winning move, the main line has no duals, and the puzzle
-passes `cheskers check --tb TBDIR`.]]
+passes `cheskers check --tb TBDIR`.
+
+With --studies (and --tb TBDIR or $CHESKERS_TB; no --games) it walks every
+table instead, for endgame studies: White to play wins in A to B moves
+(default 6-64) with exactly one winning move at each of its turns (every
+other move draws or loses; in the last --duals plies, default 3, slower
+wins may exist too), Black resisting longest, natural material (no side
+has more of a kind than at the start, White at most one piece other than
+pawns up), a quiet key; at most --per-signature a material, ranked longer
+first, then fewer pieces; tagged with their themes (zugzwang, sacrifice,
+promotion choice, race), which --theme selects.]]
 
 local EPILOG = [[
 Games are varied by a few random opening moves and an occasional random
@@ -29,7 +40,7 @@ run killed at any moment and run again writes the same files.]]
 local function parser()
   local p = require("cheskers.cli").parser("cheskers mine", DESCRIPTION, EPILOG)
   p:option("--games", "games to play (required)"):convert(math.tointeger)
-  p:option("--moves", "win lengths wanted, A-B or one number", "1-5")
+  p:option("--moves", "win lengths wanted, A-B or one number (default 1-5; --studies 6-64)")
   p:option("--out", "output folder (created if missing)", ".")
   p:option("--file", "write every puzzle into DIR/NAME (a list) instead")
   p:option("--seed", "random seed; the games depend only on it", "1"):convert(math.tointeger)
@@ -40,8 +51,13 @@ local function parser()
   p:option("--from", "games, or random: N random positions (kings and up to --pieces other "
            .. "pieces a side)", "games")
   p:option("--pieces", "--from random: most extra pieces a side", "4"):convert(math.tointeger)
-  p:option("--theme", "keep only wins that end so: stalemate or kings")
+  p:option("--theme", "keep only wins that end so: stalemate or kings (--studies: also zugzwang, "
+           .. "sacrifice, promotion choice, race)")
   p:option("--tb", "find studies in the tablebases of this directory")
+  p:flag("--studies", "walk every table of --tb DIR (or $CHESKERS_TB) for studies, ranked")
+  p:option("--duals", "--studies: the last plies where slower wins may exist too", "3"):convert(math.tointeger)
+  p:option("--per-signature", "--studies: most studies of one material", "3"):convert(math.tointeger)
+  p:option("--signature", "--studies: only this material (e.g. KCvKP)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end
@@ -242,6 +258,302 @@ local function mine_tables(m)
   end
 end
 
+-- ---- --studies: endgame studies mined from the tables ----------------------
+--
+-- A study is a table position (White to move, as the tables store them)
+-- that White wins with exactly one winning move at every one of its turns
+-- along the main line (every other move draws or loses), except in the
+-- last opts.duals plies, where other moves may win too but more slowly (a
+-- dual as fast would fail `check`); the loser always resists longest. Its
+-- material is natural (natural_material below). Candidates come from
+-- tables:wins (the longest positions with a single winning move of each
+-- signature); the main line is built with tables:moves.
+
+-- The pieces of each side of a signature name ("KBvKP").
+local function sides_of(name)
+  local w, b = name:match("^(%u+)v(%u+)$")
+  local function count(text)
+    local n = {}
+    for c in text:gmatch(".") do n[c] = (n[c] or 0) + 1 end
+    return n
+  end
+  return count(w), count(b)
+end
+
+-- Natural material: no side has more of a kind than its army at the start
+-- (2 kings, a bishop, a camel, 8 pawns), so nothing looks promoted, and
+-- the winner (White) has at most one more piece other than pawns than the
+-- loser (one extra minor, not a crushing majority).
+local ARMY = { K = 2, B = 1, C = 1, P = 8 }
+local function natural_material(name)
+  local w, b = sides_of(name)
+  local officers = { 0, 0 }
+  for i, side in ipairs { w, b } do
+    for kind, n in pairs(side) do
+      if n > ARMY[kind] then return false end
+      if kind ~= "P" then officers[i] = officers[i] + n end
+    end
+  end
+  return officers[1] - officers[2] <= 1
+end
+
+local function value_of(moves, value)
+  local list = {}
+  for _, mv in ipairs(moves) do
+    if mv.value == value then list[#list + 1] = mv end
+  end
+  return list
+end
+
+-- The moves of b by the tables (raises on a damaged file).
+local function tb_moves(tables, b)
+  local moves, err = tables:moves(b)
+  if not moves then error(err, 0) end
+  return moves
+end
+
+-- The main line from b (the winner to move): a list of moves and the
+-- number of winner turns where another (slower) move also won, or nil when
+-- a winner's move is not the only win before the last `duals` plies, or
+-- the fastest win is not unique. Among longest defences the first that
+-- keeps the line sound is taken. memo: the answers by position (hash),
+-- false for none (lines of one material merge, so most are known).
+local function study_line(tables, b, duals, memo)
+  local h = b:hash()
+  local known = memo[h]
+  if known ~= nil then
+    if not known then return nil end
+    return table.move(known.line, 1, #known.line, 1, {}), known.duals
+  end
+  memo[h] = false
+  if b:result() then memo[h] = { line = {}, duals = 0 } return {}, 0 end
+  local wins, best = value_of(tb_moves(tables, b), "win"), nil
+  for _, mv in ipairs(wins) do
+    if not best or mv.distance < best.distance then best = mv end
+  end
+  if not best then return nil end
+  for _, mv in ipairs(wins) do
+    if mv ~= best and mv.distance == best.distance then return nil end   -- a dual as fast
+  end
+  if #wins > 1 and best.distance > duals then return nil end
+  local c = b:copy()
+  c:play(best.move)
+  local line, n
+  if c:result() then
+    line, n = {}, 0
+  else
+    local replies, longest = tb_moves(tables, c), -1
+    for _, mv in ipairs(replies) do
+      if mv.value ~= "loss" then return nil end     -- not covered: no study
+      longest = math.max(longest, mv.distance)
+    end
+    for _, mv in ipairs(replies) do
+      if mv.distance == longest and not line then
+        local cc = c:copy()
+        cc:play(mv.move)
+        local rest, k = study_line(tables, cc, duals, memo)
+        if rest then
+          table.insert(rest, 1, mv.move)
+          line, n = rest, k
+        end
+      end
+    end
+    if not line then return nil end
+  end
+  table.insert(line, 1, best.move)
+  n = n + (#wins > 1 and 1 or 0)
+  memo[h] = { line = table.move(line, 1, #line, 1, {}), duals = n }
+  return line, n
+end
+
+-- b with the other side to move (a fresh board), or nil when that is no
+-- legal position.
+local function other_side_to_move(b)
+  local place, side, rest = b:fen():match("^(%S+) (%a)(.*)$")
+  local ok, c = pcall(require("cheskers").new, place .. " " .. (side == "w" and "b" or "w") .. rest, b:rules())
+  return ok and c or nil
+end
+
+-- The themes of a study's line from b (winner to move): zugzwang (after
+-- the key, the same position with the winner to move would be no win for
+-- it: the loser loses only because it must move), sacrifice (a winner's
+-- move that captures nothing is answered by a capture), promotion choice
+-- (the winner promotes where another letter does not win), race (both
+-- sides start with pawns and both move one in the line).
+local function study_themes(tables, b, line)
+  local themes, seen = {}, {}
+  local function add(t) if not seen[t] then seen[t] = true themes[#themes + 1] = t end end
+  local winner, c = b:turn(), b:copy()
+  local pawn_moved = {}
+  for i, m in ipairs(line) do
+    if c:get(m.from):upper() == "P" then pawn_moved[c:turn()] = true end
+    if c:turn() == winner then
+      if m.promotion then
+        local stem = tostring(m):gsub("=%u$", "")
+        for _, mv in ipairs(tb_moves(tables, c)) do
+          if mv.move.promotion and mv.value ~= "win" and tostring(mv.move):gsub("=%u$", "") == stem then
+            add("promotion choice")
+          end
+        end
+      end
+      if not m.is_capture and line[i + 1] and line[i + 1].is_capture then add("sacrifice") end
+    elseif i == 2 then
+      local flipped = other_side_to_move(c)
+      if flipped and not flipped:result() and tables:probe(flipped) ~= "win" then add("zugzwang") end
+    end
+    c:play(m)
+  end
+  if pawn_moved.white and pawn_moved.black then add("race") end
+  return themes
+end
+
+-- The keys of a position and of its images under the symmetries the
+-- tables use for pawnless material (the half turn, the long diagonals):
+-- positions sharing a key are the same study.
+local SYMMETRIES = {
+  function(f, r) return f, r end,
+  function(f, r) return 7 - f, 7 - r end,
+  function(f, r) return r, f end,
+  function(f, r) return 7 - r, 7 - f end,
+}
+local function position_keys(b)
+  local pawnless = #b:pieces("white", "P") + #b:pieces("black", "P") == 0
+  local keys = {}
+  for i = 1, pawnless and #SYMMETRIES or 1 do
+    local parts = {}
+    for _, sq in ipairs(require("cheskers").SQUARES) do
+      local piece = b:get(sq)
+      if piece then
+        local f, r = SYMMETRIES[i](sq:byte(1) - 97, sq:byte(2) - 49)
+        parts[#parts + 1] = string.char(97 + f, 49 + r) .. piece
+      end
+    end
+    table.sort(parts)
+    keys[i] = table.concat(parts, ",") .. " " .. b:turn()
+  end
+  return keys
+end
+
+-- Marks every position of a study's line as seen (with its images).
+local function mark_line(seen, b, line)
+  local c = b:copy()
+  for i = 0, #line do
+    if i > 0 then c:play(line[i]) end
+    for _, k in ipairs(position_keys(c)) do seen[k] = true end
+  end
+end
+
+-- Whether the line from b meets a seen position within its first
+-- STUDY_JOIN plies (then it is a variant of a study already taken).
+local STUDY_JOIN = 4
+local function joins_seen(seen, b, line)
+  local c = b:copy()
+  for i = 0, math.min(STUDY_JOIN, #line) do
+    if i > 0 then c:play(line[i]) end
+    for _, k in ipairs(position_keys(c)) do
+      if seen[k] then return true end
+    end
+  end
+  return false
+end
+
+local function count_pieces(name) return #name - 1 end
+
+-- The ranking: longer first, then fewer pieces, then fewer duals at the
+-- end, then the position text (a stable order).
+local function study_before(x, y)
+  if x.p.moves ~= y.p.moves then return x.p.moves > y.p.moves end
+  if x.pieces ~= y.pieces then return x.pieces < y.pieces end
+  if x.duals ~= y.duals then return x.duals < y.duals end
+  return x.p.fen < y.p.fen
+end
+
+local function has(list, x)
+  for _, v in ipairs(list) do if v == x then return true end end
+  return false
+end
+
+-- The puzzle of study b (White to move) with its main line, or nil when
+-- its themes lack opts.theme or it fails `check --tb`.
+local function study_puzzle(m, name, b, line, duals)
+  local opts, tables = m.opts, m.opts.tables
+  local texts, c = {}, b:copy()
+  for i, mv in ipairs(line) do
+    texts[i] = tostring(mv)
+    c:play(mv)
+  end
+  local _, how = c:result()
+  local k = (#line + 1) // 2
+  local p = make_puzzle(m, b, k, texts, how, "cheskers mine --studies, " .. name)
+  p.title = ("%s: White to play wins in %d"):format(name:gsub("v", " v "), k)
+  p.tags = { "study", "tablebase" }
+  for _, t in ipairs(study_themes(tables, b, line)) do p.tags[#p.tags + 1] = t end
+  p.tags[#p.tags + 1] = how
+  if opts.theme and not has(p.tags, opts.theme) then return nil end
+  p.comment = ("Only one winning move at each of White's turns%s; mined from the tables."):format(
+    duals > 0 and (", but for %s in the last %d plies (slower wins too)"):format(
+      require("cheskers").plural(duals, "turn"), opts.duals) or "")
+  if not require("cheskers.puzzle").check(p, { tb = tables }).ok then return nil end
+  return p
+end
+
+-- The studies of one signature: at most opts.per_signature, longest
+-- first, with a quiet key, none joining the line of another within its
+-- first two moves.
+local function signature_studies(m, info, board)
+  local opts, tables = m.opts, m.opts.tables
+  local list, err = tables:wins(board, info.name, 2 * opts.lo - 1, true, opts.candidates)
+  if not list then error(err, 0) end
+  local found, seen, memo = {}, {}, {}
+  for _, cand in ipairs(list) do
+    if #found >= opts.per_signature then break end
+    local b = require("cheskers").new(cand.fen, opts.rules)
+    local line, duals
+    if cand.distance <= 2 * opts.hi - 1 then line, duals = study_line(tables, b, opts.duals, memo) end
+    if line and not line[1].is_capture and not joins_seen(seen, b, line) then
+      mark_line(seen, b, line)
+      local p = study_puzzle(m, info.name, b, line, duals)
+      if p then found[#found + 1] = { p = p, pieces = count_pieces(info.name), duals = duals } end
+    end
+  end
+  return found
+end
+
+-- --studies: every complete table (or opts.signature), ranked.
+local function mine_studies(m)
+  local cheskers, opts = require "cheskers", m.opts
+  local board = cheskers.new(nil, opts.rules)
+  local most = opts.tables:max_pieces(board) or 0
+  local infos, err = opts.tables:info(board)
+  if not infos then error(err, 0) end
+  local todo = {}
+  for _, info in ipairs(infos) do
+    if opts.signature and info.name == opts.signature
+       or not opts.signature and info.pieces <= most and natural_material(info.name) then
+      todo[#todo + 1] = info
+    end
+  end
+  if opts.signature and #todo == 0 then
+    local names = {}
+    for _, info in ipairs(infos) do names[#names + 1] = info.name end
+    error(("no table %s in %s%s"):format(opts.signature, opts.tables:dir(),
+      cheskers.did_you_mean(opts.signature, names)), 0)
+  end
+  if #todo == 0 then error("no complete set of tables in " .. opts.tables:dir() .. " for these rules", 0) end
+  local all = {}
+  for i, info in ipairs(todo) do
+    for _, s in ipairs(signature_studies(m, info, board)) do all[#all + 1] = s end
+    if opts.progress then opts.progress(i, #todo, #all) end
+  end
+  table.sort(all, study_before)
+  for i, s in ipairs(all) do
+    if opts.max and i > opts.max then break end
+    s.p.source = s.p.source .. (", rank %d"):format(i)
+    m.found[#m.found + 1] = s.p
+    if opts.found then opts.found(s.p, require("cheskers").new(s.p.fen, opts.rules):hash()) end
+  end
+end
+
 -- --from random: N random positions.
 local function mine_random(m)
   local cheskers, opts = require "cheskers", m.opts
@@ -300,7 +612,9 @@ end
 -- progress(i, n, found), found(p, hash).
 local function mine(opts)
   local m = new_miner(opts)
-  if opts.tables then
+  if opts.studies then
+    mine_studies(m)
+  elseif opts.tables then
     mine_tables(m)
   elseif opts.from == "random" then
     mine_random(m)
@@ -312,6 +626,10 @@ end
 
 -- The rules of --rules (rulearg.parse, as every command reads --rules),
 -- refused when a puzzle file cannot hold them (hooks); nil: golomb.
+local run_studies
+local STUDY_THEMES = { "zugzwang", "sacrifice", "promotion choice", "race", "stalemate", "kings" }
+local STUDY_CANDIDATES = 100000   -- the longest positions looked at in each signature
+
 local function puzzle_rules(text)
   if text == nil then return nil end
   local rules, err = require("cheskers.rulearg").parse(text)
@@ -322,27 +640,12 @@ local function puzzle_rules(text)
   return rules
 end
 
-local function run(args)
-  local ap = parser()
-  local opts = require("cheskers.cli").parse_args(ap, args)
-  if not opts then return 0 end
-  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
-  if not opts.seed then error("--seed must be an integer", 0) end
-  if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
-  local cli, S = require "cheskers.cli", require "cheskers.schema"
-  cli.check_option("--from", opts.from, S.one_of { "games", "random" })
-  if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of { "stalemate", "kings" }) end
-  cli.check_option("--pieces", opts.pieces, S.int { min = 0, max = 10 })
-  local lo, hi = parse_range(opts.moves, opts.tb and 64 or 15)
-  local rules = puzzle_rules(opts.rules)
-  local puzzle = require "cheskers.puzzle"
-  mkdir(opts.out)
-  local header = string.format("Mined by cheskers mine --games %d --moves %s --seed %d%s%s", opts.games,
-    opts.moves, opts.seed, opts.tb and " --tb" or opts.from == "random" and " --from random" or "",
-    opts.rules and (" --rules %q"):format((opts.rules:gsub("%s+", " "))) or "")
-  local so_far = {}
-  local function found(p, hash)
-    if opts.file then   -- the whole file again: an interrupted run keeps its finds
+-- The writer of a run's puzzles: into DIR/NAME (the whole file again each
+-- time: an interrupted run keeps its finds), else one file per puzzle.
+local function puzzle_writer(opts, header)
+  local puzzle, so_far = require "cheskers.puzzle", {}
+  return function(p, hash)
+    if opts.file then
       so_far[#so_far + 1] = p
       store.write_file(opts.out .. "/" .. opts.file, puzzle.serialize(so_far, header))
       return
@@ -350,26 +653,79 @@ local function run(args)
     local name = string.format("%s/win%d-%016x.lua", opts.out, p.moves, hash)
     store.write_file(name, puzzle.serialize({ p }))   -- whole files only, even when killed
   end
-  local progress
-  if not opts.quiet then
-    progress = function(g, n, k)
-      io.stderr:write(string.format("\r%s %d/%d: %s", opts.from == "random" and "position" or "game",
-        g, n, require("cheskers").plural(k, "puzzle")))
-      if g == n then io.stderr:write("\n") end
-      io.stderr:flush()
-    end
+end
+
+-- The progress line of a run on stderr (nil with --quiet).
+local function progress_line(opts, what)
+  if opts.quiet then return nil end
+  return function(g, n, k)
+    io.stderr:write(string.format("\r%s %d/%d: %s", what, g, n, require("cheskers").plural(k, "puzzle")))
+    if g == n then io.stderr:write("\n") end
+    io.stderr:flush()
   end
+end
+
+-- The summary line: how many of each length, and where.
+local function summary(opts, list, lo, hi)
+  local counts, parts = {}, {}
+  for _, p in ipairs(list) do counts[p.moves] = (counts[p.moves] or 0) + 1 end
+  for k = lo, hi do
+    if counts[k] or hi - lo < 15 then parts[#parts + 1] = string.format("%d in %d", counts[k] or 0, k) end
+  end
+  io.stdout:write(string.format("%s (%s) written to %s\n", require("cheskers").plural(#list, "puzzle"),
+    table.concat(parts, ", "), opts.file and (opts.out .. "/" .. opts.file) or opts.out))
+end
+
+-- cheskers mine --studies
+function run_studies(opts)
+  local cli, S = require "cheskers.cli", require "cheskers.schema"
+  cli.check_option("--duals", opts.duals, S.int { min = 0, max = 253 })
+  cli.check_option("--per-signature", opts.per_signature, S.int { min = 1, max = 1000 })
+  if opts.max ~= nil then cli.check_option("--max", opts.max, S.int { min = 1 }) end
+  if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of(STUDY_THEMES)) end
+  local tables = require("cheskers.puzzle").tables(opts.tb)
+  if not tables then error("--studies needs tablebases: --tb DIR, or $CHESKERS_TB", 0) end
+  local lo, hi = parse_range(opts.moves or "6-64", 64)
+  local rules = puzzle_rules(opts.rules)
+  mkdir(opts.out)
+  local header = ("Endgame studies mined by cheskers mine --studies --moves %d-%d --duals %d%s%s"):format(lo, hi,
+    opts.duals, opts.signature and (" --signature " .. opts.signature) or "",
+    opts.rules and (" --rules %q"):format((opts.rules:gsub("%s+", " "))) or "")
+  local list = mine { studies = true, seed = 1, tables = tables, lo = lo, hi = hi, duals = opts.duals, rules = rules,
+                      per_signature = opts.per_signature, signature = opts.signature, max = opts.max,
+                      theme = opts.theme,
+                      candidates = STUDY_CANDIDATES, found = puzzle_writer(opts, header),
+                      progress = progress_line(opts, "signature") }
+  summary(opts, list, lo, hi)
+  return 0
+end
+
+local function run(args)
+  local ap = parser()
+  local opts = require("cheskers.cli").parse_args(ap, args)
+  if not opts then return 0 end
+  if opts.studies then return run_studies(opts) end
+  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
+  if not opts.seed then error("--seed must be an integer", 0) end
+  if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
+  local cli, S = require "cheskers.cli", require "cheskers.schema"
+  cli.check_option("--from", opts.from, S.one_of { "games", "random" })
+  if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of { "stalemate", "kings" }) end
+  cli.check_option("--pieces", opts.pieces, S.int { min = 0, max = 10 })
+  local lo, hi = parse_range(opts.moves or "1-5", opts.tb and 64 or 15)
+  local rules = puzzle_rules(opts.rules)
+  local puzzle = require "cheskers.puzzle"
+  mkdir(opts.out)
+  local header = string.format("Mined by cheskers mine --games %d --moves %s --seed %d%s%s", opts.games,
+    opts.moves or "1-5", opts.seed, opts.tb and " --tb" or opts.from == "random" and " --from random" or "",
+    opts.rules and (" --rules %q"):format((opts.rules:gsub("%s+", " "))) or "")
+  local found = puzzle_writer(opts, header)
+  local progress = progress_line(opts, opts.from == "random" and "position" or "game")
   local list = mine { games = opts.games, lo = lo, hi = hi, seed = opts.seed, depth = opts.depth,
                       max = opts.max, rules = rules, progress = progress, found = found,
                       from = opts.from, pieces = opts.pieces, theme = opts.theme,
                       tables = opts.tb and puzzle.tables(opts.tb) }
-  local counts = {}
-  for _, p in ipairs(list) do counts[p.moves] = (counts[p.moves] or 0) + 1 end
-  local parts = {}
-  for k = lo, hi do parts[#parts + 1] = string.format("%d in %d", counts[k] or 0, k) end
-  io.stdout:write(string.format("%s (%s) written to %s\n", require("cheskers").plural(#list, "puzzle"),
-    table.concat(parts, ", "),
-    opts.file and (opts.out .. "/" .. opts.file) or opts.out))
+  summary(opts, list, lo, hi)
   return 0
 end
 

@@ -402,6 +402,18 @@ function Tables:info(rules) end
 ---@return integer
 function Tables:max_pieces(rules) end
 
+---The positions of table `name` (White to move) won in at least `min` plies;
+---with `unique` only those with a single winning move: the `keep` longest
+---and how many there are (symmetric images counted).
+---@param rules cheskers.rulespec|nil
+---@param name string
+---@param min? integer
+---@param unique? boolean
+---@param keep? integer
+---@return {fen: string, distance: integer}[]|nil list
+---@return integer|string count_or_message
+function Tables:wins(rules, name, min, unique, keep) end
+
 ---@return string
 function Tables:dir() end
 
