@@ -340,7 +340,39 @@ describe("whole files", function()
     store.write_file(path, "first, a longer text\n")
     store.write_file(path, "second\n")
     assert.equal("second\n", read(path))
-    assert.is_nil(io.open(path .. ".tmp"))
+    local names = {}
+    for name in require("lfs").dir(dir .. "/a/b") do
+      if name ~= "." and name ~= ".." then names[#names + 1] = name end
+    end
+    assert.are.same({ "page.html" }, names)
+  end)
+
+  it("writes through no link planted at a temporary name (it was PATH.tmp, followed)", function()
+    local victim, path = dir .. "/victim", dir .. "/page.html"
+    local f = assert(io.open(victim, "w"))
+    f:write("precious")
+    f:close()
+    assert(os.execute(("ln -s '%s' '%s.tmp'"):format(victim, path)))
+    store.write_file(path, "page\n")
+    assert.equal("precious", read(victim))
+    assert.equal("page\n", read(path))
+    assert.is_true(os.execute(("test -L '%s.tmp'"):format(path)))   -- the planted link is left as it was
+  end)
+
+  it("cheskers.create_file refuses a path that exists, a link included", function()
+    local cheskers = require "cheskers"
+    local path = dir .. "/new"
+    local f = assert(cheskers.create_file(path))
+    f:write("x")
+    assert.is_true(f:close())
+    local g, err = cheskers.create_file(path)
+    assert.is_nil(g)
+    assert.matches("File exists", err)
+    assert(os.execute(("ln -s '%s/nowhere' '%s/link'"):format(dir, dir)))
+    g, err = cheskers.create_file(dir .. "/link")
+    assert.is_nil(g)
+    assert.matches("File exists", err)
+    assert.is_nil(io.open(dir .. "/nowhere"))
   end)
 
   it("a failed write names the file asked for, not the temporary one, and leaves nothing", function()
@@ -348,7 +380,11 @@ describe("whole files", function()
     local ok, err = pcall(store.write_file, dir .. "/taken", "text")
     assert.is_false(ok)
     assert.matches("^cannot write " .. dir:gsub("%p", "%%%0") .. "/taken: ", err)
-    assert.is_nil(io.open(dir .. "/taken.tmp"))
+    local names = {}
+    for name in require("lfs").dir(dir) do
+      if name ~= "." and name ~= ".." then names[#names + 1] = name end
+    end
+    assert.are.same({ "taken" }, names)
     ok, err = pcall(store.write_file, "/proc/no/such/file", "text")
     assert.is_false(ok)
     assert.matches("^cannot", err)

@@ -84,7 +84,9 @@
 --                                 a page, puzzles, a saved game), durably:
 --                                 its folder created (unless mkdir = false: the
 --                                 REPL's save refuses a missing folder), the text
---                                 written to PATH.tmp beside it, fsync'd,
+--                                 written to a new temporary file beside it
+--                                 (created exclusively: never through a planted
+--                                 link), fsync'd,
 --                                 renamed over PATH (a kill leaves the old file
 --                                 or the new one); raises "cannot write PATH: ..."
 --   store.records_file(path, render) -> w   game records written as games end
@@ -188,20 +190,37 @@ end
 
 local function parent(path) return path:match("^(.*)/[^/]*$") or "." end
 
+-- A new temporary file beside path, PATH.tmp.N.M, created exclusively
+-- (cheskers.create_file): nothing planted at such a name, a link included,
+-- is ever written through; a taken name is passed over. Returns the file
+-- and its name, or nil and why. (No math.random: bots' draws must not
+-- depend on what the store writes.)
+local temp_count = 0
+local function create_temp(path)
+  local EEXIST = 17
+  for _ = 1, 100 do
+    temp_count = temp_count + 1
+    local tmp = string.format("%s.tmp.%d.%d", path, math.floor(cheskers.clock() * 1e6) % 1000000, temp_count)
+    local f, err, code = cheskers.create_file(tmp)
+    if f then return f, tmp end
+    if code ~= EEXIST then return nil, err end
+  end
+  return nil, "no free temporary name beside " .. path
+end
+
 function M.write_file(path, text, opts)
   if not (opts and opts.mkdir == false) then
     local ok, derr = M.mkdir(parent(path))
     if not ok then error(derr, 0) end
   end
-  local tmp = path .. ".tmp"
+  local f, tmp = create_temp(path)
   local function failed(err)
-    os.remove(tmp)
+    if f then os.remove(tmp) end
     err = tostring(err)
-    if err:sub(1, #tmp + 2) == tmp .. ": " then err = err:sub(#tmp + 3) end   -- name PATH, not PATH.tmp
+    if err:sub(1, #tmp + 2) == tmp .. ": " then err = err:sub(#tmp + 3) end   -- name PATH, not its temporary
     errorf("cannot write %s: %s", path, err)
   end
-  local f, err = io.open(tmp, "wb")
-  if not f then failed(err) end
+  if not f then failed(tmp) end
   local wrote, werr = f:write(text)
   local synced, serr = cheskers.fsync(f)
   local closed, cerr = f:close()

@@ -99,6 +99,14 @@ function cheskers.read_options(text) end
 ---@return number
 function cheskers.clock() end
 
+---A new file opened for writing, created exclusively: nil, message, errno when anything
+---is at path already, a link included.
+---@param path string
+---@return file*|nil file
+---@return string? message
+---@return integer? errno
+function cheskers.create_file(path) end
+
 ---Flushes the file and asks the system to write it to disk (fsync).
 ---@param file file*
 ---@return true|nil ok
