@@ -193,7 +193,7 @@ local function parent(path) return path:match("^(.*)/[^/]*$") or "." end
 -- A new temporary file beside path, PATH.tmp.N.M, created exclusively
 -- (cheskers.create_file): nothing planted at such a name, a link included,
 -- is ever written through; a taken name is passed over. Returns the file
--- and its name, or nil and why. (No math.random: bots' draws must not
+-- and its name, or nil and why (the temporary's name left out). (No math.random: bots' draws must not
 -- depend on what the store writes.)
 local temp_count = 0
 local function create_temp(path)
@@ -203,9 +203,9 @@ local function create_temp(path)
     local tmp = string.format("%s.tmp.%d.%d", path, math.floor(cheskers.clock() * 1e6) % 1000000, temp_count)
     local f, err, code = cheskers.create_file(tmp)
     if f then return f, tmp end
-    if code ~= EEXIST then return nil, err end
+    if code ~= EEXIST then return nil, err:sub(1, #tmp + 2) == tmp .. ": " and err:sub(#tmp + 3) or err end
   end
-  return nil, "no free temporary name beside " .. path
+  return nil, "no free temporary name beside it"
 end
 
 function M.write_file(path, text, opts)
@@ -214,13 +214,13 @@ function M.write_file(path, text, opts)
     if not ok then error(derr, 0) end
   end
   local f, tmp = create_temp(path)
+  if not f then errorf("cannot write %s: %s", path, tmp) end   -- (tmp: why, without the temporary's name)
   local function failed(err)
-    if f then os.remove(tmp) end
+    os.remove(tmp)
     err = tostring(err)
     if err:sub(1, #tmp + 2) == tmp .. ": " then err = err:sub(#tmp + 3) end   -- name PATH, not its temporary
     errorf("cannot write %s: %s", path, err)
   end
-  if not f then failed(tmp) end
   local wrote, werr = f:write(text)
   local synced, serr = cheskers.fsync(f)
   local closed, cerr = f:close()
