@@ -16,7 +16,7 @@ local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
 
 local wall = cheskers.clock
 
-local function tmpfile(text) return H.write(H.tmpname(".lua"), text) end
+local function tmpfile(text) return H.write_file(H.tmpname(".lua"), text) end
 
 -- Lua that waits about `seconds` in steps of 0.05 s (a child sleeps), with
 -- a little Lua between the steps so that the box's hook runs meanwhile.

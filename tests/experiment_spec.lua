@@ -1048,7 +1048,7 @@ describe("a rule hook failing in a bot's move", function()
 
   -- A bot file of dir: name.lua with the choose function's body.
   local function bot(name, body)
-    return H.write(("%s/%s.lua"):format(dir, name),
+    return H.write_file(("%s/%s.lua"):format(dir, name),
                    "return { name = '" .. name .. "', choose = function(b)\n" .. body .. "\nend }\n")
   end
 
@@ -1064,7 +1064,7 @@ describe("a rule hook failing in a bot's move", function()
   -- An experiment file of dir with one variant of rules (Lua source)
   -- played by the bot file at path: the loaded experiment, prepared.
   local function experiment_of(path, rules, sandboxed)
-    local file = H.write(dir .. "/exp.lua", ([[return { name = "hooks", games = 1, seed = 3,
+    local file = H.write_file(dir .. "/exp.lua", ([[return { name = "hooks", games = 1, seed = 3,
       max_plies = 30, bots = %q, variants = { { name = "v", rules = %s } } }]]):format(path, rules))
     local e = experiment.load(file, { sandbox = sandboxed })
     return selfplay.prepare(e, { sandbox = sandboxed })

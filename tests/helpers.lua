@@ -72,13 +72,6 @@ function H.tmpname(suffix)
   return ("%s/t%d%s"):format(scratch, scratch_count, suffix or "")
 end
 
--- Writes text to the file path (raises if it cannot); returns path.
-function H.write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-  return path
-end
 
 -- Removes a folder made by H.tmpdir now (H.cleanup removes what is left).
 function H.rmdir(dir)
@@ -109,11 +102,12 @@ function H.read_file(path)
   return s
 end
 
--- Writes text to a file (raises when it cannot).
+-- Writes text to a file (raises when it cannot); returns the path.
 function H.write_file(path, text)
   local f = assert(io.open(path, "wb"))
   f:write(text)
   f:close()
+  return path
 end
 
 -- ---- squares ---------------------------------------------------------------

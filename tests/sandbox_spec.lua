@@ -376,7 +376,7 @@ describe("files with long paths are named in full in their errors", function()
   end)
   teardown(function() H.cleanup() end)
 
-  local function file(name, text) return H.write(dir .. "/" .. name, text) end
+  local function file(name, text) return H.write_file(dir .. "/" .. name, text) end
 
   -- A detail as a bot's fault or a box's failure gives it: one line of at
   -- most 300 characters, a longer one cut to 297 and "..." (docs/security.md).

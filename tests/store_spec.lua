@@ -7,19 +7,7 @@ local H = require "helpers"
 
 local tmpdir, rmdir = H.tmpdir, H.rmdir
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local t = f:read("a")
-  f:close()
-  return t
-end
-
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local read, write = H.read_file, H.write_file
 
 local function lines(path)
   local t = {}

@@ -154,7 +154,7 @@ describe("the fit recovers known weights", function()
 end)
 
 describe("weights files", function()
-  local function file(text) return H.write(H.tmpname(".lua"), text) end
+  local function file(text) return H.write_file(H.tmpname(".lua"), text) end
 
   it("leave out weights: those get their defaults", function()
     local w = assert(tune.read_weights(file("return { weights = { bishop = 320, tempo = -3 } }")))
@@ -208,7 +208,7 @@ describe("engine:weights=FILE", function()
   end
 
   it("searches with the file's weights, and weight options over them", function()
-    local path = H.write(H.tmpname(".lua"), W)
+    local path = H.write_file(H.tmpname(".lua"), W)
     local w = assert(tune.read_weights(path))
     local over = {}
     for k, v in pairs(w) do over[k] = v end
@@ -227,7 +227,7 @@ describe("engine:weights=FILE", function()
   end)
 
   it("refuses a file with a mistake, naming it", function()
-    local path = H.write(H.tmpname(".lua"), "return { weights = { kign = 1 } }")
+    local path = H.write_file(H.tmpname(".lua"), "return { weights = { kign = 1 } }")
     local ok, err = pcall(bots.load, "engine:weights=" .. path)
     assert.is_false(ok)
     assert.equal("bot engine:weights=" .. path .. ": engine: " .. path
@@ -235,7 +235,7 @@ describe("engine:weights=FILE", function()
   end)
 
   it("is refused in a sandbox, in one line", function()
-    local path = H.write(H.tmpname(".lua"), W)
+    local path = H.write_file(H.tmpname(".lua"), W)
     local ok, err = pcall(bots.load, "engine:weights=" .. path, { sandbox = true })
     assert.is_false(ok)
     assert.truthy(err:find("weights=FILE cannot be read in a sandbox", 1, true), err)
@@ -246,7 +246,7 @@ describe("the REPL's weights command", function()
   -- the start position's eval as the REPL shows it: the default tempo weight
   local start_eval = string.format("eval %+.2f for black", cheskers.engine.defaults().tempo / 100)
   it("loads a file: eval uses its weights", function()
-    local path = H.write(H.tmpname(".lua"), "return { weights = { tempo = 500 } }")
+    local path = H.write_file(H.tmpname(".lua"), "return { weights = { tempo = 500 } }")
     -- the start position, Black to move: every feature but tempo is 0
     -- (the sides mirror each other), so eval is the tempo weight
     local f = cheskers.engine.features(cheskers.new())
@@ -261,7 +261,7 @@ describe("the REPL's weights command", function()
   end)
 
   it("says what is wrong with a file in one line, and keeps the weights", function()
-    local path = H.write(H.tmpname(".lua"), "return { weights = { tempo = 500, centre = 1 } }")
+    local path = H.write_file(H.tmpname(".lua"), "return { weights = { tempo = 500, centre = 1 } }")
     local out, code = run("--norc -c " .. shell_quote("weights " .. path .. "; eval") .. " </dev/null")
     assert.equal(1, code)
     assert.truthy(out:find(path .. ": weights: unknown weight 'centre' (did you mean 'center'?)", 1, true), out)
