@@ -452,7 +452,7 @@ end
 
 -- fn (running in box.env) or nil, message naming the box.
 -- The box remembers the chunkname: its messages and tracebacks name the
--- file in full (sandbox.readable).
+-- file in full (cheskers.luadata.readable).
 function Box:load(text, chunkname)
   chunkname = chunkname or "=" .. self.name
   self.chunkname = chunkname
