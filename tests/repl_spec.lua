@@ -651,6 +651,30 @@ describe("cheskers.cli under stock lua5.4", function()
     assert.same({ cli.progname .. " rules: bad spec\n", cli.progname .. " match: no\n" }, lines)
   end)
 
+  it("reads a negative number after an option as its value, written apart or with '='", function()
+    local cli = require "cheskers.cli"
+    local function parser()
+      local p = cli.parser("t")
+      p:option("--sprt")
+      p:option("-m --min"):convert(tonumber)
+      p:flag("--quiet")
+      p:argument("rest"):args("*")
+      return p
+    end
+    local o = cli.parse_args(parser(), { "--sprt", "-25,0", "-m", "-1.5", "--quiet", "a" })
+    assert.same({ "-25,0", -1.5, true, { "a" } }, { o.sprt, o.min, o.quiet, o.rest })
+    assert.equal("-25,0", cli.parse_args(parser(), { "--sprt=-25,0" }).sprt)
+    assert.equal(-0.5, cli.parse_args(parser(), { "--min", "-.5" }).min)
+    -- a word after "--" stays a positional argument; an option word stays an option
+    assert.same({ "--sprt", "-3" }, cli.parse_args(parser(), { "--", "--sprt", "-3" }).rest)
+    local ok, err = pcall(cli.parse_args, parser(), { "--sprt", "--quiet" })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("--sprt", 1, true), err)
+    ok, err = pcall(cli.parse_args, parser(), { "-x5" })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("unknown option", 1, true), err)
+  end)
+
   it("cheskers help WORD says an unknown subcommand with the nearest name", function()
     local help = require "cheskers.cmd.help"
     local ok, err = pcall(help.run, { "matc" }, require "cheskers.cli")

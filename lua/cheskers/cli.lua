@@ -224,13 +224,41 @@ end
 -- So a subcommand's run starts
 --   local opts = cli.parse_args(parser(), args)
 --   if not opts then return 0 end
+-- A negative number after an option that takes one value ("--sprt -25,0",
+-- "--min -1.5") is that option's value, as if written "--sprt=-25,0":
+-- argparse alone would read "-25,0" as an unknown option.
+local function join_negative_values(p, args)
+  local takes = {}
+  for _, o in ipairs(p._options or {}) do
+    if o._minargs == 1 and o._maxargs == 1 then
+      for _, a in ipairs(o._aliases or {}) do takes[a] = true end
+    end
+  end
+  local out, i = {}, 1
+  while i <= #args do
+    local a, nxt = args[i], args[i + 1]
+    if a == "--" then
+      table.move(args, i, #args, #out + 1, out)
+      break
+    end
+    if takes[a] and nxt and nxt:match("^%-%.?%d") then
+      out[#out + 1] = a:match("^%-%-") and (a .. "=" .. nxt) or (a .. nxt)
+      i = i + 2
+    else
+      out[#out + 1] = a
+      i = i + 1
+    end
+  end
+  return out
+end
+
 function cli.parse_args(p, args, usage)
   if cli.wants_help(args) then
     io.stdout:write(usage or p:get_help(), "\n")
     return nil
   end
   name_converters(p)
-  local ok, opts = p:pparse(args)
+  local ok, opts = p:pparse(join_negative_values(p, args))
   if ok then return opts end
   local msg = tostring(opts):gsub("\nDid you mean.*$", "")
   local bad = msg:match("^unknown option '([^']*)'$")
