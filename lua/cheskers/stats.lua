@@ -182,14 +182,20 @@ function M.p_welch(m1, v1, n1, m2, v2, n2)
   return M.p_two_sided((m1 - m2) / se)
 end
 
+-- The positions 1..#ps ordered by ascending p-value.
+local function ascending(ps)
+  local idx = {}
+  for i = 1, #ps do idx[i] = i end
+  table.sort(idx, function(a, b) return ps[a] < ps[b] end)
+  return idx
+end
+
 -- Holm's step-down adjustment of a list of p-values (Holm 1979): the
 -- adjusted list, in the same order. A test is significant at level a when
 -- its adjusted p < a; the family-wise error rate is then <= a under any
 -- dependence between the tests.
 function M.holm(ps)
-  local m, idx = #ps, {}
-  for i = 1, m do idx[i] = i end
-  table.sort(idx, function(a, b) return ps[a] < ps[b] end)
+  local m, idx = #ps, ascending(ps)
   local adj, running = {}, 0
   for rank, i in ipairs(idx) do
     running = math.max(running, math.min(1, (m - rank + 1) * ps[i]))
@@ -205,9 +211,7 @@ end
 -- exploratory tests of a report. q(i) = min over j >= i of m p(j) / j, p
 -- sorted ascending, at most 1.
 function M.bh(ps)
-  local m, idx = #ps, {}
-  for i = 1, m do idx[i] = i end
-  table.sort(idx, function(a, b) return ps[a] < ps[b] end)
+  local m, idx = #ps, ascending(ps)
   local q, running = {}, 1
   for rank = m, 1, -1 do
     local i = idx[rank]
