@@ -370,6 +370,7 @@ end
 -- must be the engine, without weights of their own.
 local function normalize_fitted(e, fitted, where)
   if not fitted then return nil end
+  where = where == "--fitted" and where or where .. ": fitted"
   local f = {}
   for k, d in pairs(M.FITTED) do f[k] = type(fitted) == "table" and fitted[k] or d end
   for _, v in ipairs(e.variants) do
@@ -377,10 +378,10 @@ local function normalize_fitted(e, fitted, where)
       local spec = v.bots[side]
       local opts = M.engine_bot(spec)
       if not opts then
-        errorf("%s: fitted: variant '%s': the %s bot %s is not the engine (fitted weights are the "
+        errorf("%s: variant '%s': the %s bot %s is not the engine (fitted weights are the "
                .. "engine's: use engine bots, or leave fitted out)", where, escape.console(v.name), side, S.show(spec))
       elseif opts.weights ~= nil then
-        errorf("%s: fitted: variant '%s': the %s bot %s has weights of its own (fitted gives it the "
+        errorf("%s: variant '%s': the %s bot %s has weights of its own (fitted gives it the "
                .. "variant's: drop one)", where, escape.console(v.name), side, S.show(spec))
       end
     end

@@ -6,7 +6,7 @@
 --
 --   fitted.key(e, v [, rules]) -> fingerprint, data   the fit of variant v
 --   fitted.prepare(e, opts) -> {fits...}    finds or makes every variant's weights
---   fitted.spec(spec, path) -> spec         the bot spec with weights=PATH
+--   fitted.spec(spec, weights) -> spec      the bot spec with the weights as options
 --
 -- The cache: a folder (opts.cache, default opts.out/weights) holding, per
 -- fit, the weights file <fingerprint>.lua and the folder <fingerprint>/ of
@@ -30,6 +30,7 @@
 -- Each fit is a function of its inputs (tune's games depend on the seed and
 -- game number only), so the same fingerprint gives the same file, byte for
 -- byte.
+local cheskers = require "cheskers"
 local store = require "cheskers.store"
 local tune = require "cheskers.tune"
 local escape = require "cheskers.escape"
@@ -53,12 +54,17 @@ function M.key(e, v)
   return store.digest(store.encode(data)), data
 end
 
--- spec with the option weights=PATH (quoted: a path may hold ':' or ',').
-function M.spec(spec, path)
-  local q = path:find('"', 1, true) and "'" or '"'
-  if path:find(q, 1, true) then errorf("the weights cache %s: a path with both kinds of quotes", path) end
+-- spec with the weights w as its options (engine:pawn=100,king=...), but
+-- for the weights the spec sets itself (engine:mobility=0 keeps its 0): the
+-- weights of the file, given as options so that a bot in a sandbox, which
+-- reads no file, gets them too.
+function M.spec(spec, w)
   local _, opts = require("cheskers.bots").parse_spec(spec)
-  return spec .. (next(opts) and "," or ":") .. "weights=" .. q .. path .. q
+  local parts = {}
+  for _, n in ipairs(cheskers.engine.names) do
+    if opts[n] == nil then parts[#parts + 1] = ("%s=%d"):format(n, w[n]) end
+  end
+  return spec .. (next(opts) and "," or ":") .. table.concat(parts, ",")
 end
 
 -- The weights of the file at path, which must be the fit fp; nil when
@@ -129,7 +135,7 @@ end
 -- Finds or makes the weights of every variant of e (e.fitted set) and
 -- gives each variant v.fitted = {fingerprint, file, games, nodes, seed,
 -- weights (every weight), start (the weights the tuning games were played
--- with)} and v.play_bots (its bot specs with weights=FILE). opts: out (the
+-- with)} and v.play_bots (its bot specs with the weights as options). opts: out (the
 -- experiment's folder) or cache (the weights cache), steal_lock,
 -- progress(variant, fingerprint, done, total) during tuning games,
 -- waiting(variant, fingerprint, message) when another run is fitting, poll
@@ -153,7 +159,7 @@ function M.prepare(e, opts)
     fit.variants[#fit.variants + 1] = v.name
     v.fitted = { fingerprint = fp, file = fit.file, games = e.fitted.games, nodes = e.fitted.nodes,
                  seed = e.fitted.seed, weights = fit.weights, start = data.tune.weights }
-    v.play_bots = { white = M.spec(v.bots.white, fit.file), black = M.spec(v.bots.black, fit.file) }
+    v.play_bots = { white = M.spec(v.bots.white, fit.weights), black = M.spec(v.bots.black, fit.weights) }
   end
   return list
 end
