@@ -75,6 +75,7 @@ build = {
       ["cheskers.store"] = "lua/cheskers/store.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",
       ["cheskers.tune"] = "lua/cheskers/tune.lua",
+      ["cheskers.fitted"] = "lua/cheskers/fitted.lua",
       ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
       ["cheskers.cmd.check"] = "lua/cheskers/cmd/check.lua",
       ["cheskers.cmd.experiment"] = "lua/cheskers/cmd/experiment.lua",

@@ -120,6 +120,7 @@ cheskers.record cheskers.game cheskers.experiment
 cheskers.selfplay cheskers.report cheskers.rulearg
 cheskers.match cheskers.report_html
 cheskers.tournament cheskers.tune
+cheskers.fitted
 cheskers.cmd.book cheskers.cmd.check cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
 repl.registry
 repl.draw repl.complete

@@ -207,6 +207,13 @@ local ROWS = {
     { "blak", "did you mean 'black'" } },
   { "experiment file", R .. V .. ', limits = { node = 100 }', { "node", "did you mean 'nodes'" } },
   { "experiment file", 'bots = "builtin-random", trace = { dpeth = 2 }, ' .. V, { "dpeth", "did you mean 'depth'" } },
+  -- fitted engines (docs/experiments.md, "Fitted engines")
+  { "experiment file", R .. V .. ', fited = true', { "fited", "did you mean 'fitted'" } },
+  { "experiment file", R .. V .. ', fitted = { gmaes = 10 }', { "gmaes", "did you mean 'games'" } },
+  { "experiment file", R .. V .. ', fitted = { nodes = "many" }', { "nodes", "'many'" } },
+  { "experiment file", R .. V .. ', fitted = true', { "builtin-random", "not the engine" } },
+  { "cli", "experiment {exp} --fitted nodse=50", { "nodse", "did you mean 'nodes'" } },
+  { "cli", "experiment {exp} --weights-cahce x", { "--weights-cahce", "did you mean '--weights-cache'" } },
 
   -- puzzle files (docs/puzzles.md), checked by cheskers check
   { "puzzle file", WIN1:gsub("solution", "solutoin"), { "solutoin", "did you mean 'solution'" } },
@@ -480,6 +487,8 @@ local CONTROLS = {
   { "cli", { "tb", "probe", "8/8/8/8/8/2k5/8/K7 w", "--rules", "capture=jumps" }, does = false, status = 1 },
   { "cli", "book {file}", file = "return { { " .. WIN1 .. " } }", does = true },
   { "experiment file", R .. V .. ", swap_colors = true", does = true },
+  { "experiment file", 'bots = "engine:nodes=20", trace = false, fitted = { games = 30, nodes = 20 }, ' .. V,
+    does = true },
   { "puzzle file", WIN1, does = false },
   { "lua", "cheskers.tb.build{ pieces = 2, dir = DIR }", does = true },
   { "lua", "cheskers.new(nil, { majority = false }):search{ depth = 2 }", does = false },

@@ -35,6 +35,9 @@
 --   strengths   = { 1, 3, 5 },          -- every variant at each engine level ...
 --   strength_bot = "engine:level=%d",   -- ... as this bot for both sides (%d: the strength)
 --   sweep       = { camel = { {1,3}, {1,5} }, promote = "subsets" },  -- a grid of rules
+--   fitted      = { games = 1000, nodes = 1000, seed = 1 },  -- or true: every variant
+--                                        -- played by the engine with weights fitted to
+--                                        -- its rules (cheskers.fitted; engine bots only)
 -- A field nobody declared is an error naming where it is and the nearest
 -- known name ("variant 2 ('backward'): unknown field 'rule' (did you mean
 -- 'rules'?)"); a wrong value is echoed with what is allowed.
@@ -52,6 +55,9 @@
 --   experiment.load(path [, opts]) -> e     reads and normalizes a file
 --   experiment.normalize(exp [, path]) -> e  checks and completes a table
 --   experiment.check_rules(e)                raises unless every variant's rules make a board
+--   experiment.engine_bot(spec) -> options | nil   the options of a spec of the engine bot
+--   experiment.FITTED                         the defaults of `fitted`
+--   experiment.set_fitted(e, value, where) -> e   `fitted` set after reading (--fitted)
 --   experiment.record_key(rec) -> text       the identity of a game across files and runs
 --   experiment.encode_record(rec) -> text    a game's JSON line (LINE_KEYS first)
 --   experiment.shard_file(dir, e, seed, shard, nshards) -> path
@@ -62,7 +68,8 @@
 -- bots {white, black}, limits, swap_colors, random_plies, base, measures
 -- (names), custom ({name, fn}), trace (nil, {kind = "eval"} or {kind =
 -- "search", depth}), material_every, thresholds (centipawns),
--- thresholds_pawns, strengths, variants: list of {name, index,
+-- thresholds_pawns, strengths, fitted (nil or {games, nodes, seed}),
+-- variants: list of {name, index,
 -- description, rules (a table), restrict, bots, games, limits, family,
 -- strength}.
 local cheskers = require "cheskers"
@@ -80,6 +87,9 @@ M.DEFAULTS = {
   games = 100, seed = 1, max_plies = 300, branching_every = 1, material_every = 4, random_plies = 0,
   bots = { white = "builtin-greedy", black = "builtin-greedy" }, strength_bot = "engine:level=%d",
 }
+-- fitted = true: the tuning budget of every variant's weights (cheskers tune's
+-- own defaults: 1000 games at 1000 nodes a move, seed 1)
+M.FITTED = { games = 1000, nodes = 1000, seed = 1 }
 
 local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
 
@@ -192,6 +202,9 @@ local function file_spec()
       strength_bot = S.test(function(v) return type(v) == "string" and v:find("%d", 1, true) ~= nil end,
                             "a bot spec with %d for the strength"),
       sweep = sweep_spec(),
+      fitted = S.either("boolean", S.record {
+        fields = { games = S.int { min = 1 }, nodes = S.int { min = 1 }, seed = "integer" },
+        what = "{games = N, nodes = N, seed = S}" }),
     },
     what = "an experiment table",
   }
@@ -345,6 +358,45 @@ local function normalize_variants(e, variants, where)
   end
 end
 
+-- The options of spec when it is the engine bot (scripts/bots/engine.lua, by
+-- name or path), else nil.
+function M.engine_bot(spec)
+  local name, opts = require("cheskers.bots").parse_spec(spec)
+  if name == "engine" or (name and name:match("/engine%.lua$")) then return opts end
+  return nil
+end
+
+-- fitted: its budget (the defaults completed) or nil; every variant's bots
+-- must be the engine, without weights of their own.
+local function normalize_fitted(e, fitted, where)
+  if not fitted then return nil end
+  where = where == "--fitted" and where or where .. ": fitted"
+  local f = {}
+  for k, d in pairs(M.FITTED) do f[k] = type(fitted) == "table" and fitted[k] or d end
+  for _, v in ipairs(e.variants) do
+    for _, side in ipairs { "white", "black" } do
+      local spec = v.bots[side]
+      local opts = M.engine_bot(spec)
+      if not opts then
+        errorf("%s: variant '%s': the %s bot %s is not the engine (fitted weights are the "
+               .. "engine's: use engine bots, or leave fitted out)", where, escape.console(v.name), side, S.show(spec))
+      elseif opts.weights ~= nil then
+        errorf("%s: variant '%s': the %s bot %s has weights of its own (fitted gives it the "
+               .. "variant's: drop one)", where, escape.console(v.name), side, S.show(spec))
+      end
+    end
+  end
+  return f
+end
+
+-- Sets the fitting of e (a normalized experiment) from value (what the
+-- field `fitted` holds), checked as the field is; where names it in messages
+-- ("--fitted").
+function M.set_fitted(e, value, where)
+  e.fitted = normalize_fitted(e, S.check(value, file_spec().fields.fitted, where), where)
+  return e
+end
+
 -- ---- reading ------------------------------------------------------------------------
 
 -- Checks and completes an experiment table. path: for messages and the
@@ -383,6 +435,7 @@ function M.normalize(exp, path)
   local variants = expand_sweep(composed_variants(exp, where), exp.sweep)
   variants = expand_strengths(variants, exp.strengths, exp.strength_bot or D.strength_bot)
   normalize_variants(e, variants, where)
+  e.fitted = normalize_fitted(e, exp.fitted, where)
   return e
 end
 

@@ -17,6 +17,8 @@
 --   report.secondary(groups, rows) -> the exploratory tests, Benjamini-Hochberg q-values
 --   report.families(groups) -> {{family, groups}, ...}
 --   report.by_experiment(groups) -> {{name, group, ...}, ...}
+--   report.weights_rows(groups) -> head, rows | nil   which weights played each
+--                                            variant (fitted experiments), as text cells
 --   report.format_report(groups [, opts]) -> text
 --
 -- What is confirmatory: the differences table of an experiment (each
@@ -70,6 +72,26 @@ local function declared(header)
     if type(v) == "table" and v.variant ~= nil and math.type(v.games) == "integer" then planned[v.variant] = v.games end
   end
   return names, planned
+end
+
+-- The fitted weights of the variants a header declares (name -> {fingerprint,
+-- games, nodes, seed, weights, start, file}); what is not plainly such data
+-- is left out.
+local function fitted_of(header)
+  local fits, files = {}, {}
+  local plan = type(header.plan) == "table" and header.plan.variants
+  for _, v in ipairs(type(plan) == "table" and plan or {}) do
+    if type(v) == "table" and type(v.weights) == "string" then files[v.variant] = v.weights end
+  end
+  for _, v in ipairs(type(header.fingerprint.variants) == "table" and header.fingerprint.variants or {}) do
+    local f = type(v) == "table" and v.fitted
+    if type(f) == "table" and type(f.fingerprint) == "string" and type(f.weights) == "table"
+        and type(f.start) == "table" then
+      fits[v.name] = { fingerprint = f.fingerprint, games = f.games, nodes = f.nodes, seed = f.seed,
+                       weights = f.weights, start = f.start, file = files[v.name] }
+    end
+  end
+  return fits
 end
 
 -- Why a line of a file with this header does not belong there, or nil.
@@ -257,8 +279,10 @@ function M.read_dir(dir)
       files[#files + 1] = { path = file.path, header = header, recs = list }
     end
     local th = header and header.fingerprint and header.fingerprint.thresholds
+    local fits = #list > 0 and fitted_of(header) or {}
     for _, rec in ipairs(list) do
       if type(th) == "table" then rec.thresholds = th end
+      rec.fitted = fits[rec.variant]
       local key = experiment.record_key(rec)
       local prev = seen[key]
       if not prev then
@@ -326,6 +350,7 @@ function M.summarize(recs)
       order[#order + 1] = g
     end
     g.seeds[r.seed] = true
+    g.fitted = g.fitted or r.fitted
     g.games = g.games + 1
     g.recs[#g.recs + 1] = r
     if r.result == "white" or r.result == "black" or r.result == "draw" then
@@ -408,6 +433,61 @@ local function rates_section(say, list, w)
     say("%s %6d  %-22s  %-22s  %s", pad(h.variant, w), h.games,
         rate_text(h.rates.white), rate_text(h.rates.black), rate_text(h.rates.draw))
   end
+end
+
+-- The weights shown beside their defaults: the material.
+M.WEIGHTS_SHOWN = { "pawn", "king", "bishop", "camel" }
+
+local function weight_cell(f, n)
+  local w, d = f.weights[n], f.start[n]
+  if math.type(w) ~= "integer" then return "-" end
+  return math.type(d) == "integer" and ("%d (%d)"):format(w, d) or ("%d"):format(w)
+end
+
+-- Which weights played each variant of a fitted experiment: head and rows
+-- of text cells (variant, fingerprint, tuning games, nodes a move, seed, the
+-- shown weights as "fitted (default)", the file); nil when no variant was
+-- fitted.
+function M.weights_rows(list)
+  local any = false
+  for _, h in ipairs(list) do if h.fitted then any = true end end
+  if not any then return nil end
+  local head = { "variant", "fingerprint", "games", "nodes", "seed" }
+  for _, n in ipairs(M.WEIGHTS_SHOWN) do head[#head + 1] = n end
+  head[#head + 1] = "file"
+  local rows = {}
+  for _, h in ipairs(list) do
+    local f = h.fitted
+    if f then
+      local row = { h.variant, f.fingerprint, tostring(f.games), tostring(f.nodes), tostring(f.seed) }
+      for _, n in ipairs(M.WEIGHTS_SHOWN) do row[#row + 1] = weight_cell(f, n) end
+      row[#row + 1] = f.file or "?"
+      rows[#rows + 1] = row
+    else
+      rows[#rows + 1] = { h.variant, "the engine's own weights" }
+    end
+  end
+  return head, rows
+end
+
+local function weights_section(say, list, w)
+  local head, rows = M.weights_rows(list)
+  if not head then return end
+  say("")
+  say("weights: each variant played by the engine with weights fitted to its rules by cheskers tune")
+  say(" (on that many self-play games at that many nodes a move); the engine's defaults in brackets")
+  local widths = {}
+  for j, c in ipairs(head) do widths[j] = escape.width(c) end
+  for _, row in ipairs(rows) do
+    for j, c in ipairs(row) do if j > 1 then widths[j] = math.max(widths[j] or 0, escape.width(c)) end end
+  end
+  local function line(row)
+    local cells = { pad(row[1], w) }
+    for j = 2, #row do cells[j] = j == #row and row[j] or escape.pad(row[j], widths[j]) end
+    say("%s", table.concat(cells, " "))
+  end
+  line(head)
+  for _, row in ipairs(rows) do line(row) end
 end
 
 -- ---- comparisons: Holm, power, strengths ---------------------------------------------
@@ -810,6 +890,7 @@ function M.format_report(groups, opts)
     say("experiment %s: %s, %s", list.name, plural(#list, "variant"), plural(games, "game"))
     say("")
     rates_section(say, list, w)
+    weights_section(say, list, w)
     local rows, tests = {}, 0
     if #list >= 2 then rows, tests = M.compare(list, opts) end
     differences_section(say, list, w, rows, tests, opts)

@@ -142,6 +142,18 @@ local function summary_table(add, list)
       .. "(mean with its normal 95% interval): above 0.5, moving first is an advantage.</p>")
 end
 
+-- Which weights played each variant (a fitted experiment).
+local function weights(add, list)
+  local head, rows = report.weights_rows(list)
+  if not head then return end
+  add("<h3>Weights</h3>")
+  html_table(add, head, rows)
+  add('<p class="note">Each variant was played by the engine with weights fitted to its rules (cheskers tune: '
+      .. "the Texel method, on that many self-play games at that many nodes a move); the engine's default "
+      .. "weights in brackets."
+      .. "</p>")
+end
+
 local function differences(add, list, opts)
   local margins = opts.margins or {}
   local rows, tests = report.compare(list, margins)
@@ -296,6 +308,7 @@ local function experiment_section(add, list, files, opts)
   for _, h in ipairs(list) do games = games + h.games end
   add(("<h2>Experiment %s: %d variants, %d games</h2>"):format(esc(list.name), #list, games))
   summary_table(add, list)
+  weights(add, list)
   differences(add, list, opts)
   add(chart.svg(list, "Win rates and game lengths: " .. list.name, { inline = true }))
   design(add, list)

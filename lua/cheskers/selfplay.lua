@@ -78,12 +78,20 @@ end
 
 -- Checks the variants' rules and loads their bots (into v.botobj): what
 -- play_game needs. opts.sandbox: bot files in untrusted boxes.
+-- An experiment with `fitted` needs its weights first (cheskers.fitted.prepare
+-- gives each variant v.fitted and v.play_bots, the specs its bots are loaded
+-- from).
 function M.prepare(e, opts)
   experiment.check_rules(e)
   local lopts = { dirs = e.path and { dirname(e.path) .. "/../bots" } or nil,
                   sandbox = opts and opts.sandbox }
   for _, v in ipairs(e.variants) do
-    v.botobj = { white = bots_mod.load(v.bots.white, lopts), black = bots_mod.load(v.bots.black, lopts) }
+    if e.fitted and not v.fitted then
+      errorf("variant %s: the experiment is fitted and its weights are not there yet "
+             .. "(cheskers.fitted.prepare first)", escape.console(v.name))
+    end
+    local specs = v.play_bots or v.bots
+    v.botobj = { white = bots_mod.load(specs.white, lopts), black = bots_mod.load(specs.black, lopts) }
   end
   return e
 end
@@ -127,14 +135,23 @@ end
 
 -- ---- a run ----------------------------------------------------------------------------
 
+-- What decides a fitted variant's weights, and what they are (the file's
+-- place is the plan's: shards may reach one cache by two paths).
+local function fitted_print(f)
+  if f == nil then return nil end
+  return { fingerprint = f.fingerprint, games = f.games, nodes = f.nodes, seed = f.seed,
+           weights = f.weights, start = f.start }
+end
+
 -- What produced an experiment's games: a file made from other inputs is
--- refused. The number of games is left out (it may grow).
+-- refused. The number of games is left out (it may grow). A fitted variant's fit is part of it: games
+-- of default weights and of fitted ones never mix.
 function M.fingerprint(e, seed)
   local variants = {}
   for i, v in ipairs(e.variants) do
     variants[i] = { name = v.name, rules = v.rules, white = v.bots.white, black = v.bots.black,
                     restrict = v.restrict,
-                    limits = v.limits }
+                    limits = v.limits, fitted = fitted_print(v.fitted) }
   end
   local custom = {}
   for _, c in ipairs(e.custom) do custom[c.name] = c.fn end
@@ -150,7 +167,9 @@ end
 -- command: the command line that ran it (shown by the HTML report).
 local function plan(e, shard, nshards, command)
   local games = {}
-  for _, v in ipairs(e.variants) do games[#games + 1] = { variant = v.name, games = v.games } end
+  for _, v in ipairs(e.variants) do
+    games[#games + 1] = { variant = v.name, games = v.games, weights = v.fitted and v.fitted.file }
+  end
   return { variants = games, shard = shard, shards = nshards, command = command }
 end
 

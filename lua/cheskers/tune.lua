@@ -9,7 +9,7 @@
 --   tune.fingerprint(cfg) -> data              what must agree for stored games to count
 --   tune.run(cfg) -> {played, skipped, total, file}   plays (a shard of) the games
 --   tune.read_dir(dir) -> run | nil, message   the games of a folder
---   tune.positions(run [, progress]) -> data   their quiet positions
+--   tune.positions(run [, progress [, rules]]) -> data   their quiet positions
 --   tune.fit(data [, opts]) -> fit | nil, message
 --   tune.weights_text(fit) -> text             the weights file of a fit
 --   tune.read_weights(path) -> weights, info | nil, message
@@ -87,7 +87,7 @@ M.WEIGHTS_FILE = S.record {
     weights = S.record { noun = "weight", fields = weight_fields() },
     se = S.record { noun = "weight", fields = number_map() },
     fitted = S.list("string"),
-    rules = "string", bot = "string", anchor = "string", seed = "integer",
+    rules = "string", bot = "string", anchor = "string", seed = "integer", fingerprint = "string",
     games = S.int { min = 0 }, positions = S.int { min = 0 },
     loss = S.num { min = 0 }, start_loss = S.num { min = 0 }, scale = "number",
   },
@@ -133,6 +133,7 @@ function M.weights_text(fit)
     string.format("  %-24s-- K: P(win) = 1 / (1 + exp(-K * eval))", string.format("scale = %.9g,", fit.scale)),
   }
   if fit.anchor then out[#out + 1] = "  anchor = " .. quote(fit.anchor) .. "," end
+  if fit.fingerprint then out[#out + 1] = "  fingerprint = " .. quote(fit.fingerprint) .. "," end
   out[#out + 1] = "  weights = {"
   for _, n in ipairs(names) do
     local note
@@ -167,8 +168,8 @@ end
 -- for the engine bot the weights file and the weights of its options.
 function M.bot_weights(spec)
   local w = cheskers.engine.weights()
-  local name, opts = require("cheskers.bots").parse_spec(spec)
-  if name ~= "engine" and not (name and name:match("/engine%.lua$")) then return w end
+  local opts = require("cheskers.experiment").engine_bot(spec)
+  if not opts then return w end
   if opts.weights then
     local fw, err = M.read_weights(tostring(opts.weights))
     if not fw then errorf("bot %s: %s", spec, err) end
@@ -270,19 +271,25 @@ end
 -- ---- the positions -----------------------------------------------------------------
 
 -- The rules of a run's games (the fingerprint's text, or the --rules text
--- of the plan for rules with hooks, checked against their digests).
-local function run_rules(run)
+-- of the plan for rules with hooks; or the rules given, a table), checked
+-- against their digests.
+local function run_rules(run, given)
   local fp = run.fingerprint.rules
   if fp == nil then return nil end
   local store = require "cheskers.store"
   local text = fp.hooks and run.plan.rules or fp.text
-  if type(text) ~= "string" then errorf("the rules of these games cannot be read back: %s", S.show(fp.text)) end
-  local rules, err = require("cheskers.rulearg").parse(text)
-  if rules == nil then errorf("the rules of these games (%s): %s", text, err) end
+  local rules = given
+  if rules == nil then
+    if type(text) ~= "string" then errorf("the rules of these games cannot be read back: %s", S.show(fp.text)) end
+    local err
+    rules, err = require("cheskers.rulearg").parse(text)
+    if rules == nil then errorf("the rules of these games (%s): %s", text, err) end
+  end
   local now = require("cheskers.match").fingerprint({ rules = rules }, { { name = "" }, { name = "" } }).rules
   local d = store.diff(fp, store.decode(store.encode(now)))
   if #d > 0 then
-    errorf("the rules %s are not those the games were played with:\n  %s", text, table.concat(d, "\n  "))
+    errorf("the rules %s are not those the games were played with:\n  %s", text or "given",
+           table.concat(d, "\n  "))
   end
   return rules
 end
@@ -302,9 +309,11 @@ local RESULT = { white = { white = 1, black = 0 }, black = { white = 0, black = 
 -- in order), X (rows of features), y (results for the side to move),
 -- clusters (the game of each row), games (how many games), start (the
 -- weights the games were played with), rules (their text), bot, seed}.
--- progress(done, total) after each game.
-function M.positions(run, progress)
-  local rules = run_rules(run)
+-- progress(done, total) after each game. rules: the rule table of the
+-- games (checked against the fingerprint), for rules whose hooks no text
+-- holds (an experiment's variant); default: read back from the folder.
+function M.positions(run, progress, rules)
+  rules = run_rules(run, rules)
   local names = cheskers.engine.names
   local features = cheskers.engine.features
   local X, y, clusters = {}, {}, {}

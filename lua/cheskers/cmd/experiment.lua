@@ -18,7 +18,11 @@ not give it to shards running at the same time). Then: cheskers report DIR.
 A bot that uses more than 3 limits.time + 1 s of CPU for a move (30 s
 without limits.time), or 3 times that in wall-clock time, loses that game
 (reason "time"); the hooks and measures of a --sandbox file have CPU time
-limits too (docs/security.md).]]
+limits too (docs/security.md).
+An experiment with `fitted` first finds each variant's weights in the
+weights cache (DIR/weights, or --weights-cache) or fits them there (cheskers
+tune's method, once per rule set; shards wait for the one fitting), and
+plays every variant's engine with them (docs/experiments.md).]]
 
 local function parser()
   local p = require("cheskers.cli").parser("cheskers experiment", DESCRIPTION, EPILOG)
@@ -30,6 +34,11 @@ local function parser()
   p:option("--out", "output folder (created if missing)")
   p:option("--rules", "rules laid over every variant's rules (a preset, name=value options, a {...} "
            .. "table, a rule file or FILE.lua:VARIANT, as every --rules; composed as the file's base is)")
+  p:option("--fitted", "play every variant by the engine with weights fitted to its rules, as the field "
+           .. "fitted = true (or the budget: --fitted games=2000,nodes=250,seed=1)"):args("?"):argname("BUDGET")
+  p:option("--weights-cache", "with `fitted`: the folder of the fitted weights (default DIR/weights); "
+           .. "share one between runs and experiments to fit each rule set once"):argname("CACHE")
+  p:flag("--fit-only", "with `fitted`: make the weights and play no game (then run the shards)")
   p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
   require("cheskers.cli").add_run_options(p, "this experiment's result files (this seed) in DIR")
   p:flag("--sandbox", "for an experiment you did not write: run FILE itself, its hooks and measures "
@@ -65,6 +74,45 @@ local function over_variants(e, text)
   end
 end
 
+-- --fitted [BUDGET]: the file's own fitting (or the defaults) without a
+-- budget, else the budget's name=value text, checked as the field is.
+local function fitted_option(e, args)
+  local experiment = require "cheskers.experiment"
+  if #args == 0 then return experiment.set_fitted(e, e.fitted or true, "--fitted") end
+  local budget, err = require("cheskers").read_options(args[1])
+  if not budget then error("--fitted: " .. err, 0) end
+  return experiment.set_fitted(e, budget, "--fitted")
+end
+
+-- The fitted weights of every variant (cheskers.fitted), with progress.
+local function fit(e, opts)
+  local quiet = opts.quiet
+  local last = 0
+  local fits = require("cheskers.fitted").prepare(e, {
+    out = opts.out, cache = opts.weights_cache, steal_lock = opts.steal_lock,
+    progress = not quiet and function(name, fp, done, total)
+      local now = require("cheskers").clock()
+      if done == total or now - last >= 1 then
+        last = now
+        io.stderr:write(("\r%s: fitting weights %s (variant %s): %d/%d games"):format(e.name, fp,
+          require("cheskers.escape").console(name), done, total))
+        if done == total then io.stderr:write("\n") end
+        io.stderr:flush()
+      end
+    end or nil,
+    waiting = not quiet and function(name, fp)
+      io.stderr:write(("%s: waiting for another run fitting weights %s (variant %s)\n"):format(e.name, fp,
+        require("cheskers.escape").console(name)))
+    end or nil,
+  })
+  if not quiet then
+    for _, f in ipairs(fits) do
+      io.stderr:write(("%s: weights %s for %s\n"):format(e.name, f.file,
+        require("cheskers.escape").console(table.concat(f.variants, ", "))))
+    end
+  end
+end
+
 local function run(args)
   local p = parser()
   local opts = require("cheskers.cli").parse_args(p, args)
@@ -75,6 +123,13 @@ local function run(args)
   local shard, nshards = require("cheskers.store").parse_shard(opts.shard)
   local e = experiment.load(opts.file, { sandbox = opts.sandbox })
   if opts.rules then over_variants(e, opts.rules) end
+  if opts.fitted then fitted_option(e, opts.fitted) end
+  if not e.fitted and (opts.weights_cache or opts.fit_only) then
+    error((opts.fit_only and "--fit-only" or "--weights-cache") .. " is for an experiment with `fitted`, and "
+          .. opts.file .. " has none", 0)
+  end
+  if e.fitted then fit(e, opts) end
+  if opts.fit_only then return 0 end
   local seed = opts.seed or e.seed
   local started = require("cheskers").clock()
   local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
