@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p build
 ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore bench/tb_bench.c build/libcheskers.a \
-  -lpthread -o build/tb_bench || exit 1
+  -lpthread -lzstd -o build/tb_bench || exit 1
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 ./build/tb_bench "$tmp" 4 | grep -v '^  ' || exit 1
 for sig in ${TB_BENCH_FIVE:-KKKvKK}; do
