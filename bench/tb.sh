@@ -1,9 +1,12 @@
 #!/bin/sh
 # bench/tb.sh - the tablebase figures (run by bench/run.sh, make bench):
 # every table with up to 4 pieces for the default rules built from scratch
-# (time, size on disk, peak memory), probes per second from C, then a few
-# 5-piece signatures alone for the 5-piece estimates (TB_BENCH_FIVE: the
-# signatures, default KKKvKK). The tables go to a temporary directory.
+# (time, size on disk in zstd blocks, peak memory), probes per second from C
+# from the compressed files, cold (a fresh tables object: each block
+# decompressed on first touch) and warm, then a few 5-piece signatures alone
+# for the 5-piece estimates, with the same probes of random positions of each
+# (TB_BENCH_FIVE: the signatures, default KKKvKK). The tables go to a
+# temporary directory.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 2

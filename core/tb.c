@@ -745,7 +745,11 @@ static const char *header_check(const chk_tb *tb, const tb_table *t, const uint8
     if ((bsize & (bsize - 1)) || shift < SHIFT_MIN || shift > SHIFT_MAX ||
         get64(h + BLOCKS_AT) != block_count(t->lay.size, shift))
         return "its block size or count is wrong (damaged)";
-    if (size < hlen + index_len(get64(h + BLOCKS_AT)))
+    /* never more than the signature's blocks can take: a huge file is
+       refused before anything is allocated for it */
+    if (size < hlen + index_len(get64(h + BLOCKS_AT)) ||
+        size > hlen + index_len(get64(h + BLOCKS_AT)) +
+                   get64(h + BLOCKS_AT) * ZSTD_compressBound((size_t)1 << shift))
         return "truncated or of the wrong size";
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < TB_KINDS; k++)
