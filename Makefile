@@ -210,7 +210,7 @@ clean:
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=all
-FUZZ_TARGETS  = fen move rules ops record
+FUZZ_TARGETS  = fen move rules ops record tb
 FUZZ_TIME    ?= 600
 FUZZ_SHORT   ?= 10
 FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
