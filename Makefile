@@ -53,10 +53,11 @@ REPL_SRC = $(wildcard repl/*.c)
 REPL_OBJ = $(REPL_SRC:%.c=build/%.o)
 
 # lua-check is luacheck (make lint); lua-dkjson and lua-filesystem are used
-# by the Lua library
+# by the Lua library; libzstd-dev compresses the tablebase files (zstd, the
+# program, unpacks them independently in tests/tb_spec.lua)
 DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
-                  parallel tmux
+                  parallel tmux libzstd-dev zstd
 
 .PHONY: all deps deps-check test lint mutate bench install uninstall clean run print-dirs
 
@@ -83,10 +84,10 @@ build/libcheskers.a: $(CORE_OBJ)
 	ar rcs $@ $^
 
 cheskers.so: $(LUA_OBJ) build/libcheskers.a
-	$(CC) -shared $(LINK_FLAGS) -o $@ $(LUA_OBJ) build/libcheskers.a
+	$(CC) -shared $(LINK_FLAGS) -o $@ $(LUA_OBJ) build/libcheskers.a -lzstd
 
 cheskers: $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a
-	$(CC) $(LINK_FLAGS) -o $@ $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a $(LUA_LIBS) -lreadline -lm -Wl,-E
+	$(CC) $(LINK_FLAGS) -o $@ $(REPL_OBJ) $(LUA_OBJ) build/libcheskers.a $(LUA_LIBS) -lreadline -lzstd -lm -Wl,-E
 
 # the release gate's tools too: fuzzing, sanitizers, valgrind, LuaRocks
 CHECK_PACKAGES = $(DEBIAN_PACKAGES) clang libclang-rt-dev valgrind luarocks
@@ -155,10 +156,10 @@ bench:
 	@sh bench/run.sh
 
 build/perft_bench: bench/perft_bench.c build/libcheskers.a
-	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -o $@
+	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -lzstd -o $@
 
 build/search_bench: bench/search_bench.c build/libcheskers.a
-	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -o $@
+	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -lzstd -o $@
 
 run:
 	@$(MAKE) -s deps
@@ -209,7 +210,7 @@ clean:
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=all
-FUZZ_TARGETS  = fen move rules ops record
+FUZZ_TARGETS  = fen move rules ops record tb
 FUZZ_TIME    ?= 600
 FUZZ_SHORT   ?= 10
 FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
@@ -218,12 +219,12 @@ FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_SRC) $(LDFLAGS) -lm -o $@
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_SRC) $(LDFLAGS) -lzstd -lm -o $@
 
 build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_SRC) $(wildcard lua/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) -Icore -Ilua \
-	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LDFLAGS) $(LUA_LIBS) -lm -o $@
+	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LDFLAGS) $(LUA_LIBS) -lzstd -lm -o $@
 
 fuzz-build:
 	@$(MAKE) -s deps-check

@@ -33,6 +33,10 @@ dependencies = {
    "dkjson",
    "luafilesystem",
 }
+-- the tablebase files are zstd blocks (Debian: libzstd-dev; make deps installs it)
+external_dependencies = {
+   ZSTD = { header = "zstd.h", library = "zstd" },
+}
 build = {
    type = "builtin",
    modules = {
@@ -46,7 +50,9 @@ build = {
             "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c", "core/status.c",
             "core/suggest.c",
          },
-         incdirs = { "core", "lua" },
+         incdirs = { "core", "lua", "$(ZSTD_INCDIR)" },
+         libdirs = { "$(ZSTD_LIBDIR)" },
+         libraries = { "zstd" },
          defines = { "_POSIX_C_SOURCE=200809L" },
       },
       ["cheskers"] = "lua/cheskers/init.lua",

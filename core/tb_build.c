@@ -423,10 +423,11 @@ static tb_layout *all_layouts(int pieces, int *n)
     return lays;
 }
 
+/* Whether lay's file is there to keep: its header, block index and size
+ * sound (its blocks are checked when they are read). */
 static bool on_disk(chk_tb *tb, const tb_layout *lay)
 {
-    int rc;
-    return tb_find(tb, tb_sig_key(&lay->sig), &rc) != NULL;
+    return tb_file_sound(tb, tb_sig_key(&lay->sig));
 }
 
 static void unit_init(unit *u, const tb_layout *lay)
@@ -723,7 +724,7 @@ static int preflight(const char *dir, const plan *pl, int one, char *err, size_t
         before += u->disk;      /* a whole build keeps what it read */
     }
     if (disk && disk_free(dir, &vfs) && (uint64_t)vfs.f_bavail * vfs.f_frsize < disk) {
-        snprintf(err, errlen, "not enough disk space in %s: the tables need %s, %s free", dir,
+        snprintf(err, errlen, "not enough disk space in %s: the tables need up to %s, %s free", dir,
                  size_text(disk, need), size_text((uint64_t)vfs.f_bavail * vfs.f_frsize, have));
         return CHK_TB_ERROR;
     }

@@ -57,15 +57,26 @@ typedef struct tb_stats {
     uint64_t longest_index;
 } tb_stats;
 
+/* The payload is cut into blocks of 1 << TB_BLOCK_SHIFT value bytes (the
+ * last one shorter), each compressed alone with zstd at TB_ZSTD_LEVEL
+ * (docs/tablebases.md has the measurements behind both). */
+#define TB_BLOCK_SHIFT 16
+#define TB_ZSTD_LEVEL 3
+
 typedef struct tb_table {
     tb_layout lay;
     uint32_t key;
     char name[24];
     char *path;
     atomic_int state;           /* 0 not read yet, 1 loaded, -1 damaged */
-    uint8_t *data;              /* the payload, read into memory (never mapped:
-                                   a file changed under a mapping is SIGBUS):
-                                   one value byte per index */
+    uint8_t *file;              /* the whole file, compressed, read into memory
+                                   (never mapped: a file changed under a mapping
+                                   is SIGBUS); its header and block index checked */
+    uint64_t nblocks;
+    unsigned shift;             /* log2 of the block size */
+    _Atomic(uint8_t *) *blocks; /* block i's value bytes, decompressed (and
+                                   checked) on first use, kept until unloaded;
+                                   NULL: not yet */
     tb_stats st;
 } tb_table;
 
@@ -112,7 +123,9 @@ int tb_sym_square(int t, int sq);
 tb_table *tb_find(chk_tb *tb, uint32_t key, int *rc);
 /* Whether the directory has a file for the signature key (not read). */
 bool tb_listed(const chk_tb *tb, uint32_t key);
-/* The bytes of lay's file (header and payload). */
+/* The bytes of lay's file at most: its header, its block index and its
+ * blocks (zstd stores a block that does not compress as it is, in a frame
+ * of a few bytes). */
 uint64_t tb_file_bytes(const chk_tb *tb, const tb_layout *lay);
 /* Registers a table file (after a build); returns the table or NULL. */
 tb_table *tb_add(chk_tb *tb, const tb_sig *s);
@@ -121,6 +134,32 @@ tb_table *tb_add(chk_tb *tb, const tb_sig *s);
  * CHK_NO_MEMORY or CHK_TB_ERROR with a message in err. */
 int tb_write(chk_tb *tb, const tb_layout *lay, const uint8_t *data, const tb_stats *st,
              char *err, size_t errlen);
+/* Decompresses block b of t (a loaded table), checks it and publishes it
+ * in t->blocks[b]: its bytes, or NULL with the message in tb->err naming
+ * the file and the block (*rc CHK_TB_ERROR, or CHK_NO_MEMORY). */
+uint8_t *tb_block_load(chk_tb *tb, tb_table *t, uint64_t b, int *rc);
+
+/* The value byte of index idx (< t->lay.size) of t, a loaded table: the
+ * one way every reader gets at a table's values (probes, the build's
+ * probes of smaller tables, walks). 1, or a negative chk_status (a
+ * damaged block: tb->err says which). Thread-safe: a block is
+ * decompressed by whichever thread first needs it. */
+static inline int tb_table_byte(chk_tb *tb, tb_table *t, uint64_t idx, uint8_t *byte)
+{
+    uint64_t b = idx >> t->shift;
+    uint8_t *raw = atomic_load_explicit(&t->blocks[b], memory_order_acquire);
+    int rc = CHK_TB_ERROR;
+    if (!raw && !(raw = tb_block_load(tb, t, b, &rc)))
+        return rc;
+    *byte = raw[idx & ((UINT64_C(1) << t->shift) - 1)];
+    return 1;
+}
+
+/* Whether the file of signature key is there and sound as far as its
+ * header, block index and size say (the blocks are checked on use): what a
+ * resumed build needs to keep it. Nothing is kept in memory. */
+bool tb_file_sound(chk_tb *tb, uint32_t key);
+
 /* The probe's core: the value byte for p, 1 found / 0 not covered /
  * CHK_TB_ERROR (a damaged file). */
 int tb_probe_byte(chk_tb *tb, const chk_pos *p, uint8_t *byte);

@@ -131,11 +131,13 @@ int chk_tb_wins(chk_tb *tb, int i, const chk_tb_walk_opts *o, chk_tb_win *out, u
     }
     chk_pos_init(&p, &tb->rules);
     for (uint64_t idx = 0; idx < t->lay.size; idx++) {
-        uint8_t b = t->data[idx];
+        uint8_t b = 0;
         if ((idx & 0xFFF) == 0 && o->stop && *o->stop) {
             rc = CHK_STOPPED;
             break;
         }
+        if ((rc = tb_table_byte(tb, t, idx, &b)) < 0)
+            break;
         if (b == TB_BYTE_NONE || b == TB_BYTE_DRAW || !((b - 2) & 1) || b - 2 < o->min_distance)
             continue;
         if (o->unique) {
@@ -162,9 +164,15 @@ int chk_tb_index_fen(chk_tb *tb, int i, uint64_t idx, char *buf, size_t n)
 {
     uint8_t sq[CHK_TB_MAX_PIECES], pc[CHK_TB_MAX_PIECES];
     tb_table *t = table_at(tb, i);
+    uint8_t b = 0;
+    int rc;
     if (!t)
         return CHK_TB_ERROR;
-    if (idx >= t->lay.size || !tb_decode(&t->lay, idx, sq, pc) || t->data[idx] == TB_BYTE_NONE)
+    if (idx >= t->lay.size || !tb_decode(&t->lay, idx, sq, pc))
+        return 0;
+    if ((rc = tb_table_byte(tb, t, idx, &b)) < 0)
+        return rc;
+    if (b == TB_BYTE_NONE)
         return 0;
     tb_index_fen(tb, t, idx, buf, n);
     return 1;

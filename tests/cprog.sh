@@ -11,7 +11,7 @@
 cprog_build() { # source output [link args...]
   src=$1 out=$2
   shift 2
-  ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore -Itests "$src" build/libcheskers.a "$@" \
+  ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Icore -Itests "$src" build/libcheskers.a "$@" -lzstd \
     -o "$out" 2>"$tmp/cprog.err"
 }
 

@@ -144,7 +144,7 @@ fi
 # with AddressSanitizer for this check (linked before the library, whose
 # eval.o is then not used), which stops at such a read.
 if ${CC:-cc} -std=c11 -O1 -g -fsanitize=address -D_POSIX_C_SOURCE=200809L -Icore \
-    tests/search_signature.c core/eval.c build/libcheskers.a -lm -lpthread -o "$tmp/sig-asan" 2>"$tmp/err"; then
+    tests/search_signature.c core/eval.c build/libcheskers.a -lzstd -lm -lpthread -o "$tmp/sig-asan" 2>"$tmp/err"; then
   got=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$tmp/sig-asan" weight-names 2>&1)
 else
   got="the AddressSanitizer build failed: $(head -3 "$tmp/err")"

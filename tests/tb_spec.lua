@@ -407,21 +407,6 @@ describe("tablebases", function()
     assert.are.equal(2, dist)
   end)
 
-  it("a damaged file is refused with a message", function()
-    local dir = build("damaged", nil, 2)
-    local f = files(dir)[1]
-    local h = assert(io.open(dir .. "/" .. f, "r+b"))
-    local size = h:seek("end")
-    h:seek("set", size - 10)
-    local byte = h:read(1)
-    h:seek("set", size - 10)
-    h:write(string.char((byte:byte() + 1) % 256))
-    h:close()
-    local value, err = cheskers.new("8/8/8/8/3k4/2K5/8/8 w"):probe(cheskers.tb.open(dir))
-    assert.is_nil(value)
-    assert.matches("checksum", err)
-  end)
-
   -- ---- table files are input (docs/security.md): what they can and cannot do
 
   -- A copy of golomb's K v K alone in a new folder: folder, file name, path.
@@ -452,18 +437,51 @@ describe("tablebases", function()
     return h
   end
 
-  -- Writes the checksum docs/tablebases.md defines into the file at path:
-  -- over the header (its checksum field as zeros), then the payload.
-  local function reseal(path)
+  -- The parts of a table file as docs/tablebases.md lays them out, read
+  -- here from that description: the header length, the block size and
+  -- count, the block offsets (file offsets, then the file's end), the text.
+  local function layout(path)
     local text = H.read_file(path)
     local hlen = string.unpack("<I4", text, 13)
-    local header = text:sub(1, 72) .. string.rep("\0", 8) .. text:sub(81, hlen)
-    field(path, 72, 8, fnv64(text:sub(hlen + 1), fnv64(header)))
+    local bsize, nblocks = string.unpack("<I4<I8", text, 85)
+    local offs = {}
+    for i = 0, nblocks do offs[i] = string.unpack("<I8", text, hlen + 8 * i + 1) end
+    return { text = text, hlen = hlen, bsize = bsize, nblocks = nblocks, offs = offs }
   end
+
+  -- Writes the checksum docs/tablebases.md defines into the file at path:
+  -- over the header (its checksum field as zeros), then the block index.
+  local function reseal(path)
+    local f = layout(path)
+    local header = f.text:sub(1, 72) .. string.rep("\0", 8) .. f.text:sub(81, f.hlen)
+    local index = f.text:sub(f.hlen + 1, f.hlen + 8 * (f.nblocks + 1))
+    field(path, 72, 8, fnv64(index, fnv64(header)))
+  end
+
+  -- Adds 1 to the byte at offset at of path.
+  local function flip(path, at)
+    local h = assert(io.open(path, "r+b"))
+    h:seek("set", at)
+    local byte = h:read(1):byte()
+    h:seek("set", at)
+    h:write(string.char((byte + 1) % 256))
+    h:close()
+  end
+
+  local function quoted(path) return path:gsub("%p", "%%%0") end
 
   local KA1_KC3 = "8/8/8/8/8/2k5/8/K7 w"    -- lost in 2 (a1-b2, c3xa1: by hand)
 
-  it("the checksum is the one docs/tablebases.md defines (header and payload)", function()
+  it("a flipped byte in a block is found at probe, naming the file and the block", function()
+    local dir, _, path = kvk_copy("damaged")
+    -- the last byte of the file is in the last block's zstd checksum
+    flip(path, #H.read_file(path) - 1)
+    local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+    assert.is_nil(value)
+    assert.are.equal("tablebase " .. path .. ": block 0 of 1: checksum mismatch (damaged)", err)
+  end)
+
+  it("the checksum is the one docs/tablebases.md defines (header and block index)", function()
     local _, _, path = kvk_copy("sum")
     local stored = field(path, 72, 8)
     reseal(path)
@@ -475,7 +493,7 @@ describe("tablebases", function()
     field(path, 56, 4, 250)
     local list, err = cheskers.tb.open(dir):info()
     assert.is_nil(list)
-    assert.matches("tablebase " .. path:gsub("%p", "%%%0") .. ": checksum mismatch %(damaged%)", err)
+    assert.matches("tablebase " .. quoted(path) .. ": checksum mismatch %(damaged%)", err)
   end)
 
   it("a longest win that its values do not hold is refused, even with a right checksum", function()
@@ -487,18 +505,186 @@ describe("tablebases", function()
     assert.matches("its longest win is not in its values", err)
   end)
 
-  it("a file of the old format (1) is refused by name: rebuild; a build replaces it", function()
-    local dir, _, path = kvk_copy("old")
-    field(path, 8, 4, 1)
+  it("a damaged block index is refused; resealed, its offsets are checked", function()
+    local dir, _, path = kvk_copy("index")
+    local f = layout(path)
+    assert.are.equal(1, f.nblocks)
+    assert.are.equal(f.hlen + 16, f.offs[0])      -- the block right after the index
+    assert.are.equal(#f.text, f.offs[1])          -- and up to the end
+    field(path, f.hlen, 8, f.offs[0] + 1)
     local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
     assert.is_nil(value)
-    assert.are.equal("tablebase " .. path .. ": made by an older version of the file format: " ..
-                     "rebuild with cheskers tb build", err)
+    assert.are.equal("tablebase " .. path .. ": checksum mismatch (damaged)", err)
+    reseal(path)
+    value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+    assert.is_nil(value)
+    assert.are.equal("tablebase " .. path .. ": its block index is wrong (damaged)", err)
+    -- a block size that is not a power of two, or a wrong block count
+    for _, edit in ipairs({ { 84, 4, 65535 }, { 88, 8, 2 } }) do
+      kvk_copy("index")
+      field(path, edit[1], edit[2], edit[3])
+      reseal(path)
+      value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+      assert.is_nil(value)
+      assert.are.equal("tablebase " .. path .. ": its block size or count is wrong (damaged)", err)
+    end
+  end)
+
+  it("a truncated file is refused by name, however short", function()
+    local dir, _, path = kvk_copy("truncated")
+    local text = H.read_file(path)
+    local f = layout(path)
+    for _, keep in ipairs({ #text - 1, f.offs[0], f.hlen + 4, 90, 10 }) do
+      H.write_file(path, text:sub(1, keep))
+      local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+      assert.is_nil(value)
+      local why = keep < 16 and "not a Cheskers tablebase file" or "truncated or of the wrong size"
+      assert.are.equal("tablebase " .. path .. ": " .. why, err, "kept " .. keep)
+    end
+    -- one byte too many; 4 GB more (sparse: refused by its size, never read)
+    for _, grow in ipairs({ function() H.write_file(path, text .. "x") end,
+                            function() assert(os.execute(("truncate -s +4G '%s'"):format(path))) end }) do
+      grow()
+      local t0 = os.clock()
+      local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+      assert.is_nil(value)
+      assert.are.equal("tablebase " .. path .. ": truncated or of the wrong size", err)
+      assert.is_true(os.clock() - t0 < 0.5 * SCALE, "read, not refused by its size")
+    end
+    H.write_file(path, "")
+  end)
+
+  it("files of the older formats (1, 2) are refused by name: rebuild; a build replaces them", function()
+    -- a real format-2 file (one value byte per index, no blocks), and a
+    -- format-3 file marked 1
+    local dir, file, path = kvk_copy("old")
+    local old2 = H.read_file(select(2, H.data_file("KvK.3ed3cc6b.format2.ctb")))
+    assert.are.equal(2, string.unpack("<I4", old2, 9))
+    assert.are.equal(file, "KvK.3ed3cc6b.ctb")
+    for _, make_old in ipairs({ function() H.write_file(path, old2) end,
+                                function() field(path, 8, 4, 1) end }) do
+      make_old()
+      local value, err = cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir))
+      assert.is_nil(value)
+      assert.are.equal("tablebase " .. path .. ": made by an older version of the file format: " ..
+                       "rebuild with cheskers tb build", err)
+      local log = {}
+      assert(cheskers.tb.build{ pieces = 2, dir = dir, progress = function(t) log[#log + 1] = t end })
+      assert.are.equal(1, #log)
+      assert.is_false(log[1].skipped)
+      assert.are.same({ "loss", 2 }, { cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir)) })
+      assert.are.equal(3, field(path, 8, 4))
+    end
+  end)
+
+  -- ---- the blocks of a table with several: KK v KK (246016 entries, 4
+  -- blocks of 65536), built from golomb's 3-piece tables
+
+  local KKKK
+  local function kk_v_kk()
+    if not KKKK then
+      KKKK = ROOT .. "/kkvkk"
+      assert(os.execute(("mkdir -p '%s' && cp '%s'/* '%s/'"):format(KKKK, DIRS.golomb, KKKK)))
+      assert(cheskers.tb.build{ pieces = 4, only = "KKvKK", dir = KKKK })
+    end
+    local file
+    for _, f in ipairs(files(KKKK)) do if f:match("^KKvKK%.") then file = f end end
+    return KKKK, file
+  end
+
+  -- A copy of the KK v KK folder: the original folder, the copy, the copy's
+  -- KK v KK file and its layout.
+  local function kk_v_kk_copy(name)
+    local src, file = kk_v_kk()
+    local dir = ROOT .. "/" .. name
+    assert(os.execute(("mkdir -p '%s' && cp '%s'/* '%s/'"):format(dir, src, dir)))
+    return src, dir, dir .. "/" .. file, layout(dir .. "/" .. file)
+  end
+
+  -- The index of KK v KK (docs/tablebases.md): White's kings on squares
+  -- a < b ranked a + b(b-1)/2 (the combinatorial number system), then
+  -- Black's the same way, 496 ranks each; the squares numbered 0..31 in
+  -- cheskers.SQUARES order.
+  local function kkkk_index(a, b, c, d)
+    return (a + b * (b - 1) // 2) + 496 * (c + d * (d - 1) // 2)
+  end
+
+  it("KK v KK: every entry probed equals its byte unpacked by the zstd program", function()
+    local dir, file = kk_v_kk()
+    local f = layout(dir .. "/" .. file)
+    assert.are.same({ 65536, 4 }, { f.bsize, f.nblocks })
+    -- the blocks as the index says, one zstd frame each, unpacked by zstd(1)
+    local blocks = H.tmpname(".zst")
+    H.write_file(blocks, f.text:sub(f.offs[0] + 1, f.offs[f.nblocks]))
+    local p = assert(io.popen(("zstd -q -d -c '%s'"):format(blocks)))
+    local values = p:read("a")
+    p:close()
+    assert.are.equal(496 * 496, #values)
+    local tables, b = cheskers.tb.open(dir), cheskers.new("8/8/8/8/8/8/8/8 w")
+    local checked, empty = 0, 0
+    for a = 0, 31 do for bb = a + 1, 31 do for c = 0, 31 do for d = c + 1, 31 do
+      local byte = values:byte(kkkk_index(a, bb, c, d) + 1)
+      if a == c or a == d or bb == c or bb == d then
+        assert.are.equal(0, byte)      -- no position
+        empty = empty + 1
+      else
+        b:put(SQ[a + 1], "K") b:put(SQ[bb + 1], "K") b:put(SQ[c + 1], "k") b:put(SQ[d + 1], "k")
+        local value, dist = b:probe(tables)
+        local want = byte == 1 and "draw" or (byte - 2) % 2 == 1 and "win" or "loss"
+        if value ~= want or dist ~= (byte == 1 and 0 or byte - 2) then
+          error(("%s: probed %s %s, byte %d"):format(b:fen(), value, dist, byte))
+        end
+        for _, sq in ipairs({ a, bb, c, d }) do b:put(SQ[sq + 1], nil) end
+        checked = checked + 1
+      end
+    end end end end
+    assert.are.equal(496 * 496, checked + empty)
+    assert.is_true(checked > 150000)
+  end)
+
+  it("a flipped byte in one block: its positions refused naming file and block, the others read", function()
+    local src, dir, path, f = kk_v_kk_copy("kkvkk_damaged")
+    -- block 2 (not the longest win's: info() reads that one)
+    assert.are_not.equal(2, field(path, 64, 8) // 65536)
+    flip(path, (f.offs[2] + f.offs[3]) // 2)
+    local good, bad = cheskers.tb.open(src), cheskers.tb.open(dir)
+    local b, ok, refused = cheskers.new("8/8/8/8/8/8/8/8 w"), 0, 0
+    b:put("a1", "K") b:put("c1", "K")        -- squares 0, 1
+    for c = 2, 31 do for d = c + 1, 31 do
+      b:put(SQ[c + 1], "k") b:put(SQ[d + 1], "k")
+      local value, dist = b:probe(bad)
+      local block = kkkk_index(0, 1, c, d) // 65536
+      if block == 2 then
+        assert.is_nil(value)
+        local prefix = "tablebase " .. path .. ": block 2 of 4: "
+        assert.are.equal(prefix, dist:sub(1, #prefix))
+        assert.matches("%(damaged%)$", dist)
+        refused = refused + 1
+      else
+        assert.are.same({ b:probe(good) }, { value, dist })
+        ok = ok + 1
+      end
+      b:put(SQ[c + 1], nil) b:put(SQ[d + 1], nil)
+    end end
+    assert.is_true(refused > 50 and ok > 200, refused .. " " .. ok)
+    assert.are.equal(#good:info(), #bad:info())    -- headers and longest wins still read
+  end)
+
+  it("a resumed build keeps a file whose header and block index are sound, unread", function()
+    local src, dir, path, f = kk_v_kk_copy("kkvkk_resume")
+    local file = path:match("[^/]*$")
+    flip(path, (f.offs[1] + f.offs[2]) // 2)     -- a block: found on use, not by the build
     local log = {}
-    assert(cheskers.tb.build{ pieces = 2, dir = dir, progress = function(t) log[#log + 1] = t end })
-    assert.are.equal(1, #log)
-    assert.is_false(log[1].skipped)
-    assert.are.same({ "loss", 2 }, { cheskers.new(KA1_KC3):probe(cheskers.tb.open(dir)) })
+    assert(cheskers.tb.build{ pieces = 4, only = "KKvKK", dir = dir,
+                              progress = function(t) log[#log + 1] = t end })
+    assert.are.same({ true }, { log[1].skipped })
+    assert.are_not.equal(H.read_file(src .. "/" .. file), H.read_file(path))
+    field(path, f.hlen + 8, 8, f.offs[1] + 1)    -- the index: rebuilt
+    log = {}
+    assert(cheskers.tb.build{ pieces = 4, only = "KKvKK", dir = dir,
+                              progress = function(t) log[#log + 1] = t end })
+    assert.are.same({ false }, { log[1].skipped })
+    assert.are.equal(H.read_file(src .. "/" .. file), H.read_file(path))
   end)
 
   -- (a FIFO, which used to block every probe, is tests/tb_test.sh's: under

@@ -153,7 +153,7 @@ local function plan(opts)
       out[#out + 1] = ("level %d: %s"):format(level, table.concat(levels[level], " "))
     end
   end
-  out[#out + 1] = ("%s (a signature and its colour swap), %d entries: %s of files, %s not yet in %s")
+  out[#out + 1] = ("%s (a signature and its colour swap), %d entries: at most %s of files, %s not yet in %s")
     :format(cheskers.plural(#units, "unit"), entries, gigabytes(disk), gigabytes(todo), opts.dir)
   out[#out + 1] = ("building one unit needs at most about %s of memory (%s, with the %s of tables it reads)")
     :format(gigabytes(largest.memory), pretty(largest.name), gigabytes(largest.deps_disk))
