@@ -177,6 +177,30 @@ describe("cheskers mine --studies", function()
     end
   end)
 
+  it("walks every table there, those past the complete set too, or the signatures listed", function()
+    -- every 3-piece table and the 4-piece KK v KK: max_pieces is 3, and the
+    -- 4-piece table is walked (a table is written whole, after those it reads)
+    local dir = H.tmpdir()
+    assert(cheskers.tb.build { pieces = 3, dir = dir })
+    assert(cheskers.tb.build { pieces = 4, dir = dir, only = "KKvKK" })
+    local T2 = cheskers.tb.open(dir)
+    assert.are.equal(3, T2:max_pieces())
+    local found = mine { studies = true, seed = 1, tables = T2, lo = 2, hi = 64, duals = 3, per_signature = 3,
+                         candidates = 100000 }
+    local four = 0
+    for _, p in ipairs(found) do
+      if p.title:find("^KK v KK:") then four = four + 1 end
+      assert(puzzle.check(p, { tb = T2 }).ok, p.fen)
+    end
+    assert(four > 0, "no study from KK v KK")
+    local names = {}
+    for _, p in ipairs(mine { studies = true, seed = 1, tables = T2, lo = 2, hi = 64, duals = 3, per_signature = 3,
+                              candidates = 100000, signature = "KKvKK,KKvK" }) do
+      names[p.title:match("^(.-):")] = true
+    end
+    assert.are.same({ ["KK v KK"] = true, ["KK v K"] = true }, names)
+  end)
+
   it("writes the ranked studies as a puzzle file that checks", function()
     local out = H.tmpdir()
     local text, code = run_program(("mine --studies --tb %s --moves 2-64 --out %s --file s.lua --quiet"):format(
@@ -194,6 +218,7 @@ describe("cheskers mine --studies", function()
     local out = H.tmpdir()
     for _, row in ipairs {
       { "--signature KvKKK", "no table KvKKK in" },
+      { "--signature KvK,KvKKK", "no table KvKKK in" },
       { "--signature KPvJ", "did you mean" },
       { "--duals=-1", "--duals" },
       { "--per-signature 0", "--per-signature" },

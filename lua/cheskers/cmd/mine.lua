@@ -57,7 +57,7 @@ local function parser()
   p:flag("--studies", "walk every table of --tb DIR (or $CHESKERS_TB) for studies, ranked")
   p:option("--duals", "--studies: the last plies where slower wins may exist too", "3"):convert(math.tointeger)
   p:option("--per-signature", "--studies: most studies of one material", "3"):convert(math.tointeger)
-  p:option("--signature", "--studies: only this material (e.g. KCvKP)")
+  p:option("--signature", "--studies: only these materials (e.g. KCvKP or KCvKP,KBvKP)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end
@@ -239,11 +239,20 @@ local function table_study(m, b, source)
 end
 
 
+-- The most pieces of a table of `tables` for the rules of board (0: none).
+-- Every table there is used, a larger set built in part too: a file is
+-- written only once its table is whole, after the tables it reads.
+local function largest_table(tables, board)
+  local most = 0
+  for _, info in ipairs(tables:info(board) or {}) do most = math.max(most, info.pieces) end
+  return most
+end
+
 -- --tb: N random positions the tables cover.
 local function mine_tables(m)
   local cheskers, opts = require "cheskers", m.opts
   local rng = require("cheskers.game").rng(opts.seed)
-  local most = opts.tables:max_pieces(cheskers.new(nil, opts.rules)) or 0
+  local most = largest_table(opts.tables, cheskers.new(nil, opts.rules))
   if most < 3 then error("no tablebases with 3 or more pieces in " .. opts.tables:dir(), 0) end
   for i = 1, opts.games do
     local b = table_position(cheskers, rng, opts.rules, most)
@@ -519,27 +528,36 @@ local function signature_studies(m, info, board)
   return found
 end
 
--- --studies: every complete table (or opts.signature), ranked.
+-- The tables --studies walks: those of opts.signature (names separated
+-- by commas), else every table of natural material there (all sizes).
+-- Raises on a name with no table.
+local function study_tables(opts, board)
+  local cheskers = require "cheskers"
+  local infos, err = opts.tables:info(board)
+  if not infos then error(err, 0) end
+  local todo, by_name, names = {}, {}, {}
+  for _, info in ipairs(infos) do by_name[info.name], names[#names + 1] = info, info.name end
+  if opts.signature then
+    for name in (opts.signature .. ","):gmatch("([^,]*),") do
+      if not by_name[name] then
+        error(("no table %s in %s%s"):format(name, opts.tables:dir(), cheskers.did_you_mean(name, names)), 0)
+      end
+      todo[#todo + 1] = by_name[name]
+    end
+    return todo
+  end
+  for _, info in ipairs(infos) do
+    if natural_material(info.name) then todo[#todo + 1] = info end
+  end
+  if #todo == 0 then error("no tables in " .. opts.tables:dir() .. " for these rules", 0) end
+  return todo
+end
+
+-- --studies: every table of natural material (or opts.signature), ranked.
 local function mine_studies(m)
   local cheskers, opts = require "cheskers", m.opts
   local board = cheskers.new(nil, opts.rules)
-  local most = opts.tables:max_pieces(board) or 0
-  local infos, err = opts.tables:info(board)
-  if not infos then error(err, 0) end
-  local todo = {}
-  for _, info in ipairs(infos) do
-    if opts.signature and info.name == opts.signature
-       or not opts.signature and info.pieces <= most and natural_material(info.name) then
-      todo[#todo + 1] = info
-    end
-  end
-  if opts.signature and #todo == 0 then
-    local names = {}
-    for _, info in ipairs(infos) do names[#names + 1] = info.name end
-    error(("no table %s in %s%s"):format(opts.signature, opts.tables:dir(),
-      cheskers.did_you_mean(opts.signature, names)), 0)
-  end
-  if #todo == 0 then error("no complete set of tables in " .. opts.tables:dir() .. " for these rules", 0) end
+  local todo = study_tables(opts, board)
   local all = {}
   for i, info in ipairs(todo) do
     for _, s in ipairs(signature_studies(m, info, board)) do all[#all + 1] = s end
