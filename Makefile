@@ -5,6 +5,7 @@
 #                   leaves the lua/luac alternatives as they were)
 #   make test       every test (summary line "N passed, N failed")
 #   make lint       luacheck over the Lua files (.luacheckrc)
+#   make check-studies5 TB=DIR   the 5-piece studies against the 5-piece tables
 #   make bench      benchmarks, built for this CPU (NATIVE=1; see README)
 #   make install    honours PREFIX and DESTDIR
 #   make NATIVE=1   build for this machine's CPU (-march=native); the default
@@ -215,7 +216,7 @@ FUZZ_TIME    ?= 600
 FUZZ_SHORT   ?= 10
 FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all html-check
+.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all html-check check-studies5
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -262,6 +263,16 @@ check-all:
 	@$(MAKE) -s slurm-check
 	@$(MAKE) -s html-check
 	@CHAOS_KILLS=20 sh tests/chaos_test.sh
+
+# the 5-piece studies (scripts/puzzles/studies5.lua) checked against a whole
+# 5-piece set: make check-studies5 TB=DIR (else $CHESKERS_TB), DIR built by
+# cheskers tb build --pieces 5 --dir DIR (about an hour); make test checks
+# them without it (tests/studies_spec.lua)
+TB ?= $(CHESKERS_TB)
+check-studies5:
+	@$(MAKE) -s all
+	@if [ -z "$(TB)" ]; then echo "make check-studies5: give TB=DIR, a folder of every table up to 5 pieces (cheskers tb build --pieces 5 --dir DIR)"; exit 2; fi
+	./cheskers check --quiet --tb "$(TB)" scripts/puzzles/studies5.lua
 
 # the experiment report's HTML page in a real browser (headless chromium)
 html-check:

@@ -44,10 +44,11 @@ local function each_position(letters, rules, fn)
   go(1)
 end
 
--- The moves of b that win for the side to move (by tables:moves).
-local function winning(b)
+-- The moves of b that win for the side to move (by tables:moves of
+-- tables, default T).
+local function winning(b, tables)
   local list = {}
-  for _, m in ipairs(assert(T:moves(b))) do
+  for _, m in ipairs(assert((tables or T):moves(b))) do
     if m.value == "win" then list[#list + 1] = m end
   end
   return list
@@ -110,19 +111,20 @@ describe("tables:wins", function()
   end)
 end)
 
--- Checks a study by the tables, move by move: White's move is the only
--- winning one (every other draws or loses), except within the last
--- `duals` plies where it must be the only fastest; Black's is a longest
--- resistance; the line ends in White's win.
-local function assert_study(p, duals)
+-- Checks a study by the tables (default T), move by move: White's move is
+-- the only winning one (every other draws or loses), except within the
+-- last `duals` plies where it must be the only fastest; Black's is a
+-- longest resistance; the line ends in White's win.
+local function assert_study(p, duals, tables)
+  tables = tables or T
   local b = cheskers.new(p.fen, p.rules)
   assert.are.equal("white", b:turn())
   assert(not b:parse(p.solution[1]).is_capture, "a capture key: " .. p.fen)
   for i, text in ipairs(p.solution) do
     local m = assert(b:parse(text))
-    local moves = assert(T:moves(b))
+    local moves = assert(tables:moves(b))
     if i % 2 == 1 then
-      local wins = winning(b)
+      local wins = winning(b, tables)
       local mine
       for _, w in ipairs(wins) do if w.move == m then mine = w end end
       assert(mine, ("%s: move %d %s does not win"):format(p.fen, i, text))
@@ -142,6 +144,20 @@ local function assert_study(p, duals)
     b:play(m)
   end
   assert.are.equal("white", (b:result()))
+end
+
+-- Every table up to 3 pieces, KK v KK, and the 5-piece unit KKC v KK with
+-- the 4-piece tables it reads (built once, on first use).
+local kkc
+local function kkc_tables()
+  if kkc then return kkc end
+  local dir = H.tmpdir()
+  assert(cheskers.tb.build { pieces = 3, dir = dir })
+  for _, sig in ipairs { "KKvKK", "KKCvK", "KCvKK", "KKCvKK" } do
+    assert(cheskers.tb.build { pieces = #sig - 1, dir = dir, only = sig })
+  end
+  kkc = cheskers.tb.open(dir)
+  return kkc
 end
 
 describe("cheskers mine --studies", function()
@@ -177,6 +193,37 @@ describe("cheskers mine --studies", function()
     end
   end)
 
+  it("walks every table there, those past the complete set too, or the signatures listed", function()
+    -- every 3-piece table, KK v KK, and the 5-piece KKC v KK: max_pieces
+    -- is 3, and the larger tables are walked (a table is written whole,
+    -- after those it reads)
+    local T2 = kkc_tables()
+    assert.are.equal(3, T2:max_pieces())
+    local found = mine { studies = true, seed = 1, tables = T2, lo = 2, hi = 64, duals = 3, per_signature = 3,
+                         candidates = 100000 }
+    local four, five = 0, 0
+    for _, p in ipairs(found) do
+      if p.title:find("^KK v KK:") then four = four + 1 end
+      if p.title:find("^KKC v KK:") then five = five + 1 end
+      assert(puzzle.check(p, { tb = T2 }).ok, p.fen)
+    end
+    assert(four > 0, "no study from KK v KK")
+    assert(five > 0, "no study from KKC v KK")
+    local names = {}
+    for _, p in ipairs(mine { studies = true, seed = 1, tables = T2, lo = 2, hi = 64, duals = 3, per_signature = 3,
+                              candidates = 100000, signature = "KKvKK,KKvK" }) do
+      names[p.title:match("^(.-):")] = true
+    end
+    assert.are.same({ ["KK v KK"] = true, ["KK v K"] = true }, names)
+    -- --pieces 5: the tables of 5 pieces alone (KKC v KK and its swap)
+    local five_only = mine { studies = true, seed = 1, tables = T2, lo = 2, hi = 64, duals = 3, per_signature = 3,
+                             candidates = 100000, pieces = 5 }
+    assert(#five_only > 0)
+    for _, p in ipairs(five_only) do
+      assert.are.equal(5, #cheskers.new(p.fen):pieces("white") + #cheskers.new(p.fen):pieces("black"))
+    end
+  end)
+
   it("writes the ranked studies as a puzzle file that checks", function()
     local out = H.tmpdir()
     local text, code = run_program(("mine --studies --tb %s --moves 2-64 --out %s --file s.lua --quiet"):format(
@@ -194,11 +241,14 @@ describe("cheskers mine --studies", function()
     local out = H.tmpdir()
     for _, row in ipairs {
       { "--signature KvKKK", "no table KvKKK in" },
+      { "--signature KvK,KvKKK", "no table KvKKK in" },
       { "--signature KPvJ", "did you mean" },
       { "--duals=-1", "--duals" },
       { "--per-signature 0", "--per-signature" },
       { "--theme zugswang", "did you mean 'zugzwang'" },
       { "--moves 0-3", "--moves must be" },
+      { "--pieces 7", "--pieces must be a whole number from 2 to 6, not 7" },
+      { "--pieces 4", "no tables of 4 pieces in" },
     } do
       local text, code = run_program(("mine --studies --tb %s --out %s --quiet %s"):format(DIR, out, row[1]))
       assert.are_not.equal(0, code, text)
@@ -209,6 +259,22 @@ describe("cheskers mine --studies", function()
     assert.are_not.equal(0, code, text)
   end)
 end)
+
+-- Natural material: no more of a kind than an army has at the start.
+local function assert_natural(fen)
+  local place = fen:match("^%S+")
+  for letter, most in pairs { K = 2, B = 1, C = 1, P = 8 } do
+    assert(select(2, place:gsub(letter, "")) <= most, fen)
+    assert(select(2, place:gsub(letter:lower(), "")) <= most, fen)
+  end
+end
+
+-- Every theme the miner knows is in the set themes.
+local function assert_themes(themes)
+  for _, t in ipairs { "zugzwang", "sacrifice", "promotion choice", "race" } do
+    assert(themes[t], "no study with the theme " .. t)
+  end
+end
 
 describe("the studies of the collection", function()
   local list = assert(puzzle.load("scripts/puzzles/studies.lua"))
@@ -221,16 +287,9 @@ describe("the studies of the collection", function()
       assert(r.ok, puzzle.format_report(r))
       assert.are.equal(1, #r.winning)
       for _, t in ipairs(p.tags) do themes[t] = true end
-      -- natural material: no more of a kind than an army has at the start
-      local place = p.fen:match("^%S+")
-      for letter, most in pairs { K = 2, B = 1, C = 1, P = 8 } do
-        assert(select(2, place:gsub(letter, "")) <= most, p.fen)
-        assert(select(2, place:gsub(letter:lower(), "")) <= most, p.fen)
-      end
+      assert_natural(p.fen)
     end
-    for _, t in ipairs { "zugzwang", "sacrifice", "promotion choice", "race" } do
-      assert(themes[t], "no study with the theme " .. t)
-    end
+    assert_themes(themes)
   end)
 
   it("marks a promotion choice only where another letter does not win", function()
@@ -253,6 +312,63 @@ describe("the studies of the collection", function()
         assert(seen, p.fen)
       end
     end
+  end)
+end)
+
+describe("the 5-piece studies of the collection", function()
+  -- make test has no 5-piece set: here the file's studies, their material
+  -- and themes; tests/puzzle_spec.lua checks each with the solver alone
+  -- (every one is a win in at most 15 moves), tests/tb5_test.sh those of
+  -- KKC v KK against that table; make check-studies5 TB=DIR all of them
+  -- against the whole set.
+  local list = assert(puzzle.load("scripts/puzzles/studies5.lua"))
+
+  -- "KKCvKK" for a position with White to move, by counting its letters
+  local function signature(fen)
+    local place = fen:match("^%S+")
+    local sides = {}
+    for i, letters in ipairs { "KBCP", "kbcp" } do
+      local t = {}
+      for l in letters:gmatch(".") do t[#t + 1] = l:rep(select(2, place:gsub(l, ""))) end
+      sides[i] = table.concat(t):upper()
+    end
+    return sides[1] .. "v" .. sides[2]
+  end
+
+  it("holds at least 20 studies of 5 pieces, White to play, natural material, every theme", function()
+    assert(#list >= 20, #list .. " studies")
+    local themes, fens = {}, {}
+    for _, p in ipairs(list) do
+      local b = cheskers.new(p.fen)
+      assert.are.equal("white", b:turn())
+      assert.are.equal(5, #b:pieces("white") + #b:pieces("black"), p.fen)
+      local sig = signature(p.fen)
+      assert.are.equal(("%s: White to play wins in %d"):format(sig:gsub("v", " v "), p.moves), p.title)
+      assert(not fens[p.fen], "twice: " .. p.fen)
+      fens[p.fen] = true
+      assert_natural(p.fen)
+      -- the line is legal, White's first move captures nothing, and it ends in White's win
+      assert.are.equal(2 * p.moves - 1, #p.solution, p.fen)
+      assert.is_false(b:parse(p.solution[1]).is_capture, p.fen)
+      for _, text in ipairs(p.solution) do b:play(assert(b:parse(text))) end
+      assert.are.equal("white", (b:result()))
+      assert(p.moves <= puzzle.MAX_MOVES, "a win past the solver's moves: " .. p.fen)
+      for _, t in ipairs(p.tags) do themes[t] = true end
+    end
+    assert_themes(themes)
+  end)
+
+  it("those of KKC v KK: every White move the only win, Black resisting longest, by the table", function()
+    local tables, n = kkc_tables(), 0
+    for _, p in ipairs(list) do
+      if p.title:find("^KKC v KK:") then
+        n = n + 1
+        assert_study(p, 3, tables)
+        local r = puzzle.check(p, { tb = tables })
+        assert(r.ok, puzzle.format_report(r))
+      end
+    end
+    assert(n > 0, "no KKC v KK study in the collection")
   end)
 end)
 

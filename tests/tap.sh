@@ -5,6 +5,7 @@
 #   not_ok DESCRIPTION [NOTE...]    each line of each note as a "# " line
 #   has DESCRIPTION NEEDLE TEXT     ok when TEXT contains NEEDLE
 #   hasnot DESCRIPTION NEEDLE TEXT  ok when it does not
+#   rc_is DESCRIPTION WANT GOT      ok when the exit status GOT is WANT
 
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -15,3 +16,4 @@ not_ok() {
 }
 has() { case $3 in *"$2"*) ok "$1" ;; *) not_ok "$1" "expected to contain: $2" "got: $3" ;; esac; }
 hasnot() { case $3 in *"$2"*) not_ok "$1" "expected not to contain: $2" "got: $3" ;; *) ok "$1" ;; esac; }
+rc_is() { if [ "$2" -eq "$3" ]; then ok "$1"; else not_ok "$1" "expected status $2, got $3"; fi; }

@@ -18,7 +18,11 @@
 --       tables object (cheskers.tb.open): the solver answers the positions
 --       they cover exactly, and `moves` may go past the solver's 15 up to
 --       puzzle.MAX_MOVES_TB (a long endgame study); without tables such a
---       puzzle fails with "needs tablebases: cheskers tb build --pieces 4".
+--       puzzle fails with "needs tablebases: cheskers tb build --pieces N"
+--       (N: the position's pieces), and so it does when the tables do not
+--       cover it and hold fewer pieces than it has.
+--   puzzle.pieces(b)             -> the number of pieces on board b
+--   puzzle.build_hint(b [, dir]) -> "cheskers tb build --pieces N [--dir DIR]"
 --   puzzle.tables([dir])         -> the tables of dir, else of $CHESKERS_TB
 --       when it is set, else nil (for check --tb and mine --tb)
 --   puzzle.format_report(r)      -> text for people
@@ -43,6 +47,7 @@ puzzle.MAX_PUZZLES = 10000
 puzzle.MAX_NESTING = 40                 -- brackets in the file's text
 puzzle.MAX_MOVES = 15                   -- the solver's limit
 puzzle.MAX_MOVES_TB = 64                -- its limit with tablebases (a win into table positions)
+puzzle.TB_MAX_PIECES = 6                -- the largest tables (CHK_TB_MAX_PIECES)
 puzzle.MAX_NODES = 10000000             -- solver nodes per search in check (about 10 s)
 
 puzzle.MAX_SECONDS = 30                 -- CPU seconds for one check (then no new search)
@@ -483,6 +488,20 @@ local function check_end(r, line, played, sol, attacker)
   end
 end
 
+-- Why the tables t cannot judge a win of b past the solver's reach, or
+-- nil when they may: there are none, or b is not covered and has more
+-- pieces than their largest table (a capture can lead into a table, so a
+-- position they do not cover is judged when smaller tables are missing).
+local function tables_short(b, t)
+  local without = string.format("without them the solver goes to %d moves", puzzle.MAX_MOVES)
+  if not t or (t:max_pieces(b) or 0) < 2 then return without end
+  if b:probe(t) then return nil end
+  local largest = 0
+  for _, info in ipairs(t:info(b) or {}) do largest = math.max(largest, info.pieces) end
+  if puzzle.pieces(b) <= largest then return nil end
+  return string.format("the tables in %s go to %s", t:dir(), cheskers.plural(largest, "piece"))
+end
+
 -- Checks a puzzle: the steps above, filling r.
 local function check_body(p, opts, r)
   if type(p) ~= "table" then fault(r, "bad puzzle", "not a table") return r end
@@ -490,10 +509,13 @@ local function check_body(p, opts, r)
   local b = check_setup(p, r)
   if not b then return r end
   local sol, n = p.solution, p.moves
-  if n > puzzle.MAX_MOVES and (tables and tables:max_pieces(b) or 0) < 2 then
-    fault(r, "bad puzzle", string.format("a win in %d needs tablebases: cheskers tb build --pieces 4, "
-      .. "then check --tb DIR (without them the solver goes to %d moves)", n, puzzle.MAX_MOVES))
-    return r
+  if n > puzzle.MAX_MOVES then
+    local short = tables_short(b, tables)
+    if short then
+      fault(r, "bad puzzle", string.format("a win in %d needs tablebases: %s, then check --tb DIR "
+        .. "(%s)", n, puzzle.build_hint(b), short))
+      return r
+    end
   end
   local has_win = check_first_move(r, b, sol, n)
   local line, played = check_line(r, b, sol, n, opts, has_win)
@@ -529,6 +551,21 @@ function puzzle.check(p, opts)
   end
   r.time = cheskers.clock() - started
   return r
+end
+
+-- The pieces on board b.
+function puzzle.pieces(b)
+  return #b:pieces("white") + #b:pieces("black")
+end
+
+-- The command that builds the tables b needs: its pieces when a table can
+-- hold them (up to puzzle.TB_MAX_PIECES), else the usual 4-piece set (a
+-- bigger position reaches the tables by captures): "cheskers tb build
+-- --pieces 5", with " --dir DIR" when dir is given.
+function puzzle.build_hint(b, dir)
+  local n = puzzle.pieces(b)
+  if n > puzzle.TB_MAX_PIECES or n < 2 then n = 4 end
+  return string.format("cheskers tb build --pieces %d%s", n, dir and (" --dir " .. dir) or "")
 end
 
 -- The tablebases of a command: dir's, else $CHESKERS_TB's when it is set,

@@ -7,18 +7,31 @@
 local cheskers = require "cheskers"
 local registry = require "repl.registry"
 local draw = require "repl.draw"
+local puzzle = require "cheskers.puzzle"
 
 local tb = {}
 
 registry.setting { name = "tb", spec = require("cheskers.schema").either("string", "boolean"),
                    help = "the tablebases' folder (false: none; nil: $CHESKERS_TB, else ./tb)" }
 
--- Why `tb` has nothing to say: the tables are off, or dir has none for
--- these rules.
-local function no_tables(dir)
+-- Why `tb` has nothing to say about board b: the tables are off, or dir
+-- has none for these rules (the build named has b's pieces when a table
+-- can hold them).
+local function no_tables(dir, b)
   if not dir then return "tablebases off: type `tb DIR` to use the tables in DIR" end
-  return string.format("no tablebases in %s for these rules: build them with `cheskers tb build --pieces 4 "
-    .. "--dir %s`, or type `tb DIR` (the folder also comes from $CHESKERS_TB)", dir, dir)
+  return string.format("no tablebases in %s for these rules: build them with `%s`, or type `tb DIR` "
+    .. "(the folder also comes from $CHESKERS_TB)", dir, puzzle.build_hint(b, dir))
+end
+
+-- The most pieces of a table of t for the rules of b, and how many tables
+-- have that many.
+local function largest_tables(t, b)
+  local most, count = 0, 0
+  for _, info in ipairs(t:info(b) or {}) do
+    if info.pieces > most then most, count = info.pieces, 0 end
+    if info.pieces == most then count = count + 1 end
+  end
+  return most, count
 end
 
 -- The order of the moves, best first for the mover: wins (fastest first),
@@ -52,8 +65,14 @@ function tb.move_lines(b, t)
   if not list then return nil, "tablebase: " .. tostring(err) end
   if not b:probe(t) then
     local _, perr = b:probe(t)
-    return nil, perr and ("tablebase: " .. perr)
-      or string.format("no table covers this position (%d pieces)", select(2, b:fen():match("^%S+"):gsub("%a", "")))
+    if perr then return nil, "tablebase: " .. perr end
+    local n = puzzle.pieces(b)
+    local why = string.format("no table covers this position (%s)", cheskers.plural(n, "piece"))
+    if n <= puzzle.TB_MAX_PIECES and n > largest_tables(t, b) then
+      why = string.format("%s: the tables in %s go to %s; build them with `%s`", why, t:dir(),
+        cheskers.plural(largest_tables(t, b), "piece"), puzzle.build_hint(b, t:dir()))
+    end
+    return nil, why
   end
   local width = 0
   for _, e in ipairs(list) do
@@ -79,11 +98,13 @@ local function set_dir(S, dir)
   local n = t:max_pieces(S.board) or 0
   registry.settings.tb = dir
   if n < 2 then
-    S:print(string.format("tablebases: %s (no tables for these rules there yet: "
-      .. "cheskers tb build --pieces 4 --dir %s)", dir, dir))
-  else
-    S:print(string.format("tablebases: %s (every position with up to %d pieces)", dir, n))
+    S:print(string.format("tablebases: %s (no tables for these rules there yet: %s)", dir,
+      puzzle.build_hint(S.board, dir)))
+    return
   end
+  local most, count = largest_tables(t, S.board)
+  S:print(string.format("tablebases: %s (every position with up to %d pieces%s)", dir, n,
+    most > n and (", and %s of %s"):format(cheskers.plural(count, "table"), cheskers.plural(most, "piece")) or ""))
 end
 
 registry.command {
@@ -98,7 +119,7 @@ registry.command {
     if #args > 1 then S:fail("usage: tb [DIR | off]") end
     if args[1] then return set_dir(S, args[1]) end
     local t = draw.tables()
-    if not t or (t:max_pieces(S.board) or 0) < 2 then S:fail(no_tables(t and t:dir())) end
+    if not t or (t:max_pieces(S.board) or 0) < 2 then S:fail(no_tables(t and t:dir(), S.board)) end
     local lines, why = tb.move_lines(S.board, t)
     if not lines then S:fail(why) end
     for _, l in ipairs(lines) do S:print(l) end

@@ -21,7 +21,9 @@ any puzzle fails or a file cannot be loaded, else 0.
                   positions they cover are judged exactly, and a puzzle may
                   ask for a win in more than 15 moves (up to 64), e.g. a
                   long endgame study; without tables such a puzzle fails
-                  ("needs tablebases: cheskers tb build --pieces 4")
+                  ("needs tablebases: cheskers tb build --pieces N", N
+                  the pieces of its position), and so it does when the
+                  tables do not cover it and go to fewer pieces
 A puzzle given up on fails with the fault "too hard".]]
 
 local function parser()

@@ -29,7 +29,8 @@ wins may exist too), Black resisting longest, natural material (no side
 has more of a kind than at the start, White at most one piece other than
 pawns up), a quiet key; at most --per-signature a material, ranked longer
 first, then fewer pieces; tagged with their themes (zugzwang, sacrifice,
-promotion choice, race), which --theme selects.]]
+promotion choice, race), which --theme selects. --pieces N walks only
+the tables of N pieces, --signature only those listed.]]
 
 local EPILOG = [[
 Games are varied by a few random opening moves and an occasional random
@@ -50,14 +51,15 @@ local function parser()
            .. "a rule file or FILE.lua:VARIANT, as every --rules (written into each puzzle)")
   p:option("--from", "games, or random: N random positions (kings and up to --pieces other "
            .. "pieces a side)", "games")
-  p:option("--pieces", "--from random: most extra pieces a side", "4"):convert(math.tointeger)
+  p:option("--pieces", "--from random: most extra pieces a side (default 4); --studies: only the tables "
+           .. "of N pieces"):convert(math.tointeger)
   p:option("--theme", "keep only wins that end so: stalemate or kings (--studies: also zugzwang, "
            .. "sacrifice, promotion choice, race)")
   p:option("--tb", "find studies in the tablebases of this directory")
   p:flag("--studies", "walk every table of --tb DIR (or $CHESKERS_TB) for studies, ranked")
   p:option("--duals", "--studies: the last plies where slower wins may exist too", "3"):convert(math.tointeger)
   p:option("--per-signature", "--studies: most studies of one material", "3"):convert(math.tointeger)
-  p:option("--signature", "--studies: only this material (e.g. KCvKP)")
+  p:option("--signature", "--studies: only these materials (e.g. KCvKP or KCvKP,KBvKP)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end
@@ -239,11 +241,20 @@ local function table_study(m, b, source)
 end
 
 
+-- The most pieces of a table of `tables` for the rules of board (0: none).
+-- Every table there is used, a larger set built in part too: a file is
+-- written only once its table is whole, after the tables it reads.
+local function largest_table(tables, board)
+  local most = 0
+  for _, info in ipairs(tables:info(board) or {}) do most = math.max(most, info.pieces) end
+  return most
+end
+
 -- --tb: N random positions the tables cover.
 local function mine_tables(m)
   local cheskers, opts = require "cheskers", m.opts
   local rng = require("cheskers.game").rng(opts.seed)
-  local most = opts.tables:max_pieces(cheskers.new(nil, opts.rules)) or 0
+  local most = largest_table(opts.tables, cheskers.new(nil, opts.rules))
   if most < 3 then error("no tablebases with 3 or more pieces in " .. opts.tables:dir(), 0) end
   for i = 1, opts.games do
     local b = table_position(cheskers, rng, opts.rules, most)
@@ -519,31 +530,45 @@ local function signature_studies(m, info, board)
   return found
 end
 
--- --studies: every complete table (or opts.signature), ranked.
-local function mine_studies(m)
-  local cheskers, opts = require "cheskers", m.opts
-  local board = cheskers.new(nil, opts.rules)
-  local most = opts.tables:max_pieces(board) or 0
+-- The tables --studies walks: those of opts.signature (names separated
+-- by commas), else every table of natural material there (of opts.pieces
+-- pieces when given). Raises on a name with no table.
+local function study_tables(opts, board)
+  local cheskers = require "cheskers"
   local infos, err = opts.tables:info(board)
   if not infos then error(err, 0) end
-  local todo = {}
+  local todo, by_name, names = {}, {}, {}
+  for _, info in ipairs(infos) do by_name[info.name], names[#names + 1] = info, info.name end
+  if opts.signature then
+    for name in (opts.signature .. ","):gmatch("([^,]*),") do
+      if not by_name[name] then
+        error(("no table %s in %s%s"):format(name, opts.tables:dir(), cheskers.did_you_mean(name, names)), 0)
+      end
+      todo[#todo + 1] = by_name[name]
+    end
+    return todo
+  end
   for _, info in ipairs(infos) do
-    if opts.signature and info.name == opts.signature
-       or not opts.signature and info.pieces <= most and natural_material(info.name) then
+    if natural_material(info.name) and (not opts.pieces or info.pieces == opts.pieces) then
       todo[#todo + 1] = info
     end
   end
-  if opts.signature and #todo == 0 then
-    local names = {}
-    for _, info in ipairs(infos) do names[#names + 1] = info.name end
-    error(("no table %s in %s%s"):format(opts.signature, opts.tables:dir(),
-      cheskers.did_you_mean(opts.signature, names)), 0)
+  if #todo == 0 then
+    error(("no tables%s in %s for these rules"):format(opts.pieces and (" of %d pieces"):format(opts.pieces) or "",
+      opts.tables:dir()), 0)
   end
-  if #todo == 0 then error("no complete set of tables in " .. opts.tables:dir() .. " for these rules", 0) end
+  return todo
+end
+
+-- --studies: every table of natural material (or opts.signature), ranked.
+local function mine_studies(m)
+  local cheskers, opts = require "cheskers", m.opts
+  local board = cheskers.new(nil, opts.rules)
+  local todo = study_tables(opts, board)
   local all = {}
   for i, info in ipairs(todo) do
     for _, s in ipairs(signature_studies(m, info, board)) do all[#all + 1] = s end
-    if opts.progress then opts.progress(i, #todo, #all) end
+    if opts.progress then opts.progress(i, #todo, #all, info.name) end
   end
   table.sort(all, study_before)
   for i, s in ipairs(all) do
@@ -609,7 +634,7 @@ end
 -- Mines; returns the list of puzzles found. opts: games, lo, hi, seed,
 -- depth, max, rules, from ("games" or "random"), theme ("stalemate" or
 -- nil), tables (a tables object: studies from the tablebases),
--- progress(i, n, found), found(p, hash).
+-- progress(i, n, found [, signature]), found(p, hash).
 local function mine(opts)
   local m = new_miner(opts)
   if opts.studies then
@@ -655,11 +680,13 @@ local function puzzle_writer(opts, header)
   end
 end
 
--- The progress line of a run on stderr (nil with --quiet).
+-- The progress line of a run on stderr (nil with --quiet); name: what was
+-- just done (--studies: the signature walked; padded over a longer one).
 local function progress_line(opts, what)
   if opts.quiet then return nil end
-  return function(g, n, k)
-    io.stderr:write(string.format("\r%s %d/%d: %s", what, g, n, require("cheskers").plural(k, "puzzle")))
+  return function(g, n, k, name)
+    io.stderr:write(string.format("\r%s %d/%d: %s%s", what, g, n, require("cheskers").plural(k, "puzzle"),
+      name and (" (%s)%s"):format(name, (" "):rep(8 - #name)) or ""))
     if g == n then io.stderr:write("\n") end
     io.stderr:flush()
   end
@@ -683,17 +710,19 @@ function run_studies(opts)
   cli.check_option("--per-signature", opts.per_signature, S.int { min = 1, max = 1000 })
   if opts.max ~= nil then cli.check_option("--max", opts.max, S.int { min = 1 }) end
   if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of(STUDY_THEMES)) end
+  if opts.pieces ~= nil then cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 }) end
   local tables = require("cheskers.puzzle").tables(opts.tb)
   if not tables then error("--studies needs tablebases: --tb DIR, or $CHESKERS_TB", 0) end
   local lo, hi = parse_range(opts.moves or "6-64", 64)
   local rules = puzzle_rules(opts.rules)
   mkdir(opts.out)
-  local header = ("Endgame studies mined by cheskers mine --studies --moves %d-%d --duals %d%s%s"):format(lo, hi,
-    opts.duals, opts.signature and (" --signature " .. opts.signature) or "",
+  local header = ("Endgame studies mined by cheskers mine --studies --moves %d-%d --duals %d%s%s%s"):format(lo, hi,
+    opts.duals, opts.pieces and (" --pieces %d"):format(opts.pieces) or "",
+    opts.signature and (" --signature " .. opts.signature) or "",
     opts.rules and (" --rules %q"):format((opts.rules:gsub("%s+", " "))) or "")
   local list = mine { studies = true, seed = 1, tables = tables, lo = lo, hi = hi, duals = opts.duals, rules = rules,
                       per_signature = opts.per_signature, signature = opts.signature, max = opts.max,
-                      theme = opts.theme,
+                      pieces = opts.pieces, theme = opts.theme,
                       candidates = STUDY_CANDIDATES, found = puzzle_writer(opts, header),
                       progress = progress_line(opts, "signature") }
   summary(opts, list, lo, hi)
@@ -711,7 +740,7 @@ local function run(args)
   local cli, S = require "cheskers.cli", require "cheskers.schema"
   cli.check_option("--from", opts.from, S.one_of { "games", "random" })
   if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of { "stalemate", "kings" }) end
-  cli.check_option("--pieces", opts.pieces, S.int { min = 0, max = 10 })
+  if opts.pieces ~= nil then cli.check_option("--pieces", opts.pieces, S.int { min = 0, max = 10 }) end
   local lo, hi = parse_range(opts.moves or "1-5", opts.tb and 64 or 15)
   local rules = puzzle_rules(opts.rules)
   local puzzle = require "cheskers.puzzle"
