@@ -6,7 +6,7 @@
  * Without a FEN: the start position and a few positions a short game
  * (engine against itself, depth 3) reaches.
  *        search_bench compare FEATURE [N]
- * The search without and with a search feature (nmp, rfp, aspiration, lmr:
+ * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp:
  * chk_search_opts) interleaved in one run: 180 positions of 60 games
  * (6 random plies from a fixed seed, then the engine at depth 3 against
  * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
@@ -33,6 +33,8 @@ static int set_feature(chk_search_opts *o, const char *name, signed char v)
         o->aspiration = v;
     else if (!strcmp(name, "lmr"))
         o->lmr = v;
+    else if (!strcmp(name, "fp"))
+        o->fp = v;
     else
         return -1;
     return 0;
@@ -86,7 +88,7 @@ static int compare(const char *feature, int64_t nodes)
     double mnps[2][ROUNDS];
     chk_rules_default(&r);
     if (set_feature(&o[0], feature, -1) || set_feature(&o[1], feature, 1)) {
-        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr)\n", feature);
+        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp)\n", feature);
         return 2;
     }
     chk_search *s = chk_search_new(0);

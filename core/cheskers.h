@@ -580,9 +580,10 @@ typedef struct chk_search_opts {
      * against the search without it. */
     signed char nmp;                    /* null-move pruning (default off) */
     signed char rfp;                    /* reverse futility pruning (default on) */
-    signed char aspiration;             /* aspiration windows at the root (default off) */
+    signed char aspiration;             /* aspiration windows at the root (default on) */
     signed char lmr;                    /* late-move reductions growing with depth and
                                            move number (default off: 1 or 2 plies) */
+    signed char fp;                     /* futility pruning of quiet moves (default off) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

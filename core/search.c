@@ -28,6 +28,8 @@
 #define NO_SQ      0xFF
 #define RFP_DEPTH  3                /* reverse futility pruning up to this depth */
 #define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply */
+#define FP_DEPTH   2                /* futility pruning (opts.fp) up to this depth */
+#define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
@@ -73,8 +75,8 @@ struct chk_search {
                                            when its own limits (nodes, seconds) ended it */
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
-    /* search features (opts.nmp, opts.rfp, opts.aspiration), resolved */
-    bool nmp, rfp, aspiration, lmr;
+    /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
+    bool nmp, rfp, aspiration, lmr, fp;
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
     /* tablebases: NULL when none or unusable for these rules */
@@ -541,7 +543,8 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
 static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_move *list);
 
 /* Pruning before the move list at a non-PV node (opts.rfp, opts.nmp): a
- * score that fails high (>= beta), else INF. Only where no capture is
+ * score that fails high (>= beta), else INF; *static_eval gets the
+ * evaluation when it was made (for opts.fp). Only where no capture is
  * compulsory (the side to move has a quiet move, so passing or standing on
  * the evaluation is a fair guess) and beta is no forced result.
  * - reverse futility: at depth <= RFP_DEPTH, the evaluation beats beta by
@@ -550,14 +553,14 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
  *   passes and a search reduced by 2 or 3 plies still fails high. Not twice
  *   in a row, and only for a side with a bishop, camel or other chess piece
  *   (pawns and kings alone are where zugzwang lives, as in draughts). */
-static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list)
+static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list, int *static_eval)
 {
     chk_pos *p = s->p;
     int us = p->side;
     if (!s->fast_quiet || beta >= CHK_SCORE_MATE_MIN || beta <= -CHK_SCORE_MATE_MIN
         || !quiet_side(p))
         return INF;
-    int se = evaluate(s);
+    int se = *static_eval = evaluate(s);
     if (s->halted)
         return 0;
     if (s->rfp && depth <= RFP_DEPTH && se - RFP_MARGIN * depth >= beta)
@@ -630,8 +633,10 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             return t;
     }
 
-    if (!pv_node && ply > 0 && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3))) {
-        v = prune(s, depth, beta, ply, list);
+    int se = INF;       /* the static evaluation, when prune() made it */
+    if (!pv_node && ply > 0
+        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH))) {
+        v = prune(s, depth, beta, ply, list, &se);
         if (s->halted || v != INF)
             return v;
     }
@@ -652,6 +657,11 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         pick(list, sc, i, n);
         chk_move *m = &list[i];
         bool tactical = m->captures || m->promo != CHK_NONE;
+        /* futility pruning (opts.fp): a quiet move (not a killer) cannot
+         * raise a hopeless evaluation near the horizon */
+        if (s->fp && i > 0 && se != INF && depth <= FP_DEPTH && !tactical && sc[i] < (1 << 24)
+            && se + FP_MARGIN * depth <= alpha)
+            continue;
         if (!chk_make(p, m)) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
@@ -740,8 +750,9 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->fast_quiet = p->rules->fast_count && !p->rules->filter;
     s->nmp = o->nmp > 0;
     s->rfp = o->rfp >= 0;
-    s->aspiration = o->aspiration > 0;
+    s->aspiration = o->aspiration >= 0;
     s->lmr = o->lmr > 0;
+    s->fp = o->fp > 0;
     memset(s->by_null, 0, sizeof s->by_null);
     if (++s->age == 0)
         chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */

@@ -431,7 +431,7 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         NULL };
+                                         "fp", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -475,6 +475,7 @@ static int board_search(lua_State *L)
     o.rfp = opt_switch(L, "rfp");
     o.aspiration = opt_switch(L, "aspiration");
     o.lmr = opt_switch(L, "lmr");
+    o.fp = opt_switch(L, "fp");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);

@@ -6,8 +6,8 @@
 local cheskers = require "cheskers"
 local H = require "helpers"
 
-local FEATURES = { "nmp", "rfp", "aspiration", "lmr" }
-local DEFAULT_ON = { rfp = true }   -- docs/engine.md: the features on by default
+local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp" }
+local DEFAULT_ON = { rfp = true, aspiration = true }   -- docs/engine.md: the features on by default
 
 -- A middlegame: the start position and ten plies of the engine's own
 -- choices at depth 3 (a fixed line).
@@ -55,7 +55,7 @@ describe("search features", function()
   it("node-limited searches with every feature are reproducible, the board restored", function()
     local b = middlegame()
     local before = snapshot(b)
-    local o = { nodes = 6000, nmp = true, rfp = true, aspiration = true, lmr = true }
+    local o = { nodes = 6000, nmp = true, rfp = true, aspiration = true, lmr = true, fp = true }
     local r1 = b:search(o)
     b:search { depth = 3 }
     local r2 = b:search(o)
@@ -70,7 +70,7 @@ describe("search features", function()
     local fen = H.write_fen({ board = { a1 = "K", h2 = "B", d6 = "k", h6 = "p" },
                               side = "w", quiet = 0, moveno = 1 })
     local b = cheskers.new(fen)
-    local r = b:search { depth = 5, nmp = true, rfp = true, aspiration = true, lmr = true }
+    local r = b:search { depth = 5, nmp = true, rfp = true, aspiration = true, lmr = true, fp = true }
     assert.are.equal("h2xd6", tostring(r.move))
     assert.are.equal(cheskers.engine.WIN - 1, r.score)
   end)

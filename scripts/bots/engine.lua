@@ -10,7 +10,7 @@
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr: b:search's options, docs/engine.md)
+--                       aspiration, lmr, fp: b:search's options, docs/engine.md)
 -- and every evaluation weight by its name (engine:mobility=0, over a
 -- weights file's), see cheskers.engine.names. The options are declared below (bot.options): the
 -- loader refuses an unknown one or a wrong value before configure runs.
@@ -20,7 +20,7 @@ local cheskers = require "cheskers"
 local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
 local features = {}   -- search features (b:search's nmp, rfp, aspiration)
-local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true }
+local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true }
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
