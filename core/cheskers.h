@@ -583,7 +583,7 @@ typedef struct chk_search_opts {
     signed char aspiration;             /* aspiration windows at the root (default on) */
     signed char lmr;                    /* late-move reductions growing with depth and
                                            move number (default off: 1 or 2 plies) */
-    signed char fp;                     /* futility pruning of quiet moves (default off) */
+    signed char fp;                     /* futility pruning of quiet moves (default on) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

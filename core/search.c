@@ -752,7 +752,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->rfp = o->rfp >= 0;
     s->aspiration = o->aspiration >= 0;
     s->lmr = o->lmr > 0;
-    s->fp = o->fp > 0;
+    s->fp = o->fp >= 0;
     memset(s->by_null, 0, sizeof s->by_null);
     if (++s->age == 0)
         chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */

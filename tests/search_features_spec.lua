@@ -7,7 +7,7 @@ local cheskers = require "cheskers"
 local H = require "helpers"
 
 local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp" }
-local DEFAULT_ON = { rfp = true, aspiration = true }   -- docs/engine.md: the features on by default
+local DEFAULT_ON = { rfp = true, aspiration = true, fp = true }   -- docs/engine.md: the features on by default
 
 -- A middlegame: the start position and ten plies of the engine's own
 -- choices at depth 3 (a fixed line).
