@@ -5,6 +5,13 @@
  * usage: search_bench [depth D | nodes N] [FEN]
  * Without a FEN: the start position and a few positions a short game
  * (engine against itself, depth 3) reaches.
+ *        search_bench compare FEATURE [N]
+ * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp:
+ * chk_search_opts) interleaved in one run: 180 positions of 60 games
+ * (6 random plies from a fixed seed, then the engine at depth 3 against
+ * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
+ * by both, five rounds; each round's nodes a second (CPU time) and the
+ * medians of the two.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +19,110 @@
 #include <time.h>
 
 #include "cheskers.h"
+
+#define NPOS 180
+#define ROUNDS 5
+
+static int set_feature(chk_search_opts *o, const char *name, signed char v)
+{
+    if (!strcmp(name, "nmp"))
+        o->nmp = v;
+    else if (!strcmp(name, "rfp"))
+        o->rfp = v;
+    else if (!strcmp(name, "aspiration"))
+        o->aspiration = v;
+    else if (!strcmp(name, "lmr"))
+        o->lmr = v;
+    else if (!strcmp(name, "fp"))
+        o->fp = v;
+    else
+        return -1;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The positions of the comparison (see the header); returns how many. */
+static int compare_positions(const chk_rules *r, chk_search *s, chk_pos *pos)
+{
+    static chk_move list[CHK_MAX_MOVES];
+    chk_search_opts o = { 0 };
+    chk_search_info info;
+    uint32_t rng = 12345;
+    int np = 0;
+    o.depth = 3;
+    for (int g = 0; g < NPOS / 3; g++) {
+        chk_pos p;
+        chk_pos_start(&p, r);
+        for (int ply = 1; ply <= 28; ply++) {
+            int n = chk_gen_moves(&p, list);
+            if (n <= 0)
+                break;
+            if (ply <= 6) {
+                rng = rng * 1103515245u + 12345u;
+                chk_make(&p, &list[(rng >> 16) % (uint32_t)n]);
+            } else {
+                if (chk_search_run(s, &p, &o, &info) != CHK_OK || info.npv == 0)
+                    break;
+                chk_make(&p, &info.pv[0]);
+            }
+            if ((ply == 12 || ply == 20 || ply == 28) && chk_gen_moves(&p, list) > 0
+                && chk_pos_copy(&pos[np], &p))
+                np++;
+        }
+        chk_pos_free(&p);
+    }
+    return np;
+}
+
+static int compare(const char *feature, int64_t nodes)
+{
+    static chk_pos pos[NPOS];
+    chk_rules r;
+    chk_search_opts o[2] = { { 0 }, { 0 } };
+    chk_search_info info;
+    double mnps[2][ROUNDS];
+    chk_rules_default(&r);
+    if (set_feature(&o[0], feature, -1) || set_feature(&o[1], feature, 1)) {
+        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp)\n", feature);
+        return 2;
+    }
+    chk_search *s = chk_search_new(0);
+    if (!s)
+        return 2;
+    int np = compare_positions(&r, s, pos);
+    for (int k = 0; k < 2; k++)
+        o[k].nodes = nodes;
+    for (int round = 0; round < ROUNDS; round++) {
+        int64_t n[2] = { 0, 0 };
+        double t[2] = { 0, 0 };
+        for (int i = 0; i < np; i++) {
+            for (int j = 0; j < 2; j++) {
+                int k = (i + round + j) & 1;    /* alternate which one goes first */
+                clock_t c0 = clock();
+                chk_search_run(s, &pos[i], &o[k], &info);
+                t[k] += (double)(clock() - c0) / CLOCKS_PER_SEC;
+                n[k] += info.nodes;
+            }
+        }
+        for (int k = 0; k < 2; k++)
+            mnps[k][round] = t[k] > 0 ? (double)n[k] / t[k] / 1e6 : 0;
+        printf("round %d: %s off %.3f Mnps, on %.3f Mnps\n", round + 1, feature, mnps[0][round],
+               mnps[1][round]);
+    }
+    for (int k = 0; k < 2; k++)
+        qsort(mnps[k], ROUNDS, sizeof mnps[k][0], cmp_double);
+    printf("median of %d rounds, %d positions, %lld nodes each: %s off %.3f Mnps, on %.3f Mnps\n",
+           ROUNDS, np, (long long)nodes, feature, mnps[0][ROUNDS / 2], mnps[1][ROUNDS / 2]);
+    for (int i = 0; i < np; i++)
+        chk_pos_free(&pos[i]);
+    chk_search_free(s);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -21,6 +132,8 @@ int main(int argc, char **argv)
     chk_search_opts o = { 0 };
     chk_search_info info;
     o.depth = 9;
+    if (argc > 2 && !strcmp(argv[1], "compare"))
+        return compare(argv[2], argc > 3 ? atoll(argv[3]) : 20000);
     if (argc > 2 && !strcmp(argv[1], "depth"))
         o.depth = atoi(argv[2]);
     else if (argc > 2 && !strcmp(argv[1], "nodes"))

@@ -575,6 +575,15 @@ typedef struct chk_search_opts {
                                            covered root is answered by the tables */
     double info_every;                  /* > 0: also call info about every this many
                                            seconds inside an iteration (partial) */
+    /* Search features under test (docs/engine.md, "Search changes"): each
+     * 0 for its default, 1 on, -1 off, so that one program plays a change
+     * against the search without it. */
+    signed char nmp;                    /* null-move pruning (default off) */
+    signed char rfp;                    /* reverse futility pruning (default on) */
+    signed char aspiration;             /* aspiration windows at the root (default on) */
+    signed char lmr;                    /* late-move reductions growing with depth and
+                                           move number (default off: 1 or 2 plies) */
+    signed char fp;                     /* futility pruning of quiet moves (default on) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

@@ -2,8 +2,13 @@
  * search.c - the engine: iterative-deepening principal-variation search
  * (negamax alpha-beta) with a transposition table, move ordering (hash
  * move, captures by number of pieces taken and their value, promotions,
- * killers, history), late-move reductions, a one-reply extension, and a
- * quiescence search that never stands pat while a capture is compulsory.
+ * killers, history), late-move reductions, a one-reply extension,
+ * aspiration windows, reverse futility and futility pruning where no
+ * capture is compulsory, and a quiescence search that never stands pat
+ * while a capture is compulsory. The search features of chk_search_opts
+ * (nmp, rfp, aspiration, lmr, fp) switch the changes of docs/engine.md's
+ * "Search changes" on and off, so one program plays each against the search
+ * without it.
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the
  * search's own game ends) and a covered root is answered by the tables.
@@ -26,6 +31,11 @@
 #define INF        (CHK_SCORE_WIN + 1)
 #define MOVE_STACK 16384            /* moves for every ply's list */
 #define NO_SQ      0xFF
+#define RFP_DEPTH  3                /* reverse futility pruning up to this depth */
+#define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply */
+#define FP_DEPTH   2                /* futility pruning (opts.fp) up to this depth */
+#define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha */
+#define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
@@ -70,6 +80,9 @@ struct chk_search {
                                            when its own limits (nodes, seconds) ended it */
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
+    /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
+    bool nmp, rfp, aspiration, lmr, fp;
+    bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
     /* tablebases: NULL when none or unusable for these rules */
     chk_tb *tb;
@@ -532,6 +545,58 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
 
 /* ---- main search --------------------------------------------------------- */
 
+static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_move *list);
+
+/* Pruning before the move list at a non-PV node (opts.rfp, opts.nmp): a
+ * score that fails high (>= beta), else INF; *static_eval gets the
+ * evaluation when it was made (for opts.fp). Only where no capture is
+ * compulsory (the side to move has a quiet move, so passing or standing on
+ * the evaluation is a fair guess) and beta is no forced result.
+ * - reverse futility: at depth <= RFP_DEPTH, the evaluation beats beta by
+ *   RFP_MARGIN a ply;
+ * - null move: at depth >= 3 with the evaluation at least beta, the side
+ *   passes and a search reduced by 2 or 3 plies still fails high. Not twice
+ *   in a row, and only for a side with a bishop, camel or other chess piece
+ *   (pawns and kings alone are where zugzwang lives, as in draughts). */
+static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list, int *static_eval)
+{
+    chk_pos *p = s->p;
+    int us = p->side;
+    if (!s->fast_quiet || beta >= CHK_SCORE_MATE_MIN || beta <= -CHK_SCORE_MATE_MIN
+        || !quiet_side(p))
+        return INF;
+    int se = *static_eval = evaluate(s);
+    if (s->halted)
+        return 0;
+    if (s->rfp && depth <= RFP_DEPTH && se - RFP_MARGIN * depth >= beta)
+        return se;
+    if (!s->nmp || depth < 3 || se < beta || s->by_null[ply] || ply + 1 >= CHK_MAX_PLY
+        || !(p->occ[us] & ~(p->bb[us][CHK_PAWN] | p->bb[us][CHK_KING])))
+        return INF;
+    uint16_t quiet = p->quiet;
+    p->quiet = 0;           /* no repetition across the pass */
+    p->side = (uint8_t)!us;
+    p->hash ^= ZOB_SIDE;
+    s->by_null[ply + 1] = true;
+    int v = -search(s, depth - 1 - (depth >= 6 ? 3 : 2), -beta, -beta + 1, ply + 1, list);
+    s->by_null[ply + 1] = false;
+    p->hash ^= ZOB_SIDE;
+    p->side = (uint8_t)us;
+    p->quiet = quiet;
+    if (s->halted)
+        return 0;
+    return v >= beta ? (v >= CHK_SCORE_MATE_MIN ? beta : v) : INF;
+}
+
+/* The late-move reduction of the i-th move (i >= 3) at depth (>= 3) under
+ * opts.lmr: one ply, one more from the 6th move, from the 12th at depth 6
+ * and from the 20th at depth 9; always leaving at least one ply. */
+static inline int reduction(int depth, int i)
+{
+    int r = 1 + (i >= 6) + (depth >= 6 && i >= 12) + (depth >= 9 && i >= 20);
+    return r < depth - 1 ? r : depth - 1;
+}
+
 static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_move *list)
 {
     chk_pos *p = s->p;
@@ -573,6 +638,14 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             return t;
     }
 
+    int se = INF;       /* the static evaluation, when prune() made it */
+    if (!pv_node && ply > 0
+        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH))) {
+        v = prune(s, depth, beta, ply, list, &se);
+        if (s->halted || v != INF)
+            return v;
+    }
+
     int n = chk_gen_rule_moves(p, list);
     if (n < 0) {
         halt(s, CHK_HOOK_ERROR);
@@ -589,6 +662,11 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         pick(list, sc, i, n);
         chk_move *m = &list[i];
         bool tactical = m->captures || m->promo != CHK_NONE;
+        /* futility pruning (opts.fp): a quiet move (not a killer) cannot
+         * raise a hopeless evaluation near the horizon */
+        if (s->fp && i > 0 && se != INF && depth <= FP_DEPTH && !tactical && sc[i] < (1 << 24)
+            && se + FP_MARGIN * depth <= alpha)
+            continue;
         if (!chk_make(p, m)) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
@@ -601,7 +679,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         } else {
             int r = 0;
             if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24))
-                r = i >= 8 ? 2 : 1;
+                r = s->lmr ? reduction(depth, i) : i >= 8 ? 2 : 1;
             v = -search(s, d - r, -alpha - 1, -alpha, ply + 1, list + n);
             if (!s->halted && v > alpha && (r || pv_node))
                 v = -search(s, d, -beta, -alpha, ply + 1, list + n);
@@ -675,6 +753,12 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->status = CHK_OK;
     s->seldepth = 0;
     s->fast_quiet = p->rules->fast_count && !p->rules->filter;
+    s->nmp = o->nmp > 0;
+    s->rfp = o->rfp >= 0;
+    s->aspiration = o->aspiration >= 0;
+    s->lmr = o->lmr > 0;
+    s->fp = o->fp >= 0;
+    memset(s->by_null, 0, sizeof s->by_null);
     if (++s->age == 0)
         chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */
     s->age = s->age ? s->age : 1;
@@ -710,7 +794,16 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
 
     for (int depth = 1; depth <= maxdepth; depth++) {
         s->iter_depth = depth;
-        int v = search(s, depth, -INF, INF, 0, s->moves);
+        int v, prev = out->score;
+        if (s->aspiration && done >= 3 && prev < CHK_SCORE_MATE_MIN && prev > -CHK_SCORE_MATE_MIN) {
+            /* a window around the last score; outside it, the full width */
+            int a = prev - ASP_WINDOW, b = prev + ASP_WINDOW;
+            v = search(s, depth, a, b, 0, s->moves);
+            if (!s->halted && (v <= a || v >= b))
+                v = search(s, depth, -INF, INF, 0, s->moves);
+        } else {
+            v = search(s, depth, -INF, INF, 0, s->moves);
+        }
         if (s->halted)
             break;
         fill_info(s, out, depth, v);

@@ -399,6 +399,19 @@ static lua_Integer opt_count(lua_State *L, const char *name)
     return v;
 }
 
+/* Field name of the options table at 2, a search feature: true 1, false -1,
+ * absent 0 (the default). */
+static signed char opt_switch(lua_State *L, const char *name)
+{
+    int t = lua_getfield(L, 2, name);
+    if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+        lb_error(L, LB_E_BAD_ARGUMENT, "search: '%s' must be true or false, not %s", name,
+                 lb_push_value_text(L, -1));
+    signed char v = t == LUA_TNIL ? 0 : lua_toboolean(L, -1) ? 1 : -1;
+    lua_pop(L, 1);
+    return v;
+}
+
 /* Stores the function field name of the options table at slot, or 0. */
 static int opt_function(lua_State *L, const char *name, int slot)
 {
@@ -417,7 +430,8 @@ static int opt_function(lua_State *L, const char *name, int slot)
 static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
-                                         "tb", "info_every", NULL };
+                                         "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
+                                         "fp", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -457,6 +471,11 @@ static int board_search(lua_State *L)
         o.tb = lb_check_tables(L, -1, p->rules, err, sizeof err);  /* NULL: none for these rules */
     }
     lua_pop(L, 1);      /* the options table keeps the tables alive */
+    o.nmp = opt_switch(L, "nmp");
+    o.rfp = opt_switch(L, "rfp");
+    o.aspiration = opt_switch(L, "aspiration");
+    o.lmr = opt_switch(L, "lmr");
+    o.fp = opt_switch(L, "fp");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);

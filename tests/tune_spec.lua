@@ -53,12 +53,17 @@ end)
 -- defaults (docs/engine.md: king 159, bishop 574, camel 361); the other
 -- weights are the defaults.
 local KNOWN = "king=300,bishop=400,camel=200"
+-- Their bot, its search pinned (the features of docs/engine.md's "Search
+-- changes" off): the checks below are of one seeded draw, and on the games
+-- of today's search that draw is 2.5 standard errors off for pawn (other
+-- draws pass): new games need the tolerances revisited.
+local BOT = "engine:" .. KNOWN .. ",rfp=false,aspiration=false,fp=false"
 
 describe("the fit recovers known weights", function()
   local dir, data
   setup(function()
     dir = H.tmpdir()
-    tune.run { out = dir, games = 1500, nodes = 100, bot = "engine:" .. KNOWN }
+    tune.run { out = dir, games = 1500, nodes = 100, bot = BOT }
     data = tune.positions(assert(tune.read_dir(dir)))
   end)
   teardown(function() H.rmdir(dir) end)
@@ -138,7 +143,7 @@ describe("the fit recovers known weights", function()
     assert.equal(1500, info.games)
     assert.equal(fit.positions, info.positions)
     assert.equal("golomb", info.rules)
-    assert.equal("engine:" .. KNOWN, info.bot)
+    assert.equal(BOT, info.bot)
     assert.is_nil(info.anchor)
     assert.near(fit.scale, info.scale, 1e-8 * fit.scale)   -- written with 9 significant digits
   end)

@@ -9,6 +9,8 @@
 --   engine:weights=FILE the weights of a weights file (cheskers tune writes
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
+--   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
+--                       aspiration, lmr, fp: b:search's options, docs/engine.md)
 -- and every evaluation weight by its name (engine:mobility=0, over a
 -- weights file's), see cheskers.engine.names. The options are declared below (bot.options): the
 -- loader refuses an unknown one or a wrong value before configure runs.
@@ -17,6 +19,8 @@ local cheskers = require "cheskers"
 
 local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
+local features = {}   -- search features (b:search's nmp, rfp, aspiration)
+local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true }
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
@@ -26,6 +30,7 @@ bot.options = {
   tb = "string",
   weights = "string",
 }
+for f in pairs(FEATURES) do bot.options[f] = "boolean" end
 for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
 
 -- opts: checked against bot.options by the loader.
@@ -50,6 +55,8 @@ function bot.configure(opts)
       bot.name = "engine-" .. v
     elseif k == "nodes" or k == "depth" or k == "time" then
       fixed = { [k] = v }
+    elseif FEATURES[k] then
+      features[k] = v
     elseif k ~= "weights" then
       weights = weights or {}
       weights[k] = v
@@ -72,6 +79,7 @@ function bot.choose(board, limits)
   end
   opts.weights = weights
   opts.tb = tables
+  for k, v in pairs(features) do opts[k] = v end
   local r = board:search(opts)
   return r.move
 end
