@@ -363,6 +363,40 @@ describe("whole files", function()
     assert.is_nil(io.open(dir .. "/nowhere"))
   end)
 
+  it("a temporary left by a writer killed before its rename is removed by the next write here; a live one's stays", function()
+    local function names_in(d)
+      local out = {}
+      for name in require("lfs").dir(d) do
+        if name ~= "." and name ~= ".." then out[#out + 1] = name end
+      end
+      table.sort(out)
+      return out
+    end
+    -- a writer that dies (exit 9, nothing cleaned up) right after making its temporary file
+    local dying = ([[local c = require "cheskers"; local make = c.create_file
+      c.create_file = function(p) local f = make(p); f:write("half"); os.exit(9) end
+      require("cheskers.store").write_file(%q, "whole\n")]]):format(dir .. "/page.html")
+    local q = function(x) return "'" .. x:gsub("'", "'\\''") .. "'" end
+    local _, _, code = os.execute(q(H.ROOT .. "/cheskers") .. " -e " .. q(dying))
+    assert.equal(9, code)
+    local left = names_in(dir)
+    assert.equal(1, #left, table.concat(left, " "))
+    assert.truthy(left[1]:find("^page%.html%.tmp%."), left[1])
+    -- a write in progress in this process (its temporary made, not yet renamed) is not a dead one's
+    local cheskers = require "cheskers"
+    local make = cheskers.create_file
+    cheskers.create_file = function(p) make(p):close(); error("stopped here", 0) end
+    local ok = pcall(store.write_file, dir .. "/live.html", "x")
+    cheskers.create_file = make
+    assert.is_false(ok)
+    store.write_file(dir .. "/other.html", "other\n")
+    local now = names_in(dir)
+    -- the dead writer's temporary is gone; the live one's is kept
+    assert.equal(2, #now, table.concat(now, " "))
+    assert.truthy(now[1]:find("^live%.html%.tmp%."), now[1])
+    assert.equal("other.html", now[2])
+  end)
+
   it("a failed write names the file asked for, not the temporary one, and leaves nothing", function()
     store.mkdir(dir .. "/taken")                    -- a folder where the file should go: rename fails
     local ok, err = pcall(store.write_file, dir .. "/taken", "text")

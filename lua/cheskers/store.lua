@@ -190,17 +190,58 @@ end
 
 local function parent(path) return path:match("^(.*)/[^/]*$") or "." end
 
--- A new temporary file beside path, PATH.tmp.N.M, created exclusively
--- (cheskers.create_file): nothing planted at such a name, a link included,
--- is ever written through; a taken name is passed over. Returns the file
--- and its name, or nil and why (the temporary's name left out). (No math.random: bots' draws must not
--- depend on what the store writes.)
+local function read_first_line(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local l = f:read("l")
+  f:close()
+  return l
+end
+
+-- "pid@host" of this process (Linux /proc; "?" elsewhere).
+local function owner_id()
+  local stat = read_first_line("/proc/self/stat")
+  local pid = stat and stat:match("^(%d+)") or "?"
+  local host = read_first_line("/proc/sys/kernel/hostname") or os.getenv("HOSTNAME") or "?"
+  return pid .. "@" .. host
+end
+
+-- The temporary files of write_file are named PATH.tmp.PID@HOST.N: the
+-- writer's "pid@host" says whose they are. One left behind by a writer that
+-- was killed (kill -9 between creating it and the rename) is removed by the
+-- next write_file of this machine into the same folder (once a folder per
+-- process): only when its writer ran here and is dead, so that a write in
+-- progress, here or on another machine sharing the folder, is never touched.
+local swept = {}
+local function sweep_dead_temps(dir)
+  if swept[dir] then return end
+  swept[dir] = true
+  local me = owner_id()
+  local host = me:match("@(.*)$")
+  local ok, iter, state = pcall(lfs.dir, dir)
+  if not ok then return end
+  for name in iter, state do
+    local pid, h = name:match("%.tmp%.(%d+)@(.+)%.%d+$")
+    if pid and h == host and pid .. "@" .. h ~= me and not M.process_alive(pid) then
+      os.remove(dir .. "/" .. name)
+    end
+  end
+end
+
+-- A new temporary file beside path, PATH.tmp.PID@HOST.N, created
+-- exclusively (cheskers.create_file): nothing planted at such a name, a
+-- link included, is ever written through; a taken name is passed over.
+-- Returns the file and its name, or nil and why (the temporary's name left
+-- out). (No math.random: bots' draws must not depend on what the store
+-- writes.)
 local temp_count = 0
 local function create_temp(path)
   local EEXIST = 17
+  sweep_dead_temps(parent(path))
+  local me = owner_id()
   for _ = 1, 100 do
     temp_count = temp_count + 1
-    local tmp = string.format("%s.tmp.%d.%d", path, math.floor(cheskers.clock() * 1e6) % 1000000, temp_count)
+    local tmp = string.format("%s.tmp.%s.%d", path, me, temp_count)
     local f, err, code = cheskers.create_file(tmp)
     if f then return f, tmp end
     if code ~= EEXIST then return nil, err:sub(1, #tmp + 2) == tmp .. ": " and err:sub(#tmp + 3) or err end
@@ -301,22 +342,6 @@ function M.note_unreadable(notes, file)
 end
 
 -- ---- the lock --------------------------------------------------------------------
-
-local function read_first_line(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local l = f:read("l")
-  f:close()
-  return l
-end
-
--- "pid@host" of this process (Linux /proc; "?" elsewhere).
-local function owner_id()
-  local stat = read_first_line("/proc/self/stat")
-  local pid = stat and stat:match("^(%d+)") or "?"
-  local host = read_first_line("/proc/sys/kernel/hostname") or os.getenv("HOSTNAME") or "?"
-  return pid .. "@" .. host
-end
 
 -- This process's Slurm job and how often it was requeued (or nil).
 local function slurm_job()
