@@ -20,6 +20,7 @@
  *       stops the build (nil, "stopped"); so does cheskers.interrupt() or
  *       Ctrl-C (the interrupt flag, lbind.h: nil and the error value
  *       "interrupted", code "interrupted").
+ *   cheskers.tb.MAX_PIECES                   the most pieces a table can have
  *   cheskers.tb.plan{pieces =, rules =, dir =, only =} -> list | nil, message
  *       the units of that build in build order: {name =, swap =, pieces =,
  *       level =, entries =, disk =, deps_disk =, memory =, built =}
@@ -702,6 +703,8 @@ void lb_open_tb(lua_State *L)
     luaL_newlibtable(L, tb_funcs);
     lua_pushvalue(L, up);
     luaL_setfuncs(L, tb_funcs, 1);
+    lua_pushinteger(L, CHK_TB_MAX_PIECES);      /* the largest tables the index supports */
+    lua_setfield(L, -2, "MAX_PIECES");
     lua_setfield(L, module, "tb");
     lb_push_board_methods(L);
     lua_pushvalue(L, up);

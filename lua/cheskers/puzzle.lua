@@ -47,7 +47,6 @@ puzzle.MAX_PUZZLES = 10000
 puzzle.MAX_NESTING = 40                 -- brackets in the file's text
 puzzle.MAX_MOVES = 15                   -- the solver's limit
 puzzle.MAX_MOVES_TB = 64                -- its limit with tablebases (a win into table positions)
-puzzle.TB_MAX_PIECES = 6                -- the largest tables (CHK_TB_MAX_PIECES)
 puzzle.MAX_NODES = 10000000             -- solver nodes per search in check (about 10 s)
 
 puzzle.MAX_SECONDS = 30                 -- CPU seconds for one check (then no new search)
@@ -559,12 +558,12 @@ function puzzle.pieces(b)
 end
 
 -- The command that builds the tables b needs: its pieces when a table can
--- hold them (up to puzzle.TB_MAX_PIECES), else the usual 4-piece set (a
+-- hold them (up to cheskers.tb.MAX_PIECES), else the usual 4-piece set (a
 -- bigger position reaches the tables by captures): "cheskers tb build
 -- --pieces 5", with " --dir DIR" when dir is given.
 function puzzle.build_hint(b, dir)
   local n = puzzle.pieces(b)
-  if n > puzzle.TB_MAX_PIECES or n < 2 then n = 4 end
+  if n > cheskers.tb.MAX_PIECES or n < 2 then n = 4 end
   return string.format("cheskers tb build --pieces %d%s", n, dir and (" --dir " .. dir) or "")
 end
 

@@ -68,7 +68,7 @@ function tb.move_lines(b, t)
     if perr then return nil, "tablebase: " .. perr end
     local n = puzzle.pieces(b)
     local why = string.format("no table covers this position (%s)", cheskers.plural(n, "piece"))
-    if n <= puzzle.TB_MAX_PIECES and n > largest_tables(t, b) then
+    if n <= cheskers.tb.MAX_PIECES and n > largest_tables(t, b) then
       why = string.format("%s: the tables in %s go to %s; build them with `%s`", why, t:dir(),
         cheskers.plural(largest_tables(t, b), "piece"), puzzle.build_hint(b, t:dir()))
     end

@@ -93,12 +93,13 @@ end
 
 -- --pieces: given, else the pieces of --only's signature, else 4; checked.
 local function pieces_of(opts)
+  local cheskers = require "cheskers"
   local cli, S = require "cheskers.cli", require "cheskers.schema"
   if not opts.pieces and opts.only then   -- (a name that is no signature: refused by name)
-    opts.pieces = math.max(2, math.min(6, #(opts.only:gsub("v", ""))))
+    opts.pieces = math.max(2, math.min(cheskers.tb.MAX_PIECES, #(opts.only:gsub("v", ""))))
   end
   opts.pieces = opts.pieces or 4
-  cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 })
+  cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = cheskers.tb.MAX_PIECES })
 end
 
 -- bytes as "1.36 GB" or "20.9 MB"
@@ -214,7 +215,7 @@ local function atlas_tables(opts, rules_text)
   local complete = tables:max_pieces(board) or 0
   if opts.pieces then
     local cli, S = require "cheskers.cli", require "cheskers.schema"
-    cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 })
+    cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = cheskers.tb.MAX_PIECES })
     if complete < opts.pieces then
       error(("%s holds every table up to %s, not up to %d: the atlas of a partial set would "
         .. "mislead (cheskers tb build --pieces %d --dir %s first)"):format(opts.dir,
