@@ -35,6 +35,10 @@ static int set_feature(chk_search_opts *o, const char *name, signed char v)
         o->lmr = v;
     else if (!strcmp(name, "fp"))
         o->fp = v;
+    else if (!strcmp(name, "lmp"))
+        o->lmp = v;
+    else if (!strcmp(name, "qtt"))
+        o->qtt = v;
     else
         return -1;
     return 0;
@@ -88,7 +92,7 @@ static int compare(const char *feature, int64_t nodes)
     double mnps[2][ROUNDS];
     chk_rules_default(&r);
     if (set_feature(&o[0], feature, -1) || set_feature(&o[1], feature, 1)) {
-        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp)\n", feature);
+        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp, lmp, qtt)\n", feature);
         return 2;
     }
     chk_search *s = chk_search_new(0);

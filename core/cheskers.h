@@ -584,6 +584,11 @@ typedef struct chk_search_opts {
     signed char lmr;                    /* late-move reductions growing with depth and
                                            move number (default off: 1 or 2 plies) */
     signed char fp;                     /* futility pruning of quiet moves (default on) */
+    signed char lmp;                    /* late-move pruning of quiet moves (default off) */
+    signed char qtt;                    /* the transposition table in the quiescence
+                                           search (default off) */
+    int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
+                                           (0: the defaults, docs/engine.md) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

@@ -32,9 +32,13 @@
 #define MOVE_STACK 16384            /* moves for every ply's list */
 #define NO_SQ      0xFF
 #define RFP_DEPTH  3                /* reverse futility pruning up to this depth */
-#define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply */
+#define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply
+                                       (opts.rfp_margin) */
 #define FP_DEPTH   2                /* futility pruning (opts.fp) up to this depth */
-#define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha */
+#define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha
+                                       (opts.fp_margin) */
+#define LMP_DEPTH  3                /* late-move pruning (opts.lmp) up to this depth */
+#define LMP_COUNT(d) (3 + (d) * (d)) /* ... of the quiet moves after this many moves */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
@@ -81,7 +85,8 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt;
+    int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
     /* tablebases: NULL when none or unusable for these rules */
@@ -178,6 +183,15 @@ static inline tt_entry *tt_probe(chk_search *s, uint64_t h)
 {
     tt_entry *e = &s->tt[h & s->tt_mask];
     return e->key == (uint32_t)(h >> 32) && e->age == s->age && e->bound ? e : NULL;
+}
+
+/* True when entry e's bound ends a search of (alpha, beta) at ply: *v gets
+ * its score. */
+static inline bool tt_cuts(const tt_entry *e, int ply, int alpha, int beta, int *v)
+{
+    int t = *v = score_from_tt(e->score, ply);
+    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
+           || (e->bound == BOUND_UPPER && t <= alpha);
 }
 
 static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound, const chk_move *m)
@@ -484,6 +498,11 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
+    /* opts.qtt: off the principal variation, a bound the main search stored
+     * for this position ends it; its move is tried first */
+    tt_entry *e = NULL;
+    if (s->qtt && (e = tt_probe(s, p->hash)) && beta - alpha == 1 && tt_cuts(e, ply, alpha, beta, &v))
+        return v;
 
     /* standing pat often fails high: then no move list is needed */
     int best = -INF;
@@ -519,7 +538,7 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         if (best > alpha)
             alpha = best;
     }
-    score_moves(s, list, sc, nq, NULL, CHK_MAX_PLY);
+    score_moves(s, list, sc, nq, e, CHK_MAX_PLY);
     for (int i = 0; i < nq; i++) {
         pick(list, sc, i, nq);
         if (!chk_make(p, &list[i])) {
@@ -568,7 +587,7 @@ static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list, in
     int se = *static_eval = evaluate(s);
     if (s->halted)
         return 0;
-    if (s->rfp && depth <= RFP_DEPTH && se - RFP_MARGIN * depth >= beta)
+    if (s->rfp && depth <= RFP_DEPTH && se - s->rfp_margin * depth >= beta)
         return se;
     if (!s->nmp || depth < 3 || se < beta || s->by_null[ply] || ply + 1 >= CHK_MAX_PLY
         || !(p->occ[us] & ~(p->bb[us][CHK_PAWN] | p->bb[us][CHK_KING])))
@@ -631,16 +650,13 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     }
 
     tt_entry *e = tt_probe(s, p->hash);
-    if (e && ply > 0 && !pv_node && e->depth >= depth) {
-        int t = score_from_tt(e->score, ply);
-        if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
-            || (e->bound == BOUND_UPPER && t <= alpha))
-            return t;
-    }
+    if (e && ply > 0 && !pv_node && e->depth >= depth && tt_cuts(e, ply, alpha, beta, &v))
+        return v;
 
     int se = INF;       /* the static evaluation, when prune() made it */
     if (!pv_node && ply > 0
-        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH))) {
+        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH)
+            || (s->lmp && depth <= LMP_DEPTH))) {
         v = prune(s, depth, beta, ply, list, &se);
         if (s->halted || v != INF)
             return v;
@@ -665,7 +681,12 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         /* futility pruning (opts.fp): a quiet move (not a killer) cannot
          * raise a hopeless evaluation near the horizon */
         if (s->fp && i > 0 && se != INF && depth <= FP_DEPTH && !tactical && sc[i] < (1 << 24)
-            && se + FP_MARGIN * depth <= alpha)
+            && se + s->fp_margin * depth <= alpha)
+            continue;
+        /* late-move pruning (opts.lmp): near the horizon, where a quiet move
+         * is allowed (se made), the quiet moves ordered late are not tried */
+        if (s->lmp && se != INF && depth <= LMP_DEPTH && i >= LMP_COUNT(depth) && !tactical
+            && sc[i] < (1 << 24))
             continue;
         if (!chk_make(p, m)) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
@@ -758,6 +779,10 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->aspiration = o->aspiration >= 0;
     s->lmr = o->lmr > 0;
     s->fp = o->fp >= 0;
+    s->lmp = o->lmp > 0;
+    s->qtt = o->qtt > 0;
+    s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
+    s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
     if (++s->age == 0)
         chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */
