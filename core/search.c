@@ -6,9 +6,9 @@
  * aspiration windows, reverse futility and futility pruning where no
  * capture is compulsory, and a quiescence search that never stands pat
  * while a capture is compulsory. The search features of chk_search_opts
- * (nmp, rfp, aspiration, lmr, fp) switch the changes of docs/engine.md's
- * "Search changes" on and off, so one program plays each against the search
- * without it.
+ * (nmp, rfp, aspiration, lmr, fp, lmp, qtt) and the margins of rfp and fp
+ * switch the changes of docs/engine.md's "Search changes" on and off, so
+ * one program plays each against the search without it.
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the
  * search's own game ends) and a covered root is answered by the tables.
