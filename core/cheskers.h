@@ -587,6 +587,8 @@ typedef struct chk_search_opts {
     signed char lmp;                    /* late-move pruning of quiet moves (default off) */
     signed char qtt;                    /* the transposition table in the quiescence
                                            search (default off) */
+    signed char hlmr;                   /* late-move reductions one ply more for a
+                                           move without history (default off) */
     int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
                                            (0: the defaults, docs/engine.md) */
 } chk_search_opts;

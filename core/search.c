@@ -6,7 +6,7 @@
  * aspiration windows, reverse futility and futility pruning where no
  * capture is compulsory, and a quiescence search that never stands pat
  * while a capture is compulsory. The search features of chk_search_opts
- * (nmp, rfp, aspiration, lmr, fp, lmp, qtt) and the margins of rfp and fp
+ * (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr) and the margins of rfp and fp
  * switch the changes of docs/engine.md's "Search changes" on and off, so
  * one program plays each against the search without it.
  * With tablebases (opts.tb) a covered position inside the search scores
@@ -85,7 +85,7 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr;
     int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
@@ -699,8 +699,12 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             v = -search(s, d, -beta, -alpha, ply + 1, list + n);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24))
+            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24)) {
                 r = s->lmr ? reduction(depth, i) : i >= 8 ? 2 : 1;
+                /* opts.hlmr: a move that never cut off (no history) one ply more */
+                if (s->hlmr && sc[i] <= 0 && r + 1 < depth - 1)
+                    r++;
+            }
             v = -search(s, d - r, -alpha - 1, -alpha, ply + 1, list + n);
             if (!s->halted && v > alpha && (r || pv_node))
                 v = -search(s, d, -beta, -alpha, ply + 1, list + n);
@@ -781,6 +785,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->fp = o->fp >= 0;
     s->lmp = o->lmp > 0;
     s->qtt = o->qtt > 0;
+    s->hlmr = o->hlmr > 0;
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
