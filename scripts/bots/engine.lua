@@ -21,7 +21,8 @@ local cheskers = require "cheskers"
 local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
 local features = {}   -- search features and margins (b:search's nmp, rfp, rfp_margin ...)
-local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true, hlmr = true }
+local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true,
+  hlmr = true }
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
