@@ -7,7 +7,7 @@
  * (engine against itself, depth 3) reaches.
  *        search_bench compare FEATURE [N]
  * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp,
- * lmp, qtt, hlmr: chk_search_opts; or rfp_margin=N, fp_margin=N: the default margin
+ * lmp, qtt, hlmr, delta: chk_search_opts; or rfp_margin=N, fp_margin=N: the default margin
  * against N) interleaved in one run: 180 positions of 60 games
  * (6 random plies from a fixed seed, then the engine at depth 3 against
  * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
@@ -47,6 +47,8 @@ static int set_feature(chk_search_opts *o, const char *name, signed char v)
         o->qtt = v;
     else if (!strcmp(name, "hlmr"))
         o->hlmr = v;
+    else if (!strcmp(name, "delta"))
+        o->delta = v;
     else
         return -1;
     return 0;
@@ -100,7 +102,7 @@ static int compare(const char *feature, int64_t nodes)
     double mnps[2][ROUNDS];
     chk_rules_default(&r);
     if (set_feature(&o[0], feature, -1) || set_feature(&o[1], feature, 1)) {
-        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, rfp_margin=N, fp_margin=N)\n", feature);
+        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, rfp_margin=N, fp_margin=N)\n", feature);
         return 2;
     }
     chk_search *s = chk_search_new(0);

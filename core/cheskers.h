@@ -522,6 +522,9 @@ int chk_eval(const chk_pos *p, const chk_weights *w);
  * then promotions, then quiet moves (0). The search's ordering without its
  * hash move, killers and history. */
 void chk_order_scores(const chk_pos *p, const chk_weights *w, const chk_move *list, int n, int *sc);
+/* The material move m wins by the weights w: the pieces it captures, and a
+ * promotion's new kind less the piece promoted (the search's delta pruning). */
+int chk_move_gain(const chk_pos *p, const chk_weights *w, const chk_move *m);
 
 /* An evaluation supplied by the caller (e.g. written in Lua): store the
  * score for the side to move in *score and return 0, or return -1 on error.
@@ -589,6 +592,8 @@ typedef struct chk_search_opts {
                                            search (default off) */
     signed char hlmr;                   /* late-move reductions one ply more for a
                                            move without history (default off) */
+    signed char delta;                  /* delta pruning in the quiescence search
+                                           (default off) */
     int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
                                            (0: the defaults, docs/engine.md) */
 } chk_search_opts;

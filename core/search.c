@@ -6,7 +6,8 @@
  * aspiration windows, reverse futility and futility pruning where no
  * capture is compulsory, and a quiescence search that never stands pat
  * while a capture is compulsory. The search features of chk_search_opts
- * (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr) and the margins of rfp and fp
+ * (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta) and the
+ * margins of rfp and fp
  * switch the changes of docs/engine.md's "Search changes" on and off, so
  * one program plays each against the search without it.
  * With tablebases (opts.tb) a covered position inside the search scores
@@ -39,6 +40,8 @@
                                        (opts.fp_margin) */
 #define LMP_DEPTH  3                /* late-move pruning (opts.lmp) up to this depth */
 #define LMP_COUNT(d) (3 + (d) * (d)) /* ... of the quiet moves after this many moves */
+#define DELTA_MARGIN 200            /* delta pruning (opts.delta): a capture whose gain + this
+                                       cannot lift standing pat to alpha */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
@@ -85,7 +88,7 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta;
     int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
@@ -539,8 +542,13 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
             alpha = best;
     }
     score_moves(s, list, sc, nq, e, CHK_MAX_PLY);
+    int stand = best;       /* the evaluation when standing pat was allowed, else -INF */
     for (int i = 0; i < nq; i++) {
         pick(list, sc, i, nq);
+        /* delta pruning (opts.delta): not a capture of a king (the last one ends the game) */
+        if (s->delta && stand > -INF && !(list[i].captures & p->bb[!p->side][CHK_KING])
+            && stand + chk_move_gain(p, &s->weights, &list[i]) + DELTA_MARGIN <= alpha)
+            continue;
         if (!chk_make(p, &list[i])) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
@@ -786,6 +794,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->lmp = o->lmp > 0;
     s->qtt = o->qtt > 0;
     s->hlmr = o->hlmr > 0;
+    s->delta = o->delta > 0;
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);

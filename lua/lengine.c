@@ -431,7 +431,7 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "rfp_margin", "fp_margin", NULL };
+                                         "fp", "lmp", "qtt", "hlmr", "delta", "rfp_margin", "fp_margin", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -479,6 +479,7 @@ static int board_search(lua_State *L)
     o.lmp = opt_switch(L, "lmp");
     o.qtt = opt_switch(L, "qtt");
     o.hlmr = opt_switch(L, "hlmr");
+    o.delta = opt_switch(L, "delta");
     o.rfp_margin = (int)opt_count(L, "rfp_margin");
     o.fp_margin = (int)opt_count(L, "fp_margin");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {

@@ -7,7 +7,7 @@
 local cheskers = require "cheskers"
 local H = require "helpers"
 
-local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr" }
+local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta" }
 local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/engine.md: their defaults
 local DEFAULT_ON = { rfp = true, aspiration = true, fp = true }   -- docs/engine.md: the features on by default
 
@@ -87,7 +87,7 @@ describe("search features", function()
     local b = middlegame()
     local before = snapshot(b)
     local o = { nodes = 6000, nmp = true, rfp = true, aspiration = true, lmr = true, fp = true,
-                lmp = true, qtt = true, hlmr = true, rfp_margin = 90, fp_margin = 200 }
+                lmp = true, qtt = true, hlmr = true, delta = true, rfp_margin = 90, fp_margin = 200 }
     local r1 = b:search(o)
     b:search { depth = 3 }
     local r2 = b:search(o)
@@ -103,7 +103,7 @@ describe("search features", function()
                               side = "w", quiet = 0, moveno = 1 })
     local b = cheskers.new(fen)
     local r = b:search { depth = 5, nmp = true, rfp = true, aspiration = true, lmr = true, fp = true,
-                         lmp = true, qtt = true, hlmr = true, rfp_margin = 40, fp_margin = 40 }
+                         lmp = true, qtt = true, hlmr = true, delta = true, rfp_margin = 40, fp_margin = 40 }
     assert.are.equal("h2xd6", tostring(r.move))
     assert.are.equal(cheskers.engine.WIN - 1, r.score)
   end)

@@ -10,7 +10,7 @@
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr, fp, lmp, qtt, hlmr: b:search's options, docs/engine.md)
+--                       aspiration, lmr, fp, lmp, qtt, hlmr, delta: b:search's options, docs/engine.md)
 --   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
 -- and every evaluation weight by its name (engine:mobility=0, over a
 -- weights file's), see cheskers.engine.names. The options are declared below (bot.options): the
@@ -22,7 +22,7 @@ local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
 local features = {}   -- search features and margins (b:search's nmp, rfp, rfp_margin ...)
 local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true,
-  hlmr = true }
+  hlmr = true, delta = true }
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
