@@ -593,7 +593,7 @@ typedef struct chk_search_opts {
     signed char hlmr;                   /* late-move reductions one ply more for a
                                            move without history (default off) */
     signed char delta;                  /* delta pruning in the quiescence search
-                                           (default off) */
+                                           (default on) */
     int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
                                            (0: the defaults, docs/engine.md) */
 } chk_search_opts;

@@ -5,11 +5,11 @@
  * killers, history), late-move reductions, a one-reply extension,
  * aspiration windows, reverse futility and futility pruning where no
  * capture is compulsory, and a quiescence search that never stands pat
- * while a capture is compulsory. The search features of chk_search_opts
- * (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta) and the
- * margins of rfp and fp
- * switch the changes of docs/engine.md's "Search changes" on and off, so
- * one program plays each against the search without it.
+ * while a capture is compulsory, with delta pruning where it may. The
+ * search features of chk_search_opts (nmp, rfp, aspiration, lmr, fp, lmp,
+ * qtt, hlmr, delta) and the margins of rfp and fp switch the changes of
+ * docs/engine.md's "Search changes" on and off, so one program plays each
+ * against the search without it.
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the
  * search's own game ends) and a covered root is answered by the tables.
@@ -794,7 +794,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->lmp = o->lmp > 0;
     s->qtt = o->qtt > 0;
     s->hlmr = o->hlmr > 0;
-    s->delta = o->delta > 0;
+    s->delta = o->delta >= 0;
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);

@@ -9,7 +9,7 @@ local H = require "helpers"
 
 local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta" }
 local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/engine.md: their defaults
-local DEFAULT_ON = { rfp = true, aspiration = true, fp = true }   -- docs/engine.md: the features on by default
+local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/engine.md: the features on by default
 
 -- A middlegame: the start position and ten plies of the engine's own
 -- choices at depth 3 (a fixed line).
