@@ -6,8 +6,9 @@
  * Without a FEN: the start position and a few positions a short game
  * (engine against itself, depth 3) reaches.
  *        search_bench compare FEATURE [N]
- * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp:
- * chk_search_opts) interleaved in one run: 180 positions of 60 games
+ * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp,
+ * lmp, qtt, hlmr, delta: chk_search_opts; or rfp_margin=N, fp_margin=N: the default margin
+ * against N) interleaved in one run: 180 positions of 60 games
  * (6 random plies from a fixed seed, then the engine at depth 3 against
  * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
  * by both, five rounds; each round's nodes a second (CPU time) and the
@@ -25,7 +26,12 @@
 
 static int set_feature(chk_search_opts *o, const char *name, signed char v)
 {
-    if (!strcmp(name, "nmp"))
+    int margin;     /* a margin, MARGIN=N: the default (off) against N (on) */
+    if (sscanf(name, "rfp_margin=%d", &margin) == 1 && margin > 0)
+        o->rfp_margin = v > 0 ? margin : 0;
+    else if (sscanf(name, "fp_margin=%d", &margin) == 1 && margin > 0)
+        o->fp_margin = v > 0 ? margin : 0;
+    else if (!strcmp(name, "nmp"))
         o->nmp = v;
     else if (!strcmp(name, "rfp"))
         o->rfp = v;
@@ -35,6 +41,14 @@ static int set_feature(chk_search_opts *o, const char *name, signed char v)
         o->lmr = v;
     else if (!strcmp(name, "fp"))
         o->fp = v;
+    else if (!strcmp(name, "lmp"))
+        o->lmp = v;
+    else if (!strcmp(name, "qtt"))
+        o->qtt = v;
+    else if (!strcmp(name, "hlmr"))
+        o->hlmr = v;
+    else if (!strcmp(name, "delta"))
+        o->delta = v;
     else
         return -1;
     return 0;
@@ -88,7 +102,7 @@ static int compare(const char *feature, int64_t nodes)
     double mnps[2][ROUNDS];
     chk_rules_default(&r);
     if (set_feature(&o[0], feature, -1) || set_feature(&o[1], feature, 1)) {
-        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp)\n", feature);
+        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, rfp_margin=N, fp_margin=N)\n", feature);
         return 2;
     }
     chk_search *s = chk_search_new(0);

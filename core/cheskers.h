@@ -522,6 +522,9 @@ int chk_eval(const chk_pos *p, const chk_weights *w);
  * then promotions, then quiet moves (0). The search's ordering without its
  * hash move, killers and history. */
 void chk_order_scores(const chk_pos *p, const chk_weights *w, const chk_move *list, int n, int *sc);
+/* The material move m wins by the weights w: the pieces it captures, and a
+ * promotion's new kind less the piece promoted (the search's delta pruning). */
+int chk_move_gain(const chk_pos *p, const chk_weights *w, const chk_move *m);
 
 /* An evaluation supplied by the caller (e.g. written in Lua): store the
  * score for the side to move in *score and return 0, or return -1 on error.
@@ -584,6 +587,15 @@ typedef struct chk_search_opts {
     signed char lmr;                    /* late-move reductions growing with depth and
                                            move number (default off: 1 or 2 plies) */
     signed char fp;                     /* futility pruning of quiet moves (default on) */
+    signed char lmp;                    /* late-move pruning of quiet moves (default off) */
+    signed char qtt;                    /* the transposition table in the quiescence
+                                           search (default off) */
+    signed char hlmr;                   /* late-move reductions one ply more for a
+                                           move without history (default off) */
+    signed char delta;                  /* delta pruning in the quiescence search
+                                           (default on) */
+    int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
+                                           (0: the defaults, docs/engine.md) */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

@@ -174,16 +174,30 @@ static int kind_value(const chk_weights *w, int kind)
     return w->w[kind < 4 ? CHK_W_PAWN + kind : CHK_W_EXTRA];
 }
 
+/* The value by w of the pieces m captures. */
+static int captured_value(const chk_pos *p, const chk_weights *w, const chk_move *m)
+{
+    int v = 0;
+    for (chk_bb c = m->captures; c; c &= c - 1)
+        v += kind_value(w, CHK_PIECE_KIND(p->sq[bb_first(c)]));
+    return v;
+}
+
+int chk_move_gain(const chk_pos *p, const chk_weights *w, const chk_move *m)
+{
+    int v = captured_value(p, w, m);
+    if (m->promo != CHK_NONE)
+        v += kind_value(w, m->promo) - kind_value(w, m->kind);
+    return v;
+}
+
 void chk_order_scores(const chk_pos *p, const chk_weights *w, const chk_move *list, int n, int *sc)
 {
     for (int i = 0; i < n; i++) {
         const chk_move *m = &list[i];
         int promo = m->promo != CHK_NONE ? kind_value(w, m->promo) : 0;
         if (m->captures) {
-            int v = 0;
-            for (chk_bb c = m->captures; c; c &= c - 1)
-                v += kind_value(w, CHK_PIECE_KIND(p->sq[bb_first(c)]));
-            sc[i] = (1 << 26) + (bb_count(m->captures) << 20) + v * 8
+            sc[i] = (1 << 26) + (bb_count(m->captures) << 20) + captured_value(p, w, m) * 8
                     - kind_value(w, m->kind) / 16 + promo;
         } else if (m->promo != CHK_NONE)
             sc[i] = (1 << 25) + promo;

@@ -5,10 +5,11 @@
  * killers, history), late-move reductions, a one-reply extension,
  * aspiration windows, reverse futility and futility pruning where no
  * capture is compulsory, and a quiescence search that never stands pat
- * while a capture is compulsory. The search features of chk_search_opts
- * (nmp, rfp, aspiration, lmr, fp) switch the changes of docs/engine.md's
- * "Search changes" on and off, so one program plays each against the search
- * without it.
+ * while a capture is compulsory, with delta pruning where it may. The
+ * search features of chk_search_opts (nmp, rfp, aspiration, lmr, fp, lmp,
+ * qtt, hlmr, delta) and the margins of rfp and fp switch the changes of
+ * docs/engine.md's "Search changes" on and off, so one program plays each
+ * against the search without it.
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the
  * search's own game ends) and a covered root is answered by the tables.
@@ -32,9 +33,15 @@
 #define MOVE_STACK 16384            /* moves for every ply's list */
 #define NO_SQ      0xFF
 #define RFP_DEPTH  3                /* reverse futility pruning up to this depth */
-#define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply */
+#define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply
+                                       (opts.rfp_margin) */
 #define FP_DEPTH   2                /* futility pruning (opts.fp) up to this depth */
-#define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha */
+#define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha
+                                       (opts.fp_margin) */
+#define LMP_DEPTH  3                /* late-move pruning (opts.lmp) up to this depth */
+#define LMP_COUNT(d) (3 + (d) * (d)) /* ... of the quiet moves after this many moves */
+#define DELTA_MARGIN 200            /* delta pruning (opts.delta): a capture whose gain + this
+                                       cannot lift standing pat to alpha */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
@@ -81,7 +88,8 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta;
+    int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
     /* tablebases: NULL when none or unusable for these rules */
@@ -178,6 +186,15 @@ static inline tt_entry *tt_probe(chk_search *s, uint64_t h)
 {
     tt_entry *e = &s->tt[h & s->tt_mask];
     return e->key == (uint32_t)(h >> 32) && e->age == s->age && e->bound ? e : NULL;
+}
+
+/* True when entry e's bound ends a search of (alpha, beta) at ply: *v gets
+ * its score. */
+static inline bool tt_cuts(const tt_entry *e, int ply, int alpha, int beta, int *v)
+{
+    int t = *v = score_from_tt(e->score, ply);
+    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
+           || (e->bound == BOUND_UPPER && t <= alpha);
 }
 
 static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound, const chk_move *m)
@@ -484,6 +501,11 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
+    /* opts.qtt: off the principal variation, a bound the main search stored
+     * for this position ends it; its move is tried first */
+    tt_entry *e = NULL;
+    if (s->qtt && (e = tt_probe(s, p->hash)) && beta - alpha == 1 && tt_cuts(e, ply, alpha, beta, &v))
+        return v;
 
     /* standing pat often fails high: then no move list is needed */
     int best = -INF;
@@ -519,9 +541,14 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         if (best > alpha)
             alpha = best;
     }
-    score_moves(s, list, sc, nq, NULL, CHK_MAX_PLY);
+    score_moves(s, list, sc, nq, e, CHK_MAX_PLY);
+    int stand = best;       /* the evaluation when standing pat was allowed, else -INF */
     for (int i = 0; i < nq; i++) {
         pick(list, sc, i, nq);
+        /* delta pruning (opts.delta): not a capture of a king (the last one ends the game) */
+        if (s->delta && stand > -INF && !(list[i].captures & p->bb[!p->side][CHK_KING])
+            && stand + chk_move_gain(p, &s->weights, &list[i]) + DELTA_MARGIN <= alpha)
+            continue;
         if (!chk_make(p, &list[i])) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
@@ -568,7 +595,7 @@ static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list, in
     int se = *static_eval = evaluate(s);
     if (s->halted)
         return 0;
-    if (s->rfp && depth <= RFP_DEPTH && se - RFP_MARGIN * depth >= beta)
+    if (s->rfp && depth <= RFP_DEPTH && se - s->rfp_margin * depth >= beta)
         return se;
     if (!s->nmp || depth < 3 || se < beta || s->by_null[ply] || ply + 1 >= CHK_MAX_PLY
         || !(p->occ[us] & ~(p->bb[us][CHK_PAWN] | p->bb[us][CHK_KING])))
@@ -631,16 +658,13 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     }
 
     tt_entry *e = tt_probe(s, p->hash);
-    if (e && ply > 0 && !pv_node && e->depth >= depth) {
-        int t = score_from_tt(e->score, ply);
-        if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
-            || (e->bound == BOUND_UPPER && t <= alpha))
-            return t;
-    }
+    if (e && ply > 0 && !pv_node && e->depth >= depth && tt_cuts(e, ply, alpha, beta, &v))
+        return v;
 
     int se = INF;       /* the static evaluation, when prune() made it */
     if (!pv_node && ply > 0
-        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH))) {
+        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH)
+            || (s->lmp && depth <= LMP_DEPTH))) {
         v = prune(s, depth, beta, ply, list, &se);
         if (s->halted || v != INF)
             return v;
@@ -665,7 +689,12 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         /* futility pruning (opts.fp): a quiet move (not a killer) cannot
          * raise a hopeless evaluation near the horizon */
         if (s->fp && i > 0 && se != INF && depth <= FP_DEPTH && !tactical && sc[i] < (1 << 24)
-            && se + FP_MARGIN * depth <= alpha)
+            && se + s->fp_margin * depth <= alpha)
+            continue;
+        /* late-move pruning (opts.lmp): near the horizon, where a quiet move
+         * is allowed (se made), the quiet moves ordered late are not tried */
+        if (s->lmp && se != INF && depth <= LMP_DEPTH && i >= LMP_COUNT(depth) && !tactical
+            && sc[i] < (1 << 24))
             continue;
         if (!chk_make(p, m)) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
@@ -678,8 +707,12 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             v = -search(s, d, -beta, -alpha, ply + 1, list + n);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24))
+            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24)) {
                 r = s->lmr ? reduction(depth, i) : i >= 8 ? 2 : 1;
+                /* opts.hlmr: a move that never cut off (no history) one ply more */
+                if (s->hlmr && sc[i] <= 0 && r + 1 < depth - 1)
+                    r++;
+            }
             v = -search(s, d - r, -alpha - 1, -alpha, ply + 1, list + n);
             if (!s->halted && v > alpha && (r || pv_node))
                 v = -search(s, d, -beta, -alpha, ply + 1, list + n);
@@ -758,6 +791,12 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->aspiration = o->aspiration >= 0;
     s->lmr = o->lmr > 0;
     s->fp = o->fp >= 0;
+    s->lmp = o->lmp > 0;
+    s->qtt = o->qtt > 0;
+    s->hlmr = o->hlmr > 0;
+    s->delta = o->delta >= 0;
+    s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
+    s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
     if (++s->age == 0)
         chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */

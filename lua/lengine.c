@@ -431,7 +431,7 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", NULL };
+                                         "fp", "lmp", "qtt", "hlmr", "delta", "rfp_margin", "fp_margin", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -476,6 +476,12 @@ static int board_search(lua_State *L)
     o.aspiration = opt_switch(L, "aspiration");
     o.lmr = opt_switch(L, "lmr");
     o.fp = opt_switch(L, "fp");
+    o.lmp = opt_switch(L, "lmp");
+    o.qtt = opt_switch(L, "qtt");
+    o.hlmr = opt_switch(L, "hlmr");
+    o.delta = opt_switch(L, "delta");
+    o.rfp_margin = (int)opt_count(L, "rfp_margin");
+    o.fp_margin = (int)opt_count(L, "fp_margin");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);

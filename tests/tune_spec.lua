@@ -57,7 +57,7 @@ local KNOWN = "king=300,bishop=400,camel=200"
 -- changes" off): the checks below are of one seeded draw, and on the games
 -- of today's search that draw is 2.5 standard errors off for pawn (other
 -- draws pass): new games need the tolerances revisited.
-local BOT = "engine:" .. KNOWN .. ",rfp=false,aspiration=false,fp=false"
+local BOT = "engine:" .. KNOWN .. ",rfp=false,aspiration=false,fp=false,delta=false"
 
 describe("the fit recovers known weights", function()
   local dir, data

@@ -10,7 +10,8 @@
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr, fp: b:search's options, docs/engine.md)
+--                       aspiration, lmr, fp, lmp, qtt, hlmr, delta: b:search's options, docs/engine.md)
+--   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
 -- and every evaluation weight by its name (engine:mobility=0, over a
 -- weights file's), see cheskers.engine.names. The options are declared below (bot.options): the
 -- loader refuses an unknown one or a wrong value before configure runs.
@@ -19,8 +20,9 @@ local cheskers = require "cheskers"
 
 local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
-local features = {}   -- search features (b:search's nmp, rfp, aspiration)
-local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true }
+local features = {}   -- search features and margins (b:search's nmp, rfp, rfp_margin ...)
+local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true,
+  hlmr = true, delta = true }
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
@@ -31,6 +33,8 @@ bot.options = {
   weights = "string",
 }
 for f in pairs(FEATURES) do bot.options[f] = "boolean" end
+local MARGINS = { rfp_margin = true, fp_margin = true }   -- b:search's margins of rfp and fp
+for m in pairs(MARGINS) do bot.options[m] = { type = "integer", min = 1 } end
 for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
 
 -- opts: checked against bot.options by the loader.
@@ -55,7 +59,7 @@ function bot.configure(opts)
       bot.name = "engine-" .. v
     elseif k == "nodes" or k == "depth" or k == "time" then
       fixed = { [k] = v }
-    elseif FEATURES[k] then
+    elseif FEATURES[k] or MARGINS[k] then
       features[k] = v
     elseif k ~= "weights" then
       weights = weights or {}
