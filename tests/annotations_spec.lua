@@ -180,7 +180,8 @@ describe("the annotations (lua/cheskers/meta/cheskers.lua)", function()
     assert_same_sets(keys(cheskers.engine),
                      union(annotated_functions("engine."), annotated_fields("cheskers.engine")),
                      "cheskers.engine")
-    assert_same_sets(keys(cheskers.tb), annotated_functions("tb."), "cheskers.tb")
+    assert_same_sets(keys(cheskers.tb), union(annotated_functions("tb."), annotated_fields("cheskers.tb")),
+                     "cheskers.tb")
   end)
 
   it("annotate the methods of a tables object that the binding registers", function()

@@ -346,6 +346,7 @@ function engine.deadline(seconds, cpu_seconds) end
 -- ---- cheskers.tb ------------------------------------------------------------------
 
 ---@class cheskers.tb
+---@field MAX_PIECES integer the most pieces a table can have (the index's limit, 6)
 local tb = {}
 
 ---@param dir? string
