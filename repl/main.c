@@ -15,6 +15,7 @@
  */
 #include <limits.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +98,29 @@ static int msghandler(lua_State *L)
     return 1;
 }
 
+/* Whether package.path finds the program's Lua start (repl/start.lua);
+ * else says in one line where it looked and what to do (a program copied
+ * away from its source tree and not installed: no Lua traceback). */
+static bool start_found(lua_State *L)
+{
+    bool found;
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "searchpath");
+    lua_pushliteral(L, "repl.start");
+    lua_getfield(L, -3, "path");
+    lua_call(L, 2, 1);
+    found = !lua_isnil(L, -1);
+    lua_pop(L, 2);
+    if (!found)
+        fprintf(stderr, "cheskers: its Lua library is not here: neither beside the program (lua/ "
+                        "and repl/ of the source tree) nor installed (../share/lua/5.4 from the "
+                        "program, or " CHESKERS_LUADIR "); run it from the source tree after "
+                        "make, or make install\n");
+    return found;
+}
+
 /* pmain(argc, argv): opens everything and returns repl.start.main's
- * result. */
+ * result (false when the Lua library is missing). */
 static int pmain(lua_State *L)
 {
     int argc = (int)lua_tointeger(L, 1);
@@ -111,6 +133,10 @@ static int pmain(lua_State *L)
     set_path(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
+    if (!start_found(L)) {
+        lua_pushboolean(L, false);
+        return 1;
+    }
     lua_getglobal(L, "require");
     lua_pushliteral(L, "repl.start");
     lua_call(L, 1, 1);

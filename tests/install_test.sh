@@ -22,7 +22,7 @@ check() { # description, command...: ok when the command succeeds
 }
 
 # the luarocks check runs only under make install-test (CHESKERS_INSTALL_STRICT=1)
-if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..15"; else echo "1..14"; fi
+if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..16"; else echo "1..15"; fi
 if [ ! -x ./cheskers ] || [ ! -f ./cheskers.so ]; then
   echo "Bail out! ./cheskers and ./cheskers.so are not built (run make)"
   exit 1
@@ -136,6 +136,23 @@ else
   else
     not_ok "luarocks make --local builds a module lua5.4 loads" "$(tail -n 15 "$tmp/rock.out")"
   fi
+fi
+
+# the program copied away from its source tree, not installed: one line
+# saying where it looked and what to do, no Lua traceback
+mkdir -p "$tmp/away"
+cp ./cheskers "$tmp/away/cheskers"
+out=$(cd "$tmp/away" && ./cheskers -e 'print(1)' 2>&1); rc=$?
+eval "$(make -s print-dirs)"
+if [ -f "$LUADIR/cheskers/repl/start.lua" ]; then
+  # this machine has an installation where the program looks: the copy uses it
+  if [ $rc -eq 0 ] && [ "$out" = 1 ]; then ok "a copy of the program finds the installed Lua library"
+  else not_ok "a copy of the program finds the installed Lua library" "status $rc: $out"; fi
+elif [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+   printf '%s' "$out" | grep -q "its Lua library is not here.*make install"; then
+  ok "a copy of the program without its Lua library says so in one line"
+else
+  not_ok "a copy of the program without its Lua library says so in one line" "status $rc: $out"
 fi
 
 make -s uninstall DESTDIR="$dest" PREFIX="$prefix" >"$tmp/un.out" 2>&1
