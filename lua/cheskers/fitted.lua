@@ -2,7 +2,8 @@
 -- variant's rules (an experiment file's `fitted` field): before the games,
 -- every variant gets the evaluation weights that cheskers tune (this very
 -- library: tune.run, tune.positions, tune.fit) fits to self-play games
--- under its rules, and its engine bots play with them (engine:weights=FILE).
+-- under its rules, and its engine bots play with them (given as the bot's
+-- weight options, as engine:weights=FILE would set them: fitted.spec).
 --
 --   fitted.key(e, v [, rules]) -> fingerprint, data   the fit of variant v
 --   fitted.prepare(e, opts) -> {fits...}    finds or makes every variant's weights
