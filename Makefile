@@ -7,6 +7,8 @@
 #   make lint       luacheck over the Lua files (.luacheckrc)
 #   make check-studies5 TB=DIR   the 5-piece studies against the 5-piece tables
 #   make bench      benchmarks, built for this CPU (NATIVE=1; see README)
+#   make bench-nps OLD=COMMIT [NEW=COMMIT]   nodes a second of two engines on
+#                   the same positions (bench/nps_compare.sh; NEW: this tree)
 #   make install    honours PREFIX and DESTDIR
 #   make NATIVE=1   build for this machine's CPU (-march=native); the default
 #                   build is portable, and is what make install installs
@@ -60,7 +62,7 @@ DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
                   parallel tmux libzstd-dev zstd
 
-.PHONY: all deps deps-check test lint mutate bench install uninstall clean run print-dirs
+.PHONY: all deps deps-check test lint mutate bench bench-nps install uninstall clean run print-dirs
 
 all: cheskers cheskers.so
 
@@ -155,6 +157,14 @@ bench:
 	@$(MAKE) -s deps
 	@$(MAKE) -s NATIVE=1 all build/perft_bench build/search_bench
 	@sh bench/run.sh
+
+# today's engine (or NEW) against OLD (default e0fb041, issue 23's start);
+# NATIVE=1 builds both for this CPU
+OLD ?= e0fb041
+NEW ?=
+bench-nps:
+	@$(MAKE) -s deps
+	@NATIVE=$(NATIVE) sh bench/nps_compare.sh $(OLD) $(NEW)
 
 build/perft_bench: bench/perft_bench.c build/libcheskers.a
 	$(CC) $(ALL_CFLAGS) -Icore $< build/libcheskers.a $(LDFLAGS) -lzstd -o $@

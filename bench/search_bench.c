@@ -13,6 +13,9 @@
  * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
  * by both, five rounds; each round's nodes a second (CPU time) and the
  * medians of the two.
+ *        search_bench positions
+ * Prints those 180 positions, one FEN a line (bench/nps_positions.fen,
+ * the positions of bench/nps_compare.sh, was written so).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +96,26 @@ static int compare_positions(const chk_rules *r, chk_search *s, chk_pos *pos)
     return np;
 }
 
+/* Prints the comparison's positions, one FEN a line. */
+static int print_positions(void)
+{
+    static chk_pos pos[NPOS];
+    char fen[128];
+    chk_rules r;
+    chk_rules_default(&r);
+    chk_search *s = chk_search_new(0);
+    if (!s)
+        return 2;
+    int np = compare_positions(&r, s, pos);
+    for (int i = 0; i < np; i++) {
+        chk_pos_fen(&pos[i], fen, sizeof fen);
+        printf("%s\n", fen);
+        chk_pos_free(&pos[i]);
+    }
+    chk_search_free(s);
+    return 0;
+}
+
 static int compare(const char *feature, int64_t nodes)
 {
     static chk_pos pos[NPOS];
@@ -146,6 +169,8 @@ int main(int argc, char **argv)
     chk_search_opts o = { 0 };
     chk_search_info info;
     o.depth = 9;
+    if (argc > 1 && !strcmp(argv[1], "positions"))
+        return print_positions();
     if (argc > 2 && !strcmp(argv[1], "compare"))
         return compare(argv[2], argc > 3 ? atoll(argv[3]) : 20000);
     if (argc > 2 && !strcmp(argv[1], "depth"))
