@@ -4,9 +4,16 @@
  * and a CPU deadline), the allocation of the memory the core keeps for a
  * caller (chk_alloc) and of the hash tables of search.c and solve.c.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE     /* madvise's MADV_HUGEPAGE */
+#endif
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "internal.h"
 
@@ -90,5 +97,19 @@ void *chk__table_alloc(const chk_alloc *a, size_t bytes, size_t entry_size, size
     while (n <= bytes / entry_size / 2)     /* n * 2 * entry_size <= bytes, without overflow */
         n *= 2;
     *count = n;
-    return chk__zalloc(a, n * entry_size);
+    void *t = chk__zalloc(a, n * entry_size);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* The search probes the table at random: with 4 KB pages nearly every
+     * probe also misses the TLB. Large pages (where the kernel offers them
+     * on request: transparent_hugepage=madvise) for the whole 2 MB pages
+     * inside the block the C library gave (fresh pages, not yet touched). */
+    if (t != NULL && a == NULL) {
+        const uintptr_t huge = (uintptr_t)2 << 20;
+        uintptr_t lo = ((uintptr_t)t + huge - 1) & ~(huge - 1);
+        uintptr_t hi = ((uintptr_t)t + n * entry_size) & ~(huge - 1);
+        if (hi > lo)
+            madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+#endif
+    return t;
 }
