@@ -51,10 +51,13 @@ static inline int bb_last(chk_bb b) { return 31 - __builtin_clz(b); }
  * the first occupied square included. */
 static inline chk_bb ride_targets(const chk_kind *k, int sq, int d, chk_bb occ)
 {
+    /* Along a ray the square indexes only grow (dir_up) or only fall, so
+     * the squares up to the first blocker are those on the near side of
+     * its bit; no branch on whether there is one (none: the whole ray). */
     chk_bb r = k->ray_bb[sq][d], bl = r & occ;
-    if (bl)
-        r ^= k->ray_bb[k->dir_up[d] ? bb_first(bl) : bb_last(bl)][d];
-    return r;
+    if (k->dir_up[d])
+        return r & (((bl & -bl) << 1) - 1);
+    return r & ~(((chk_bb)1 << bb_last(bl | 1)) - 1);
 }
 
 /* Zobrist keys, computed rather than stored: splitmix64 of the index. */
