@@ -142,7 +142,7 @@ static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, in
     f[CHK_W_TEMPO] = 0;
 }
 
-void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS])
+CHK_POPCNT_CLONES void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS])
 {
     int a[CHK_NWEIGHTS], b[CHK_NWEIGHTS];
     int us = p->side;

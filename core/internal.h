@@ -45,6 +45,17 @@ static inline int bb_count(chk_bb b)
 }
 static inline int bb_first(chk_bb b) { return __builtin_ctz(b); }
 
+/* CHK_POPCNT_CLONES before a function that counts squares a lot: in the
+ * portable build (no -march) on x86-64 Linux with gcc, the function (and,
+ * flattened, everything it calls) is compiled twice, with and without the
+ * popcount instruction, and the loader picks the one the CPU runs. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
+    && !defined(__POPCNT__)
+#define CHK_POPCNT_CLONES __attribute__((target_clones("popcnt", "default"), flatten))
+#else
+#define CHK_POPCNT_CLONES
+#endif
+
 static inline int bb_last(chk_bb b) { return 31 - __builtin_clz(b); }
 
 /* The squares a rider on sq reaches in direction d over empty squares,
