@@ -82,6 +82,20 @@ static inline uint64_t zob_mix(uint64_t x)
 static inline uint64_t zob_piece(int piece, int sq) { return zob_mix((uint64_t)(piece * 32 + sq + 1)); }
 #define ZOB_SIDE 0x7A3B9C1D5E2F4861ull   /* xor-ed in when Black is to move */
 
+/* The hash of the position after move m of p's side, as chk_make leaves it
+ * (board.c), without making the move: what a search needs to prefetch the
+ * hash table entry of a child before it searches it. */
+static inline uint64_t chk__hash_after(const chk_pos *p, const chk_move *m)
+{
+    const uint64_t (*z)[CHK_SQUARES] = p->rules->zobrist;
+    unsigned piece = p->sq[m->from];
+    unsigned now = m->promo == CHK_NONE ? piece : (unsigned)CHK_PIECE(p->side, m->promo);
+    uint64_t h = p->hash ^ ZOB_SIDE ^ z[piece][m->from] ^ z[now][m->to];
+    for (chk_bb c = m->captures; c; c &= c - 1)
+        h ^= z[p->sq[bb_first(c)]][bb_first(c)];
+    return h;
+}
+
 /* The promotion rank of a colour's pawns. */
 static inline chk_bb promo_rank(int color) { return color == CHK_WHITE ? RANK_8 : RANK_1; }
 

@@ -53,6 +53,7 @@
 
 #include "cheskers.h"
 #include "cheskers_tb.h"
+#include "internal.h"       /* chk__hash_after */
 
 typedef struct Fixed {
     const char *rules;      /* rules text, "" for the defaults */
@@ -169,6 +170,37 @@ static int perft(int argc, char **argv)
         long long made = (long long)chk_perft(&p, d, false, NULL);
         printf("bulk=%lld made=%lld\n", bulk, made);
     }
+    chk_pos_free(&p);
+    return 0;
+}
+
+/* Every move of the tree below p to depth d: chk__hash_after(p, m) must be
+ * the hash chk_make leaves (and the hash counted from the pieces). Adds the
+ * moves tried to *moves and the disagreements to *bad. */
+static void hash_after_walk(chk_pos *p, int d, long long *moves, long long *bad)
+{
+    chk_move list[CHK_MAX_MOVES];
+    int n = chk_gen_moves(p, list);
+    for (int i = 0; i < n; i++) {
+        uint64_t want = chk__hash_after(p, &list[i]);
+        chk_make(p, &list[i]);
+        ++*moves;
+        *bad += p->hash != want || chk_pos_hash_full(p) != want;
+        if (d > 1)
+            hash_after_walk(p, d - 1, moves, bad);
+        chk_unmake(p);
+    }
+}
+
+static int hash_after(int argc, char **argv)
+{
+    chk_rules r;
+    chk_pos p;
+    long long moves = 0, bad = 0;
+    if (argc < 5 || setup(&r, &p, strcmp(argv[2], "golomb") ? argv[2] : "", argv[3]))
+        return 2;
+    hash_after_walk(&p, atoi(argv[4]), &moves, &bad);
+    printf("%lld moves, %lld hashes differ\n", moves, bad);
     chk_pos_free(&p);
     return 0;
 }
@@ -372,6 +404,8 @@ int main(int argc, char **argv)
         return signature();
     if (argc >= 2 && !strcmp(argv[1], "perft"))
         return perft(argc, argv);
-    fprintf(stderr, "usage: search_signature signature | perft RULES FEN DEPTH...\n");
+    if (argc >= 2 && !strcmp(argv[1], "hash-after"))
+        return hash_after(argc, argv);
+    fprintf(stderr, "usage: search_signature signature | perft RULES FEN DEPTH... | hash-after RULES FEN DEPTH\n");
     return 2;
 }

@@ -90,6 +90,24 @@ else
   not_ok "a middle game: bulk counting and every move made disagree"; sed 's/^/# /' "$tmp/p"
 fi
 
+# ---- the hash after a move, without making it --------------------------------
+# chk__hash_after (core/internal.h), for a search's prefetch of a child's
+# hash table entry, against the hash chk_make leaves, over whole trees:
+# steps, slides, leaps, takes, jump chains, promotions (by step and by jump,
+# to each kind), flying kings and backward pawn captures.
+hash_after() { # name rules fen depth
+  got=$("$tmp/sig" hash-after "$2" "$3" "$4" 2>&1)
+  case $got in
+    [1-9]*" moves, 0 hashes differ") ok "chk__hash_after, $1: $got" ;;
+    *) not_ok "chk__hash_after, $1: $got" ;;
+  esac
+}
+hash_after "start" golomb "$START" 4
+hash_after "a middle game" golomb "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20" 4
+hash_after "promotions by step and by jump" golomb "3k4/2P1p3/1p6/8/8/6p1/5P1P/2K5 w 0 30" 4
+hash_after "flying kings, backward captures" "flying_kings=true pawns_capture_backward=true" \
+  "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12" 4
+
 # ---- kinds named through the C API -------------------------------------------
 # The default kinds are P K B C (indices 0..3): a new kind is index 4, and
 # 'n' names the kind N (chk_rules_kind takes either case).
