@@ -10,8 +10,9 @@
 # position of bench/nps_positions.fen (180 FENs of self-play games) to NODES
 # nodes (default 20000) with the engine's own defaults, and times the
 # searches in CPU time. Rounds (ROUNDS, default 5) alternate which side goes
-# first; each round's Mnps are printed, then the medians and new / old.
-# The two sides must search the same number of nodes in all (or say why not).
+# first; each round's Mnps (and each side's node total: the budget is the
+# same, but a search that finds a forced result stops short of it) are
+# printed, then the medians and new / old.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 old=${1:-e0fb041}
