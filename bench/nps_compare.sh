@@ -31,7 +31,9 @@ build() { # side commit
   dir=$tmp/$1
   mkdir -p "$dir"
   if [ -n "$2" ]; then
-    git archive "$2" Makefile core | tar -x -C "$dir" || { echo "nps_compare: no commit $2" >&2; exit 2; }
+    git rev-parse -q --verify "$2^{commit}" >/dev/null \
+      || { echo "nps_compare: no commit '$2' in this repository" >&2; exit 2; }
+    git archive "$2" Makefile core | tar -x -C "$dir" || { echo "nps_compare: cannot unpack $2" >&2; exit 2; }
   else
     cp -R Makefile core "$dir/"
   fi

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/run.sh - the benchmarks (make bench). Each figure is the median of
 # five runs; the machine is shared, so compare changes side by side in one run.
-# Then every other bench/*.sh (engine, puzzles, start-up) runs in turn.
+# Then every other bench/*.sh (engine, puzzles, start-up, nps_compare: nodes
+# a second against issue 23's start) runs in turn.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 runs=${BENCH_RUNS:-5}
