@@ -88,7 +88,7 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus;
     int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
@@ -140,6 +140,15 @@ void chk_search_free(chk_search *s)
     chk__mem(a, s->moves, MOVE_STACK * sizeof *s->moves, 0);
     chk__mem(a, s->scores, MOVE_STACK * sizeof *s->scores, 0);
     chk__mem(a, s, sizeof *s, 0);
+}
+
+void chk_search_forget(chk_search *s)
+{
+    if (++s->age == 0)
+        chk_search_clear(s);    /* ages wrapped: zero everything once in 255 times */
+    s->age = s->age ? s->age : 1;
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
 }
 
 void chk_search_clear(chk_search *s)
@@ -682,6 +691,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     score_moves(s, list, sc, n, e, ply);
     int ext = n == 1 && ply < CHK_MAX_PLY / 2 ? 1 : 0;    /* a forced reply costs no depth */
     int best = -INF, alpha0 = alpha, bi = -1;
+    int tried[64], ntried = 0;      /* quiet moves searched before a cutoff (opts.hmalus) */
     for (int i = 0; i < n; i++) {
         pick(list, sc, i, n);
         chk_move *m = &list[i];
@@ -720,6 +730,8 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         chk_unmake(p);
         if (s->halted)
             return 0;
+        if (!tactical && v < beta && ntried < 64)
+            tried[ntried++] = i;
         if (v > best) {
             best = v;
             bi = i;
@@ -736,7 +748,14 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
                         }
                         int *h = &s->history[p->side][m->from][m->to];
                         *h += depth * depth;
-                        if (*h > (1 << 20)) {
+                        bool halve = *h > (1 << 20);
+                        /* opts.hmalus: the quiet moves tried before it did not cut */
+                        for (int t = 0; s->hmalus && t < ntried; t++) {
+                            int *hq = &s->history[p->side][list[tried[t]].from][list[tried[t]].to];
+                            *hq -= depth * depth;
+                            halve |= *hq < -(1 << 20);
+                        }
+                        if (halve) {
                             for (int a = 0; a < CHK_SQUARES; a++)
                                 for (int b = 0; b < CHK_SQUARES; b++)
                                     s->history[p->side][a][b] /= 2;
@@ -795,14 +814,21 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->qtt = o->qtt > 0;
     s->hlmr = o->hlmr > 0;
     s->delta = o->delta >= 0;
+    s->unfinished = o->unfinished > 0;
+    s->hmalus = o->hmalus > 0;
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
-    if (++s->age == 0)
-        chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */
-    s->age = s->age ? s->age : 1;
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->history, 0, sizeof s->history);
+    memset(s->killers, 0, sizeof s->killers);   /* they are by ply from the root */
+    if (o->keep && s->age) {
+        /* the table of earlier runs stays (same age); history counts halve */
+        for (int c = 0; c < 2; c++)
+            for (int a = 0; a < CHK_SQUARES; a++)
+                for (int b = 0; b < CHK_SQUARES; b++)
+                    s->history[c][a][b] /= 2;
+    } else {
+        chk_search_forget(s);
+    }
     s->t0 = chk_clock();
     memset(out, 0, sizeof *out);
     s->out = out;
@@ -866,6 +892,14 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         out->npv = 1;
         out->pv[0] = s->pvlen[0] ? s->pv[0][0] : first;
     } else {
+        /* opts.unfinished: an iteration cut short that already found its
+         * best root move (a move searched to the end that beat the first,
+         * which is the last iteration's best) plays it */
+        if (s->halted && s->unfinished && s->pvlen[0] > 0 && s->status == CHK_OK) {
+            out->score = s->root_score;
+            out->npv = s->pvlen[0];
+            memcpy(out->pv, s->pv[0], (size_t)out->npv * sizeof(chk_move));
+        }
         out->nodes = s->nodes;
         out->seconds = elapsed(s);
     }
