@@ -596,6 +596,9 @@ typedef struct chk_search_opts {
                                            (default on) */
     signed char hmalus;                 /* history lowered for the quiet moves tried
                                            before a cutoff (default off) */
+    signed char iir;                    /* a ply less where the table has no move
+                                           (default off) */
+    signed char counter;                /* counter-move ordering (default off) */
     signed char unfinished;             /* a node or time limit that ends an iteration
                                            after it found a better root move plays
                                            that move (default off) */

@@ -509,7 +509,8 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "rfp_margin",
+                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir", "counter",
+                                         "rfp_margin",
                                          "fp_margin", "context", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
@@ -561,6 +562,8 @@ static int board_search(lua_State *L)
     o.delta = opt_switch(L, "delta");
     o.unfinished = opt_switch(L, "unfinished");
     o.hmalus = opt_switch(L, "hmalus");
+    o.iir = opt_switch(L, "iir");
+    o.counter = opt_switch(L, "counter");
     o.rfp_margin = (int)opt_count(L, "rfp_margin");
     o.fp_margin = (int)opt_count(L, "fp_margin");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
