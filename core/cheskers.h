@@ -599,6 +599,8 @@ typedef struct chk_search_opts {
     signed char iir;                    /* a ply less where the table has no move
                                            (default off) */
     signed char counter;                /* counter-move ordering (default off) */
+    signed char pext;                   /* a pawn step next to promotion extended
+                                           one ply (default off) */
     signed char unfinished;             /* a node or time limit that ends an iteration
                                            after it found a better root move plays
                                            that move (default off) */

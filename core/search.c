@@ -90,7 +90,7 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter, pext;
     int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
@@ -733,6 +733,10 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             return 0;
         }
         int d = depth - 1 + ext;
+        /* opts.pext: a pawn stepping next to its promotion rank costs no depth */
+        if (s->pext && !ext && m->kind == CHK_PAWN && !m->captures && ply < CHK_MAX_PLY / 2
+            && (BB(m->to) & (p->side == CHK_WHITE ? 0x000000F0u : 0x0F000000u)))
+            d++;
         if (d > 0)
             __builtin_prefetch(&s->tt[p->hash & s->tt_mask]);    /* the child probes it */
         if (i == 0) {
@@ -843,6 +847,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->hmalus = o->hmalus > 0;
     s->iir = o->iir > 0;
     s->counter = o->counter > 0;
+    s->pext = o->pext > 0;
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);

@@ -509,7 +509,7 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir", "counter",
+                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir", "counter", "pext",
                                          "rfp_margin",
                                          "fp_margin", "context", NULL };
     Engine *e = getengine(L);
@@ -564,6 +564,7 @@ static int board_search(lua_State *L)
     o.hmalus = opt_switch(L, "hmalus");
     o.iir = opt_switch(L, "iir");
     o.counter = opt_switch(L, "counter");
+    o.pext = opt_switch(L, "pext");
     o.rfp_margin = (int)opt_count(L, "rfp_margin");
     o.fp_margin = (int)opt_count(L, "fp_margin");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {

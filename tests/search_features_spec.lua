@@ -7,7 +7,7 @@
 local cheskers = require "cheskers"
 local H = require "helpers"
 
-local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta", "hmalus", "iir", "counter" }
+local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta", "hmalus", "iir", "counter", "pext" }
 local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/engine.md: their defaults
 local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/engine.md: the features on by default
 

@@ -10,7 +10,8 @@
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter:
+--                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter,
+--                       pext:
 --                       b:search's options, docs/engine.md)
 --   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
 --   engine:keep=false   every search from empty tables; by default the bot
@@ -27,7 +28,7 @@ local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
 local features = {}   -- search features and margins (b:search's nmp, rfp, rfp_margin ...)
 local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true,
-  hlmr = true, delta = true, unfinished = true, hmalus = true, iir = true, counter = true }
+  hlmr = true, delta = true, unfinished = true, hmalus = true, iir = true, counter = true, pext = true }
 local keep = true     -- one search context for the game (cheskers.engine.context); keep=false: none
 local context = nil
 
