@@ -7,7 +7,7 @@
  * (engine against itself, depth 3) reaches.
  *        search_bench compare FEATURE [N]
  * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp,
- * lmp, qtt, hlmr, delta: chk_search_opts; or rfp_margin=N, fp_margin=N: the default margin
+ * lmp, qtt, hlmr, delta, hmalus, iir, counter, pext: chk_search_opts; or rfp_margin=N, fp_margin=N: the default margin
  * against N) interleaved in one run: 180 positions of 60 games
  * (6 random plies from a fixed seed, then the engine at depth 3 against
  * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
@@ -52,6 +52,14 @@ static int set_feature(chk_search_opts *o, const char *name, signed char v)
         o->hlmr = v;
     else if (!strcmp(name, "delta"))
         o->delta = v;
+    else if (!strcmp(name, "hmalus"))
+        o->hmalus = v;
+    else if (!strcmp(name, "iir"))
+        o->iir = v;
+    else if (!strcmp(name, "counter"))
+        o->counter = v;
+    else if (!strcmp(name, "pext"))
+        o->pext = v;
     else
         return -1;
     return 0;

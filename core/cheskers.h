@@ -594,18 +594,35 @@ typedef struct chk_search_opts {
                                            move without history (default off) */
     signed char delta;                  /* delta pruning in the quiescence search
                                            (default on) */
+    signed char hmalus;                 /* history lowered for the quiet moves tried
+                                           before a cutoff (default off) */
+    signed char iir;                    /* a ply less where the table has no move
+                                           (default off) */
+    signed char counter;                /* counter-move ordering (default off) */
+    signed char pext;                   /* a pawn step next to promotion extended
+                                           one ply (default off) */
+    signed char unfinished;             /* a node or time limit that ends an iteration
+                                           after it found a better root move plays
+                                           that move (default off) */
     int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
                                            (0: the defaults, docs/engine.md) */
+    int keep;                           /* nonzero: the context's transposition table
+                                           and history from its earlier searches are
+                                           kept (a game's searches build on each
+                                           other); 0: this run starts from empty
+                                           tables */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:
  * depth, nodes, seconds), CHK_STOPPED or CHK_TIMEOUT (the stop condition
  * failed; *out has the best so far), CHK_HOOK_ERROR, CHK_EVAL_ERROR (the eval
  * callback failed), CHK_ABORTED (the info callback asked to stop) or
- * CHK_NO_MEMORY. Each run starts from an empty transposition table and empty
- * killer/history tables (the context only saves the allocation), so with a
- * depth or node limit (and no time limit or stop) the result depends only on
- * the position (history included) and the options. */
+ * CHK_NO_MEMORY. Unless opts.keep, each run starts from an empty
+ * transposition table and empty killer/history tables (the context only
+ * saves the allocation), so with a depth or node limit (and no time limit or
+ * stop) the result depends only on the position (history included) and the
+ * options; with opts.keep it depends on the context's earlier runs too
+ * (chk_search_clear forgets them). */
 
 /* A search context: the transposition table, the move stack, killer and
  * history tables, all allocated here once. hash_bytes 0: 16 MiB. NULL when
@@ -618,6 +635,9 @@ chk_search *chk_search_new_alloc(size_t hash_bytes, const chk_alloc *alloc);
 void chk_search_free(chk_search *s);
 /* Zeroes the tables (never needed for correctness). */
 void chk_search_clear(chk_search *s);
+/* Forgets the earlier runs, as chk_search_clear but cheaply: the table's
+ * entries are marked old (a new age), not zeroed. */
+void chk_search_forget(chk_search *s);
 /* Iterative deepening from p. The position is always restored, whatever
  * the outcome. *out holds the last completed iteration (or, when none
  * completed, the best move found so far). One run at a time per context:

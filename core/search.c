@@ -72,6 +72,8 @@ struct chk_search {
     int *scores;                        /* ordering scores, parallel to moves */
     move_key killers[CHK_MAX_PLY][2];
     int history[2][CHK_SQUARES][CHK_SQUARES];
+    move_key counters[2][CHK_SQUARES][CHK_SQUARES];   /* the quiet reply that cut off after
+                                                         the other side's move from-to (opts.counter) */
     chk_move pv[CHK_MAX_PLY][CHK_MAX_PLY];  /* triangular PV table */
     int pvlen[CHK_MAX_PLY];
 
@@ -88,7 +90,7 @@ struct chk_search {
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
     /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta;
+    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter, pext;
     int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
 
@@ -142,11 +144,22 @@ void chk_search_free(chk_search *s)
     chk__mem(a, s, sizeof *s, 0);
 }
 
+void chk_search_forget(chk_search *s)
+{
+    if (++s->age == 0)
+        chk_search_clear(s);    /* ages wrapped: zero everything once in 255 times */
+    s->age = s->age ? s->age : 1;
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    memset(s->counters, 0, sizeof s->counters);
+}
+
 void chk_search_clear(chk_search *s)
 {
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
+    memset(s->counters, 0, sizeof s->counters);
     s->age = 0;
 }
 
@@ -276,12 +289,23 @@ static int evaluate(chk_search *s)
     return chk_eval(s->p, &s->weights);
 }
 
+/* opts.counter: the counter move to the last move played (NULL: none). */
+static inline move_key *counter_of(chk_search *s)
+{
+    const chk_pos *p = s->p;
+    if (!s->counter || p->nhist == 0)
+        return NULL;
+    const chk_move *last = &p->hist[p->nhist - 1].move;
+    return &s->counters[p->side][last->from][last->to];
+}
+
 /* Ordering scores for list[0..n): hash move, then captures (more pieces
  * first, then more value, cheaper capturer first) and promotions (the
  * static order of chk_order_scores, which bots get too), killers, history. */
 static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_entry *e, int ply)
 {
     int side = s->p->side;
+    const move_key *cm = counter_of(s);
     chk_order_scores(s->p, &s->weights, list, n, sc);
     for (int i = 0; i < n; i++) {
         const chk_move *m = &list[i];
@@ -294,6 +318,8 @@ static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_
             sc[i] = (1 << 24) + 1;
         else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][1], m))
             sc[i] = 1 << 24;
+        else if (cm && key_is(cm, m))
+            sc[i] = 1 << 23;
         else
             sc[i] = s->history[side][m->from][m->to];
     }
@@ -661,6 +687,11 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     if (e && ply > 0 && !pv_node && e->depth >= depth && tt_cuts(e, ply, alpha, beta, &v))
         return v;
 
+    /* opts.iir: a node of depth 4 or more with no move from the table is
+     * searched a ply shallower (its ordering is a guess) */
+    if (s->iir && depth >= 4 && !(e && e->from != NO_SQ))
+        depth--;
+
     int se = INF;       /* the static evaluation, when prune() made it */
     if (!pv_node && ply > 0
         && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH)
@@ -682,6 +713,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     score_moves(s, list, sc, n, e, ply);
     int ext = n == 1 && ply < CHK_MAX_PLY / 2 ? 1 : 0;    /* a forced reply costs no depth */
     int best = -INF, alpha0 = alpha, bi = -1;
+    int tried[64], ntried = 0;      /* quiet moves searched before a cutoff (opts.hmalus) */
     for (int i = 0; i < n; i++) {
         pick(list, sc, i, n);
         chk_move *m = &list[i];
@@ -701,6 +733,10 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             return 0;
         }
         int d = depth - 1 + ext;
+        /* opts.pext: a pawn stepping next to its promotion rank costs no depth */
+        if (s->pext && !ext && m->kind == CHK_PAWN && !m->captures && ply < CHK_MAX_PLY / 2
+            && (BB(m->to) & (p->side == CHK_WHITE ? 0x000000F0u : 0x0F000000u)))
+            d++;
         if (d > 0)
             __builtin_prefetch(&s->tt[p->hash & s->tt_mask]);    /* the child probes it */
         if (i == 0) {
@@ -720,6 +756,8 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         chk_unmake(p);
         if (s->halted)
             return 0;
+        if (!tactical && v < beta && ntried < 64)
+            tried[ntried++] = i;
         if (v > best) {
             best = v;
             bi = i;
@@ -734,9 +772,19 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
                             s->killers[ply][1] = s->killers[ply][0];
                             s->killers[ply][0] = key_of(m);
                         }
+                        move_key *cm = counter_of(s);
+                        if (cm)
+                            *cm = key_of(m);
                         int *h = &s->history[p->side][m->from][m->to];
                         *h += depth * depth;
-                        if (*h > (1 << 20)) {
+                        bool halve = *h > (1 << 20);
+                        /* opts.hmalus: the quiet moves tried before it did not cut */
+                        for (int t = 0; s->hmalus && t < ntried; t++) {
+                            int *hq = &s->history[p->side][list[tried[t]].from][list[tried[t]].to];
+                            *hq -= depth * depth;
+                            halve |= *hq < -(1 << 20);
+                        }
+                        if (halve) {
                             for (int a = 0; a < CHK_SQUARES; a++)
                                 for (int b = 0; b < CHK_SQUARES; b++)
                                     s->history[p->side][a][b] /= 2;
@@ -795,14 +843,24 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->qtt = o->qtt > 0;
     s->hlmr = o->hlmr > 0;
     s->delta = o->delta >= 0;
+    s->unfinished = o->unfinished > 0;
+    s->hmalus = o->hmalus > 0;
+    s->iir = o->iir > 0;
+    s->counter = o->counter > 0;
+    s->pext = o->pext > 0;
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
-    if (++s->age == 0)
-        chk_search_clear(s);    /* ages wrapped: entries of age 1.. would look new */
-    s->age = s->age ? s->age : 1;
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->history, 0, sizeof s->history);
+    memset(s->killers, 0, sizeof s->killers);   /* they are by ply from the root */
+    if (o->keep && s->age) {
+        /* the table of earlier runs stays (same age); history counts halve */
+        for (int c = 0; c < 2; c++)
+            for (int a = 0; a < CHK_SQUARES; a++)
+                for (int b = 0; b < CHK_SQUARES; b++)
+                    s->history[c][a][b] /= 2;
+    } else {
+        chk_search_forget(s);
+    }
     s->t0 = chk_clock();
     memset(out, 0, sizeof *out);
     s->out = out;
@@ -866,6 +924,14 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         out->npv = 1;
         out->pv[0] = s->pvlen[0] ? s->pv[0][0] : first;
     } else {
+        /* opts.unfinished: an iteration cut short that already found its
+         * best root move (a move searched to the end that beat the first,
+         * which is the last iteration's best) plays it */
+        if (s->halted && s->unfinished && s->pvlen[0] > 0 && s->status == CHK_OK) {
+            out->score = s->root_score;
+            out->npv = s->pvlen[0];
+            memcpy(out->pv, s->pv[0], (size_t)out->npv * sizeof(chk_move));
+        }
         out->nodes = s->nodes;
         out->seconds = elapsed(s);
     }

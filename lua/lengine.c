@@ -72,6 +72,84 @@ static int box_gc(lua_State *L)
     return 0;
 }
 
+/* A search context a caller keeps (cheskers.engine.context()): b:search{
+ * context = ctx} searches with it and keeps its tables from one search to
+ * the next (chk_search_opts.keep), so a game's searches build on each other;
+ * ctx:clear() forgets them. From the state's allocator (a box's memory cap
+ * counts it); one search at a time. */
+typedef struct Context {
+    chk_search *search;
+    bool busy;
+} Context;
+
+#define CONTEXT_MT "cheskers.engine.context"
+#define CONTEXT_MB_DEFAULT 16
+#define CONTEXT_MB_MAX 4096
+
+static int context_gc(lua_State *L)
+{
+    Context *c = luaL_checkudata(L, 1, CONTEXT_MT);
+    chk_search_free(c->search);
+    c->search = NULL;
+    return 0;
+}
+
+static Context *check_context(lua_State *L, int idx)
+{
+    Context *c = luaL_testudata(L, idx, CONTEXT_MT);
+    if (!c)
+        lb_error(L, LB_E_BAD_ARGUMENT, "search: 'context' must be a search context (cheskers.engine.context()), not %s",
+                 lb_push_value_text(L, idx));
+    return c;
+}
+
+/* ctx:clear(): forget the earlier searches. */
+static int context_clear(lua_State *L)
+{
+    Context *c = luaL_checkudata(L, 1, CONTEXT_MT);
+    if (c->busy)
+        return lb_error(L, LB_E_BUSY, "context:clear: the context is searching");
+    chk_search_forget(c->search);
+    return 0;
+}
+
+static int context_tostring(lua_State *L)
+{
+    luaL_checkudata(L, 1, CONTEXT_MT);
+    lua_pushstring(L, "search context");
+    return 1;
+}
+
+/* engine.context([megabytes]) */
+static int l_context(lua_State *L)
+{
+    lua_Integer mb = CONTEXT_MB_DEFAULT;
+    if (!lua_isnoneornil(L, 1)) {
+        if (!lua_isinteger(L, 1) || lua_tointeger(L, 1) < 1 || lua_tointeger(L, 1) > CONTEXT_MB_MAX)
+            return lb_error(L, LB_E_BAD_ARGUMENT, "context: the table size must be a whole number of megabytes from 1 to %d, not %s",
+                            CONTEXT_MB_MAX, lb_push_value_text(L, 1));
+        mb = lua_tointeger(L, 1);
+    }
+    Context *c = lua_newuserdatauv(L, sizeof *c, 0);
+    c->search = NULL;
+    c->busy = false;
+    if (luaL_newmetatable(L, CONTEXT_MT)) {
+        static const luaL_Reg methods[] = { { "clear", context_clear }, { NULL, NULL } };
+        lua_pushcfunction(L, context_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, context_tostring);
+        lua_setfield(L, -2, "__tostring");
+        luaL_newlib(L, methods);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_setmetatable(L, -2);
+    c->search = chk_search_new_alloc((size_t)mb << 20, lb_alloc(lb_state(L)));
+    if (!c->search)
+        return lb_error(L, LB_E_NO_MEMORY, "context: not enough memory for %d MB", (int)mb);
+    lb_settle_gc(L, lb_state(L));   /* the collector hears of the table */
+    return 1;
+}
+
 #define getengine(L) ((Engine *)luaL_checkudata(L, lua_upvalueindex(1), ENGINE_MT))
 
 static int engine_gc(lua_State *L)
@@ -431,7 +509,9 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "delta", "rfp_margin", "fp_margin", NULL };
+                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir", "counter", "pext",
+                                         "rfp_margin",
+                                         "fp_margin", "context", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -470,7 +550,7 @@ static int board_search(lua_State *L)
         char err[320];
         o.tb = lb_check_tables(L, -1, p->rules, err, sizeof err);  /* NULL: none for these rules */
     }
-    lua_pop(L, 1);      /* the options table keeps the tables alive */
+    lua_pop(L, 1);      /* kept on the stack below, during the search */
     o.nmp = opt_switch(L, "nmp");
     o.rfp = opt_switch(L, "rfp");
     o.aspiration = opt_switch(L, "aspiration");
@@ -480,6 +560,11 @@ static int board_search(lua_State *L)
     o.qtt = opt_switch(L, "qtt");
     o.hlmr = opt_switch(L, "hlmr");
     o.delta = opt_switch(L, "delta");
+    o.unfinished = opt_switch(L, "unfinished");
+    o.hmalus = opt_switch(L, "hmalus");
+    o.iir = opt_switch(L, "iir");
+    o.counter = opt_switch(L, "counter");
+    o.pext = opt_switch(L, "pext");
     o.rfp_margin = (int)opt_count(L, "rfp_margin");
     o.fp_margin = (int)opt_count(L, "fp_margin");
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
@@ -497,9 +582,24 @@ static int board_search(lua_State *L)
     c.err = 5;
     c.si = NULL;
     si = lua_newuserdatauv(L, sizeof *si, 0);
+    /* the tables and the context stay on the stack until the search returns:
+     * a callback that takes them out of the options table cannot have them
+     * collected mid-search */
+    lua_getfield(L, 2, "tb");
+    lua_getfield(L, 2, "context");
     chk_search *ctx;
     Box *box = NULL;        /* an inner search's context */
-    if (e->searching) {
+    Context *kept = NULL;   /* the caller's context (opts.context) */
+    if (lua_getfield(L, 2, "context") != LUA_TNIL) {
+        kept = check_context(L, -1);
+        if (kept->busy)
+            return lb_error(L, LB_E_BUSY, "search: the context is searching already (a callback needs a context of its own)");
+    }
+    lua_pop(L, 1);      /* the copy above stays on the stack */
+    if (kept) {
+        ctx = kept->search;
+        o.keep = 1;
+    } else if (e->searching) {
         box = lua_newuserdatauv(L, sizeof *box, 0);
         box->search = NULL;
         if (luaL_newmetatable(L, BOX_MT)) {
@@ -526,7 +626,11 @@ static int board_search(lua_State *L)
     bool outer = !e->searching;
     int slot = lb_call_begin(L, 1);
     e->searching = true;
+    if (kept)
+        kept->busy = true;
     int rc = chk_search_run(ctx, p, &o, si);
+    if (kept)
+        kept->busy = false;
     if (outer)
         e->searching = false;
     if (box != NULL) {      /* given back now, not at the next collection */
@@ -565,6 +669,7 @@ static const luaL_Reg engine_funcs[] = {
     { "deadline", lb_deadline },
     { "defaults", l_defaults },
     { "features", l_features },
+    { "context", l_context },
     { NULL, NULL }
 };
 

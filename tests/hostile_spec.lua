@@ -47,6 +47,12 @@ local function load_bot(name, opts)
   return box, bot
 end
 
+-- Loads the bot of file name in a box of its own and calls bot[fname] there.
+local function load_bot_call(name, fname, ...)
+  local box, bot = load_bot(name)
+  return box:call(30 * SCALE, bot[fname], ...)
+end
+
 -- Calls bot[fname] in its box with a time limit: elapsed seconds, results.
 local function timed_call(box, bot, fname, seconds, ...)
   local t0 = wall()
@@ -115,6 +121,17 @@ describe("the memory cap counts C memory", function()
                     { box:call(30 * SCALE, bot.deep, cheskers.new()) })
     local roomy, rbot = load_bot("bot_nested_search.lua", { memory = 64 * 2^20 })
     assert.are.same({ true, 6, n = 2 }, table.pack(roomy:call(30 * SCALE, rbot.deep, cheskers.new())))
+  end)
+
+  it("search contexts kept by a box are counted: hoarding them stops at the cap, a huge one is refused", function()
+    local box, bot = load_bot("bot_contexts.lua")
+    assert.are.same({ false, "limit", LIMIT }, { box:call(30 * SCALE, bot.hoard) })
+    assert.is_true(box:held() <= 128 * 2^20)
+    local r = table.pack(load_bot_call("bot_contexts.lua", "huge"))
+    assert.are.same({ false, "limit", LIMIT }, { r[1], r[2], r[3] })
+    -- contexts made and dropped one after another are given back: 40 * 16 MiB pass a 128 MiB cap
+    local churn, cbot = load_bot("bot_contexts.lua")
+    assert.are.same({ true, 40, n = 2 }, table.pack(churn:call(60 * SCALE, cbot.churn, cheskers.new())))
   end)
 
   it("2,000 inner searches give their contexts back at once: the process grows by a few MB", function()

@@ -7,7 +7,7 @@
 local cheskers = require "cheskers"
 local H = require "helpers"
 
-local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta" }
+local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta", "hmalus", "iir", "counter", "pext" }
 local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/engine.md: their defaults
 local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/engine.md: the features on by default
 
@@ -155,5 +155,169 @@ describe("search features in the engine bot", function()
     assert.is_false(ok)
     assert.matches("aspiration", tostring(err), 1, true)
     assert.matches("must be true or false, not 2", tostring(err), 1, true)
+  end)
+end)
+
+-- opts.unfinished (off by default: it did not gain): a node limit that cuts an iteration short
+-- after it found a better root move plays that move; off, the move of the
+-- last completed depth (a depth-limited search of that depth gives it).
+describe("the unfinished iteration's move", function()
+  -- positions of a fixed line: the start and 24 plies of the engine at depth 3
+  local function positions()
+    local b, out = cheskers.new(), {}
+    for _ = 1, 24 do
+      b:play(b:search({ depth = 3 }).move)
+      out[#out + 1] = b:fen()
+    end
+    return out
+  end
+
+  it("off (the default): the move of the last completed depth; on: sometimes a better one found after it", function()
+    local differ, budgets = 0, { 700, 1500, 3000, 6000 }
+    for _, fen in ipairs(positions()) do
+      local b = cheskers.new(fen)
+      for _, n in ipairs(budgets) do
+        local off = b:search({ nodes = n, unfinished = false })
+        local on = b:search({ nodes = n, unfinished = true })
+        local default = b:search({ nodes = n })
+        assert.are.equal(n, off.nodes)
+        assert.are.equal(off.depth, on.depth, "the depth reported is the last completed one")
+        local full = b:search({ depth = off.depth })
+        assert.are.equal(tostring(full.move), tostring(off.move), fen .. " at " .. n)
+        assert.are.equal(full.score, off.score)
+        assert.are.equal(tostring(off.move), tostring(default.move))
+        assert.are.equal(tostring(on.move), tostring(on.pv[1]))
+        if tostring(on.move) ~= tostring(off.move) then
+          differ = differ + 1
+          -- the new move comes from the next depth's iteration: a search of
+          -- that depth, if it completes, has searched it as well
+          assert.is_not_nil(b:parse(tostring(on.move)))
+        end
+      end
+    end
+    assert.is_true(differ > 0, "no position where the unfinished iteration changed the move")
+  end)
+end)
+
+-- cheskers.engine.context(): a search context the caller keeps; searches
+-- given it keep its transposition table and history between them.
+describe("search contexts", function()
+  local function middle()
+    local b = cheskers.new()
+    for _ = 1, 10 do b:play(b:search({ depth = 3 }).move) end
+    return b
+  end
+
+  it("a new context searches like no context; searching again builds on the first search", function()
+    local b = middle()
+    local fresh = b:search({ depth = 8 })
+    local ctx = cheskers.engine.context()
+    local first = b:search({ depth = 8, context = ctx })
+    assert.are.equal(fresh.nodes, first.nodes)
+    assert.are.equal(tostring(fresh.move), tostring(first.move))
+    local again = b:search({ depth = 8, context = ctx })
+    assert.is_true(again.nodes < first.nodes / 2, ("again %d nodes, first %d"):format(again.nodes, first.nodes))
+    -- without a context nothing is kept: the same count every time
+    assert.are.equal(fresh.nodes, b:search({ depth = 8 }).nodes)
+    ctx:clear()
+    assert.are.equal(fresh.nodes, b:search({ depth = 8, context = ctx }).nodes, "clear forgets")
+  end)
+
+  it("two contexts given the same searches give the same results (a game is reproducible)", function()
+    local function game(ctx)
+      local b, line = cheskers.new(), {}
+      for _ = 1, 16 do
+        local r = b:search({ nodes = 3000, context = ctx })
+        line[#line + 1] = tostring(r.move) .. " " .. r.score .. " " .. r.depth
+        b:play(r.move)
+      end
+      return line
+    end
+    local a, c = cheskers.engine.context(1), cheskers.engine.context(1)
+    local first = game(a)
+    assert.are.same(first, game(c))
+    c:clear()
+    assert.are.same(first, game(c), "a cleared context plays the game again")
+    assert.are_not.same(first, game(a), "an uncleared one remembers the first game")
+  end)
+
+  it("refuses a size that is not 1 to 4096 megabytes, and a context that is not one, in one line", function()
+    for _, v in ipairs({ 0, -1, 1.5, "16", 5000, true }) do
+      local ok, err = pcall(cheskers.engine.context, v)
+      assert.is_false(ok)
+      assert.matches("context: the table size must be a whole number of megabytes from 1 to 4096", tostring(err), 1, true)
+    end
+    local b = cheskers.new()
+    for _, v in ipairs({ 5, "ctx", {}, b }) do
+      local ok, err = pcall(b.search, b, { depth = 2, context = v })
+      assert.is_false(ok)
+      err = tostring(err)
+      assert.matches("'context' must be a search context", err, 1, true)
+      assert.is_nil(err:find("\n"))
+    end
+    assert.are.equal("search context", tostring(cheskers.engine.context(1)))
+  end)
+
+  it("one search at a time: a callback searching with the same context is refused; the context works after", function()
+    local b = middle()
+    local before = snapshot(b)
+    local ctx = cheskers.engine.context(1)
+    local inner_err
+    local r = b:search({ depth = 3, context = ctx, eval = function(x)
+      if not inner_err then
+        local ok, err = pcall(x.search, x, { depth = 1, context = ctx })
+        inner_err = ok and "no error" or tostring(err)
+        local ok2, err2 = pcall(ctx.clear, ctx)
+        inner_err = inner_err .. " / " .. (ok2 and "no error" or tostring(err2))
+      end
+      return 0
+    end })
+    assert.is_not_nil(r.move)
+    assert.matches("the context is searching already", inner_err, 1, true)
+    assert.matches("context:clear: the context is searching", inner_err, 1, true)
+    assert.are.same(before, snapshot(b))
+    assert.is_not_nil(b:search({ depth = 3, context = ctx }).move)
+  end)
+
+  it("a callback that drops the context and the tables from the options mid-search cannot free them", function()
+    local b = middle()
+    local opts
+    opts = { depth = 6, context = cheskers.engine.context(1), info = function()
+      opts.context, opts.tb = nil, nil
+      collectgarbage()
+      collectgarbage()
+    end }
+    local r = b:search(opts)
+    assert.is_not_nil(r.move)
+    assert.are.equal(6, r.depth)
+  end)
+end)
+
+describe("the engine bot's context (engine:keep, on by default)", function()
+  local bots = require "cheskers.bots"
+
+  it("searches with one context for the game, cleared by new_game (so a game depends on itself alone)", function()
+    local bot = bots.load("engine:nodes=3000")
+    local b = cheskers.new()
+    for _ = 1, 6 do b:play(bot.choose(b:copy(), {})) end
+    local fen = b:fen()
+    local fresh = bots.load("engine:nodes=3000")
+    fresh.new_game(b:rules())
+    local want = tostring(fresh.choose(cheskers.new(fen), {}))
+    bot.new_game(b:rules())
+    assert.are.equal(want, tostring(bot.choose(cheskers.new(fen), {})))
+    -- without new_game the earlier searches count: the searches differ
+    local seen = {}
+    local spy = { count = function() return 2 end,
+                  search = function(_, o) seen[#seen + 1] = o.context; return { move = "a3-b4" } end }
+    bot.choose(spy, {})
+    bot.choose(spy, {})
+    assert.is_not_nil(seen[1])
+    assert.are.equal(seen[1], seen[2])
+    assert.is_nil(select(2, pcall(function()
+      local plain = bots.load("engine:keep=false,nodes=100")
+      plain.choose(spy, {})
+    end)))
+    assert.is_nil(seen[3])
   end)
 end)

@@ -10,8 +10,14 @@
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr, fp, lmp, qtt, hlmr, delta: b:search's options, docs/engine.md)
+--                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter,
+--                       pext:
+--                       b:search's options, docs/engine.md)
 --   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
+--   engine:keep=false   every search from empty tables; by default the bot
+--                       keeps one search context (cheskers.engine.context)
+--                       for the game, cleared by new_game, so each search
+--                       builds on the ones before
 -- and every evaluation weight by its name (engine:mobility=0, over a
 -- weights file's), see cheskers.engine.names. The options are declared below (bot.options): the
 -- loader refuses an unknown one or a wrong value before configure runs.
@@ -22,7 +28,9 @@ local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
 local features = {}   -- search features and margins (b:search's nmp, rfp, rfp_margin ...)
 local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true,
-  hlmr = true, delta = true }
+  hlmr = true, delta = true, unfinished = true, hmalus = true, iir = true, counter = true, pext = true }
+local keep = true     -- one search context for the game (cheskers.engine.context); keep=false: none
+local context = nil
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
@@ -31,6 +39,7 @@ bot.options = {
   time = { type = "number", above = 0 },
   tb = "string",
   weights = "string",
+  keep = "boolean",
 }
 for f in pairs(FEATURES) do bot.options[f] = "boolean" end
 local MARGINS = { rfp_margin = true, fp_margin = true }   -- b:search's margins of rfp and fp
@@ -61,11 +70,18 @@ function bot.configure(opts)
       fixed = { [k] = v }
     elseif FEATURES[k] or MARGINS[k] then
       features[k] = v
+    elseif k == "keep" then
+      keep = v
     elseif k ~= "weights" then
       weights = weights or {}
       weights[k] = v
     end
   end
+end
+
+-- A new game forgets the last one's searches: game g's moves depend on g alone.
+function bot.new_game()
+  if context then context:clear() end
 end
 
 function bot.choose(board, limits)
@@ -84,6 +100,10 @@ function bot.choose(board, limits)
   opts.weights = weights
   opts.tb = tables
   for k, v in pairs(features) do opts[k] = v end
+  if keep then
+    context = context or cheskers.engine.context()
+    opts.context = context
+  end
   local r = board:search(opts)
   return r.move
 end
