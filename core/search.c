@@ -711,6 +711,8 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
 
     int *sc = s->scores + (list - s->moves);
     score_moves(s, list, sc, n, e, ply);
+    for (int i = 0; depth >= 2 && i < n; i++)   /* every child probes the table: fetch early */
+        __builtin_prefetch(&s->tt[chk__hash_after(p, &list[i]) & s->tt_mask]);
     int ext = n == 1 && ply < CHK_MAX_PLY / 2 ? 1 : 0;    /* a forced reply costs no depth */
     int best = -INF, alpha0 = alpha, bi = -1;
     int tried[64], ntried = 0;      /* quiet moves searched before a cutoff (opts.hmalus) */
