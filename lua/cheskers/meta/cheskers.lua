@@ -246,6 +246,7 @@ function Board:eval(opts) end
 ---@field eval? fun(b: Board): number an evaluation for the side to move
 ---@field weights? table<string, integer>
 ---@field info? fun(t: cheskers.search_result)
+---@field context? SearchContext tables kept from this context's earlier searches (engine.context)
 
 ---@class cheskers.search_result
 ---@field move Move|nil nil when the game is over
@@ -342,6 +343,17 @@ function engine.features(board) end
 ---@return number|nil
 ---@return number|nil
 function engine.deadline(seconds, cpu_seconds) end
+
+---A search context: b:search{context = ctx} keeps its table and history from one search to the next.
+---@class SearchContext
+local SearchContext = {}
+
+---Forgets the earlier searches.
+function SearchContext:clear() end
+
+---@param megabytes? integer the table's size, 1 to 4096 (default 16)
+---@return SearchContext
+function engine.context(megabytes) end
 
 -- ---- cheskers.tb ------------------------------------------------------------------
 
