@@ -16,6 +16,11 @@
  * With opts.info_every the info callback also hears, from inside a long
  * iteration, its best line so far (a partial report).
  *
+ * A run starts from empty tables (a new age of the transposition table:
+ * entries of other ages count as empty), unless opts.keep: then the context's
+ * table and (halved) history stay from its earlier runs, so the searches of
+ * a game build on each other (the engine bot keeps one context a game).
+ *
  * Everything a search needs is allocated by chk_search_new; searching does
  * not allocate (chk_make may grow the position's history the first time it
  * goes deeper than before). Limits, stops and errors (a failing rule hook
