@@ -168,6 +168,18 @@ describe("weights files", function()
     assert.same(d, w)
   end)
 
+  it("of the 15 weights before the features after tempo still load: those get their defaults", function()
+    -- a file as cheskers tune wrote it before free_pawn ... edge existed
+    local OLD = "return { weights = { pawn = 100, king = 159, bishop = 574, camel = 361, extra = 250, "
+      .. "lone_king = -144, advance = 13, pawn_near = 217, mobility = 25, king_attacked = -111, "
+      .. "attacked = -37, king_guard = 25, back_rank = 61, center = 13, tempo = 30 } }"
+    local w = assert(tune.read_weights(file(OLD)))
+    local d = cheskers.engine.defaults()
+    assert.equal(30, w.tempo)
+    assert.equal(d.free_pawn, w.free_pawn)
+    assert.equal(d.edge, w.edge)
+  end)
+
   local BAD = {
     { "return { weights = { bishp = 3 } }", "weights: unknown weight 'bishp' (did you mean 'bishop'?)" },
     { "return { weights = { bishop = 3.5 } }", "weights: bishop must be a whole number from -100000 to 100000, not 3.5" },
@@ -261,6 +273,8 @@ describe("the REPL's weights command", function()
     assert.truthy(out:find(start_eval, 1, true), out)
     assert.truthy(out:find("eval +5.00 for black", 1, true), out)
     assert.truthy(out:find("tempo%s+500%s+%(default " .. cheskers.engine.defaults().tempo .. "%)"), out)
+    assert.truthy(out:find("\n  free_pawn%s+%-?%d+\n"), out)   -- the features after tempo too
+    assert.truthy(out:find("\n  edge%s+%-?%d+\n"), out)
     local _, last = out:find(start_eval, 1, true)
     assert.truthy(out:find(start_eval, last, true), "reset: " .. out)
   end)
@@ -348,6 +362,33 @@ describe("cheskers tune", function()
     assert.is_true(rulespec.equal(assert(require("cheskers.rulearg").parse(data.rules)), { majority = false, capture = "jumps" }),
                    data.rules)
     assert.is_true(#data.X > 0)
+  end)
+
+  it("fits the games of an engine that had fewer features: the new ones start at 0", function()
+    -- A folder played before the features after tempo existed: its
+    -- fingerprint names 15 weights. The fit computes every feature of today
+    -- from the games' moves; a weight the games' engine did not have starts
+    -- at 0 (its value then), and more games into the folder are refused.
+    local store, d = require "cheskers.store", dir()
+    tune.run { out = d, games = 60, nodes = 50 }
+    local path = d .. "/tune.shard1of1.jsonl"
+    local text = assert(H.read_file(path))
+    local first, rest = text:match("^([^\n]*)\n(.*)$")
+    local header = assert(store.decode(first))
+    local old = {}
+    for i = 1, 15 do old[i] = cheskers.engine.names[i] end
+    for i = 16, #cheskers.engine.names do header.fingerprint.weights[cheskers.engine.names[i]] = nil end
+    header.fingerprint.features = table.concat(old, " ")
+    H.write_file(path, store.encode(header) .. "\n" .. rest)
+    local data = tune.positions(assert(tune.read_dir(d)))
+    assert.equal(0, data.start.free_pawn)
+    assert.equal(0, data.start.edge)
+    assert.equal(cheskers.engine.defaults().bishop, data.start.bishop)
+    local fit = assert(tune.fit(data))
+    assert.truthy(fit.weights.free_pawn)
+    local out, code = run("tune --games 61 --nodes 50 --out " .. d)
+    assert.equal(1, code, out)
+    assert.truthy(out:find("features: ", 1, true), out)
   end)
 
   it("fits the weight of added kinds (extra) under rules that have them", function()
