@@ -509,6 +509,9 @@ enum {
     CHK_W_TRADE,          /* material lead (pawn 2, king 3, bishop 11, camel 7, other 5 half-pawns) * pieces gone / 16 */
     CHK_W_BACKED,         /* pawns whose two squares diagonally behind are not empty */
     CHK_W_EDGE,           /* pieces on the a- and h-files */
+    CHK_W_KING_ROOM,      /* empty squares diagonally next to an own king */
+    CHK_W_MOBILITY_END,   /* mobility * pieces gone / 16 */
+    CHK_W_TEMPO_END,      /* pieces gone / 8 for the side to move */
     CHK_NWEIGHTS
 };
 

@@ -15,26 +15,40 @@ static const char *const weight_names[CHK_NWEIGHTS] = {
     "pawn", "king", "bishop", "camel", "extra", "lone_king", "advance",
     "pawn_near", "mobility", "king_attacked", "attacked", "king_guard", "back_rank",
     "center", "tempo", "free_pawn", "free_advance", "chess_mobility", "king_trapped",
-    "king_danger", "advance_end", "trade", "backed", "edge"
+    "king_danger", "advance_end", "trade", "backed", "edge",
+    "king_room", "mobility_end", "tempo_end"
 };
 
 static const int weight_defaults[CHK_NWEIGHTS] = {
+    /* w4 (docs/engine.md, "New features"): fitted to 20,000 games of w1 */
     [CHK_W_PAWN] = 100,
-    [CHK_W_KING] = 159,
-    [CHK_W_BISHOP] = 574,
-    [CHK_W_CAMEL] = 361,
+    [CHK_W_KING] = 196,
+    [CHK_W_BISHOP] = 533,
+    [CHK_W_CAMEL] = 341,
     [CHK_W_EXTRA] = 250,
-    [CHK_W_LONE_KING] = -144,
-    [CHK_W_ADVANCE] = 13,
-    [CHK_W_PAWN_NEAR] = 217,
-    [CHK_W_MOBILITY] = 25,
-    [CHK_W_KING_ATTACKED] = -111,
-    [CHK_W_ATTACKED] = -37,
-    [CHK_W_KING_GUARD] = 25,
-    [CHK_W_BACK_RANK] = 61,
-    [CHK_W_CENTER] = 13,
-    [CHK_W_TEMPO] = 37,
-    /* the features below: 0 until a fit proves them (docs/engine.md) */
+    [CHK_W_LONE_KING] = -108,
+    [CHK_W_ADVANCE] = -19,
+    [CHK_W_PAWN_NEAR] = 98,
+    [CHK_W_MOBILITY] = 14,
+    [CHK_W_KING_ATTACKED] = -68,
+    [CHK_W_ATTACKED] = -20,
+    [CHK_W_KING_GUARD] = 15,
+    [CHK_W_BACK_RANK] = 33,
+    [CHK_W_CENTER] = 7,
+    [CHK_W_TEMPO] = 23,
+    [CHK_W_FREE_PAWN] = -37,
+    [CHK_W_FREE_ADVANCE] = 20,
+    [CHK_W_CHESS_MOBILITY] = 6,
+    [CHK_W_KING_TRAPPED] = 15,
+    [CHK_W_KING_DANGER] = -16,
+    [CHK_W_ADVANCE_END] = 17,
+    [CHK_W_TRADE] = 6,
+    [CHK_W_BACKED] = -16,
+    [CHK_W_EDGE] = -24,
+    /* candidates the games have not proven: 0 */
+    [CHK_W_KING_ROOM] = 0,
+    [CHK_W_MOBILITY_END] = 0,
+    [CHK_W_TEMPO_END] = 0,
 };
 
 /* c3, e3 (rank 3), d4, f4, c5, e5, d6, f6: the dark squares of c3-f6. */
@@ -211,6 +225,9 @@ static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, in
     f[CHK_W_TRADE] = 0;
     f[CHK_W_BACKED] = bb_count(backed_pawns(p, c));
     f[CHK_W_EDGE] = bb_count(own & (FILE_A | FILE_H));
+    f[CHK_W_KING_ROOM] = bb_count(near & empty);
+    f[CHK_W_MOBILITY_END] = 0;
+    f[CHK_W_TEMPO_END] = 0;
 }
 
 void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS])
@@ -235,6 +252,8 @@ void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS])
     if (gone < 0)
         gone = 0;
     f[CHK_W_ADVANCE_END] = a[CHK_W_ADVANCE] * gone / 8 - b[CHK_W_ADVANCE] * gone / 8;
+    f[CHK_W_MOBILITY_END] = a[CHK_W_MOBILITY] * gone / 16 - b[CHK_W_MOBILITY] * gone / 16;
+    f[CHK_W_TEMPO_END] = gone / 8;
     f[CHK_W_TRADE] = (2 * f[CHK_W_PAWN] + 3 * f[CHK_W_KING] + 11 * f[CHK_W_BISHOP] + 7 * f[CHK_W_CAMEL]
                       + 5 * f[CHK_W_EXTRA]) * gone / 16;
 }

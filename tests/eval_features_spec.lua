@@ -17,15 +17,18 @@ local function features(pieces, side)
 end
 
 local NEW = { "free_pawn", "free_advance", "chess_mobility", "king_trapped", "king_danger",
-              "advance_end", "trade", "backed", "edge" }
+              "advance_end", "trade", "backed", "edge", "king_room", "mobility_end", "tempo_end" }
+-- candidates no match has proven: weight 0 by default (docs/engine.md)
+local UNPROVEN = { king_room = true, mobility_end = true, tempo_end = true }
 
 describe("evaluation features", function()
-  it("are weights named after the first 15, at 0 by default", function()
+  it("are weights named after the first 15; the unproven ones at 0 by default", function()
     local names, d = engine.names, engine.defaults()
     assert.equal("tempo", names[15])
+    assert.equal(15 + #NEW, #names)
     for i, n in ipairs(NEW) do
       assert.equal(n, names[15 + i])
-      assert.equal(0, d[n], n)
+      if UNPROVEN[n] then assert.equal(0, d[n], n) end
     end
   end)
 
@@ -90,6 +93,20 @@ describe("evaluation features", function()
     assert.equal(0, f.chess_mobility)
   end)
 
+  it("king room, and mobility and tempo scaled by the pieces gone", function()
+    -- a1's one neighbour b2 and h8's g7 are empty: 1 - 1. Mobility: White
+    -- a1-b2, c5-b6, c5-d6, g3-f4, g3-h4 (5), Black h8-g7, h6-g5 (2):
+    -- 5 * 21 // 16 - 2 * 21 // 16 = 6 - 2. Tempo: 21 // 8 = 2.
+    local f = features(P1, "w")
+    assert.equal(0, f.king_room)
+    assert.equal(3, f.mobility)
+    assert.equal(4, f.mobility_end)
+    assert.equal(2, f.tempo_end)
+    f = features(P1, "b")
+    assert.equal(-4, f.mobility_end)
+    assert.equal(2, f.tempo_end)      -- the side to move's, whichever it is
+  end)
+
   -- White: bishop a1, king c1, pawns b2 and d2; Black: king e3, camel h8,
   -- pawn h6; Black to move.
   local P2 = { a1 = "B", c1 = "K", b2 = "P", d2 = "P", e3 = "k", h8 = "c", h6 = "p" }
@@ -102,6 +119,8 @@ describe("evaluation features", function()
     local f = features(P2, "b")
     assert.equal(-1, f.king_trapped)
     assert.equal(1, f.king_danger)
+    -- room: c1 none, e3 three (f2, d4, f4)
+    assert.equal(3, f.king_room)
   end)
 
   it("backed pawns, chess mobility, edge and free pawns", function()
@@ -118,7 +137,7 @@ describe("evaluation features", function()
     assert.equal(-1, f.free_advance)
   end)
 
-  it("are antisymmetric: the other side to move negates every one", function()
+  it("are antisymmetric: the other side to move negates every one (but tempo_end)", function()
     local b = cheskers.new()
     math.randomseed(11)
     for _ = 1, 30 do
@@ -128,15 +147,21 @@ describe("evaluation features", function()
       local fen = b:fen()
       local other = fen:gsub(" ([wb]) ", function(s) return s == "w" and " b " or " w " end, 1)
       local f, g = engine.features(b), engine.features(cheskers.new(other))
-      for _, n in ipairs(NEW) do assert.equal(f[n], -g[n], n .. " in " .. fen) end
+      for _, n in ipairs(NEW) do
+        if n == "tempo_end" then   -- the side to move's, like tempo
+          assert.equal(f[n], g[n], n .. " in " .. fen)
+        else
+          assert.equal(f[n], -g[n], n .. " in " .. fen)
+        end
+      end
     end
   end)
 
   -- The definitions again, from squares as file and rank numbers rather
   -- than bitboards and tables: the engine must agree on positions of
   -- random games (pieces taken, pawns advanced, kings promoted). All but
-  -- chess_mobility (the bishops' and camels' part of mobility: the move
-  -- generator's, checked by hand above).
+  -- chess_mobility and mobility_end (mobility is the move generator's:
+  -- checked by hand above).
   local function reference(b)
     local at, list = {}, {}
     for name, letter in pairs(b:piece_map()) do
@@ -153,6 +178,7 @@ describe("evaluation features", function()
       s.adv, s.half = 0, 0
     end
     local near = { [true] = {}, [false] = {} }   -- squares within two steps of a king
+    local room = { [true] = {}, [false] = {} }   -- empty squares next to a king
     local STEPS = { { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
     local TWO = { { 2, 2 }, { 2, -2 }, { -2, 2 }, { -2, -2 }, { 2, 0 }, { -2, 0 }, { 0, 2 }, { 0, -2 } }
     for _, p in ipairs(list) do
@@ -182,7 +208,10 @@ describe("evaluation features", function()
           local x, y = p.x + d[1], p.y + d[2]
           if on(x, y) then
             near[w][x * 10 + y] = true
-            if not at[x * 10 + y] then trapped = false end
+            if not at[x * 10 + y] then
+              trapped = false
+              room[w][x * 10 + y] = true
+            end
           end
         end
         for _, d in ipairs(TWO) do
@@ -195,11 +224,15 @@ describe("evaluation features", function()
       local w = white(p.letter)
       if near[not w][p.x * 10 + p.y] then side[not w].king_danger = side[not w].king_danger + 1 end
     end
+    for w, set in pairs(room) do
+      for _ in pairs(set) do side[w].king_room = side[w].king_room + 1 end
+    end
     local gone = math.max(0, 26 - #list)
     local us, them = side[b:turn() == "white"], side[b:turn() ~= "white"]
     local f = {}
     for _, n in ipairs(NEW) do f[n] = us[n] - them[n] end
     f.advance_end = us.adv * gone // 8 - them.adv * gone // 8
+    f.tempo_end = gone // 8
     local lead = (us.half - them.half) * gone
     f.trade = lead >= 0 and lead // 16 or -(-lead // 16)
     return f
@@ -216,7 +249,7 @@ describe("evaluation features", function()
         b:play(ms[math.random(#ms)])
         local want, got = reference(b), engine.features(b)
         for _, n in ipairs(NEW) do
-          if n == "chess_mobility" then want[n] = got[n] end
+          if n == "chess_mobility" or n == "mobility_end" then want[n] = got[n] end
           assert.equal(want[n], got[n], n .. " in " .. b:fen())
           if want[n] ~= 0 then seen = seen + 1 end
         end
