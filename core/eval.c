@@ -16,7 +16,8 @@ static const char *const weight_names[CHK_NWEIGHTS] = {
     "pawn_near", "mobility", "king_attacked", "attacked", "king_guard", "back_rank",
     "center", "tempo", "free_pawn", "free_advance", "chess_mobility", "king_trapped",
     "king_danger", "advance_end", "trade", "backed", "edge",
-    "king_room", "mobility_end", "tempo_end"
+    "king_room", "mobility_end", "tempo_end", "king_hit_near", "lone_danger",
+    "pawn_rank3", "pawn_rank4", "pawn_rank5"
 };
 
 static const int weight_defaults[CHK_NWEIGHTS] = {
@@ -49,6 +50,11 @@ static const int weight_defaults[CHK_NWEIGHTS] = {
     [CHK_W_KING_ROOM] = 0,
     [CHK_W_MOBILITY_END] = 0,
     [CHK_W_TEMPO_END] = 0,
+    [CHK_W_KING_HIT_NEAR] = 0,
+    [CHK_W_LONE_DANGER] = 0,
+    [CHK_W_PAWN_RANK3] = 0,
+    [CHK_W_PAWN_RANK4] = 0,
+    [CHK_W_PAWN_RANK5] = 0,
 };
 
 /* c3, e3 (rank 3), d4, f4, c5, e5, d6, f6: the dark squares of c3-f6. */
@@ -194,15 +200,18 @@ static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, in
     /* a free pawn: no enemy pawn or king in its forward cone, so nothing
      * checkers-like can block or jump it (chess pieces are not counted) */
     chk_bb stoppers = p->bb[!c][CHK_PAWN] | p->bb[!c][CHK_KING];
-    int adv = 0, nfree = 0, fadv = 0;
+    int adv = 0, nfree = 0, fadv = 0, on_rank[8] = { 0 };
     for (chk_bb b = pawns; b; b &= b - 1) {
         int sq = bb_first(b), rank = sq >> 2;
         int a = c == CHK_WHITE ? rank : 7 - rank;
         adv += a;
+        on_rank[a]++;
         if (!(pawn_cone[c][sq] & stoppers))
             nfree++, fadv += a;
     }
     f[CHK_W_ADVANCE] = adv;
+    for (int i = 0; i < 3; i++)
+        f[CHK_W_PAWN_RANK3 + i] = on_rank[2 + i];
     f[CHK_W_PAWN_NEAR] = bb_count(pawns & (c == CHK_WHITE ? 0x0F000000u : 0x000000F0u));
     f[CHK_W_MOBILITY] = mob + step_moves(p, c);
     chk_bb hit = attacked(p, c, them_hits);
@@ -221,6 +230,9 @@ static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, in
     chk_bb trapped = kings & ~(bb_ne(empty) | bb_nw(empty) | bb_se(empty) | bb_sw(empty));
     f[CHK_W_KING_TRAPPED] = trapped ? bb_count(trapped) : 0;
     f[CHK_W_KING_DANGER] = bb_count(p->occ[!c] & reach);
+    f[CHK_W_LONE_DANGER] = nkings == 1 ? f[CHK_W_KING_DANGER] : 0;
+    chk_bb hit_near = them_hits & near;
+    f[CHK_W_KING_HIT_NEAR] = hit_near ? bb_count(hit_near) : 0;
     f[CHK_W_ADVANCE_END] = 0;
     f[CHK_W_TRADE] = 0;
     f[CHK_W_BACKED] = bb_count(backed_pawns(p, c));
