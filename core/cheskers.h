@@ -509,13 +509,6 @@ enum {
     CHK_W_TRADE,          /* material lead (pawn 2, king 3, bishop 11, camel 7, other 5 half-pawns) * pieces gone / 16 */
     CHK_W_BACKED,         /* pawns whose two squares diagonally behind are not empty */
     CHK_W_EDGE,           /* pieces on the a- and h-files */
-    CHK_W_KING_ROOM,      /* empty squares diagonally next to an own king */
-    CHK_W_MOBILITY_END,   /* mobility * pieces gone / 16 */
-    CHK_W_TEMPO_END,      /* pieces gone / 8 for the side to move */
-    CHK_W_KING_HIT_NEAR,  /* squares next to an own king that enemy bishops, camels hit */
-    CHK_W_LONE_DANGER,    /* king_danger while the side has one king left */
-    CHK_W_PAWN_RANK3, CHK_W_PAWN_RANK4, CHK_W_PAWN_RANK5,
-                          /* pawns on the side's own 3rd (4th, 5th) rank (its 7th: pawn_near) */
     CHK_NWEIGHTS
 };
 

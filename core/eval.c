@@ -15,9 +15,7 @@ static const char *const weight_names[CHK_NWEIGHTS] = {
     "pawn", "king", "bishop", "camel", "extra", "lone_king", "advance",
     "pawn_near", "mobility", "king_attacked", "attacked", "king_guard", "back_rank",
     "center", "tempo", "free_pawn", "free_advance", "chess_mobility", "king_trapped",
-    "king_danger", "advance_end", "trade", "backed", "edge",
-    "king_room", "mobility_end", "tempo_end", "king_hit_near", "lone_danger",
-    "pawn_rank3", "pawn_rank4", "pawn_rank5"
+    "king_danger", "advance_end", "trade", "backed", "edge"
 };
 
 static const int weight_defaults[CHK_NWEIGHTS] = {
@@ -46,15 +44,6 @@ static const int weight_defaults[CHK_NWEIGHTS] = {
     [CHK_W_TRADE] = 6,
     [CHK_W_BACKED] = -16,
     [CHK_W_EDGE] = -24,
-    /* candidates the games have not proven: 0 */
-    [CHK_W_KING_ROOM] = 0,
-    [CHK_W_MOBILITY_END] = 0,
-    [CHK_W_TEMPO_END] = 0,
-    [CHK_W_KING_HIT_NEAR] = 0,
-    [CHK_W_LONE_DANGER] = 0,
-    [CHK_W_PAWN_RANK3] = 0,
-    [CHK_W_PAWN_RANK4] = 0,
-    [CHK_W_PAWN_RANK5] = 0,
 };
 
 /* c3, e3 (rank 3), d4, f4, c5, e5, d6, f6: the dark squares of c3-f6. */
@@ -181,6 +170,20 @@ static chk_bb backed_pawns(const chk_pos *p, int c)
     return pawns & ~open;
 }
 
+/* The squares of b counted, for the features: the popcount instruction
+ * where the compiler may use it, else the bit-parallel sum (the builtin
+ * would be a library call, dearer than these few operations). */
+static inline int count(chk_bb b)
+{
+#ifdef __POPCNT__
+    return __builtin_popcount(b);
+#else
+    b = b - ((b >> 1) & 0x55555555u);
+    b = (b & 0x33333333u) + ((b >> 2) & 0x33333333u);
+    return (int)((((b + (b >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+
 /* Features of side c alone; mob and hits: side c's vector_moves,
  * them_hits: the other side's. (advance_end and trade: chk_eval_features.) */
 static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, int f[CHK_NWEIGHTS])
@@ -188,58 +191,49 @@ static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, in
     const chk_rules *r = p->rules;
     chk_bb own = p->occ[c], empty = ~(p->occ[0] | p->occ[1]);
     chk_bb pawns = p->bb[c][CHK_PAWN], kings = p->bb[c][CHK_KING];
-    int nkings = bb_count(kings);
-    f[CHK_W_PAWN] = bb_count(pawns);
+    int nkings = count(kings);
+    f[CHK_W_PAWN] = count(pawns);
     f[CHK_W_KING] = nkings;
-    f[CHK_W_BISHOP] = bb_count(p->bb[c][CHK_BISHOP]);
-    f[CHK_W_CAMEL] = bb_count(p->bb[c][CHK_CAMEL]);
+    f[CHK_W_BISHOP] = count(p->bb[c][CHK_BISHOP]);
+    f[CHK_W_CAMEL] = count(p->bb[c][CHK_CAMEL]);
     f[CHK_W_EXTRA] = 0;
     for (int k = 4; k < r->nkinds; k++)
-        f[CHK_W_EXTRA] += bb_count(p->bb[c][k]);
+        f[CHK_W_EXTRA] += count(p->bb[c][k]);
     f[CHK_W_LONE_KING] = nkings == 1;
     /* a free pawn: no enemy pawn or king in its forward cone, so nothing
      * checkers-like can block or jump it (chess pieces are not counted) */
     chk_bb stoppers = p->bb[!c][CHK_PAWN] | p->bb[!c][CHK_KING];
-    int adv = 0, nfree = 0, fadv = 0, on_rank[8] = { 0 };
+    int adv = 0, nfree = 0, fadv = 0;
     for (chk_bb b = pawns; b; b &= b - 1) {
         int sq = bb_first(b), rank = sq >> 2;
         int a = c == CHK_WHITE ? rank : 7 - rank;
         adv += a;
-        on_rank[a]++;
         if (!(pawn_cone[c][sq] & stoppers))
             nfree++, fadv += a;
     }
     f[CHK_W_ADVANCE] = adv;
-    for (int i = 0; i < 3; i++)
-        f[CHK_W_PAWN_RANK3 + i] = on_rank[2 + i];
-    f[CHK_W_PAWN_NEAR] = bb_count(pawns & (c == CHK_WHITE ? 0x0F000000u : 0x000000F0u));
+    f[CHK_W_PAWN_NEAR] = count(pawns & (c == CHK_WHITE ? 0x0F000000u : 0x000000F0u));
     f[CHK_W_MOBILITY] = mob + step_moves(p, c);
     chk_bb hit = attacked(p, c, them_hits);
-    f[CHK_W_KING_ATTACKED] = bb_count(hit & kings);
-    f[CHK_W_ATTACKED] = bb_count(hit & ~kings);
+    f[CHK_W_KING_ATTACKED] = count(hit & kings);
+    f[CHK_W_ATTACKED] = count(hit & ~kings);
     chk_bb near = bb_ne(kings) | bb_nw(kings) | bb_se(kings) | bb_sw(kings), reach = 0;
     for (chk_bb b = kings; b; b &= b - 1)
         reach |= two_steps[bb_first(b)];
-    f[CHK_W_KING_GUARD] = bb_count(own & near);
-    f[CHK_W_BACK_RANK] = bb_count(own & (c == CHK_WHITE ? RANK_1 : RANK_8));
-    f[CHK_W_CENTER] = bb_count(own & CENTER_MASK);
+    f[CHK_W_KING_GUARD] = count(own & near);
+    f[CHK_W_BACK_RANK] = count(own & (c == CHK_WHITE ? RANK_1 : RANK_8));
+    f[CHK_W_CENTER] = count(own & CENTER_MASK);
     f[CHK_W_TEMPO] = 0;
     f[CHK_W_FREE_PAWN] = nfree;
     f[CHK_W_FREE_ADVANCE] = fadv;
     f[CHK_W_CHESS_MOBILITY] = mob;
     chk_bb trapped = kings & ~(bb_ne(empty) | bb_nw(empty) | bb_se(empty) | bb_sw(empty));
-    f[CHK_W_KING_TRAPPED] = trapped ? bb_count(trapped) : 0;
-    f[CHK_W_KING_DANGER] = bb_count(p->occ[!c] & reach);
-    f[CHK_W_LONE_DANGER] = nkings == 1 ? f[CHK_W_KING_DANGER] : 0;
-    chk_bb hit_near = them_hits & near;
-    f[CHK_W_KING_HIT_NEAR] = hit_near ? bb_count(hit_near) : 0;
+    f[CHK_W_KING_TRAPPED] = trapped ? count(trapped) : 0;
+    f[CHK_W_KING_DANGER] = count(p->occ[!c] & reach);
     f[CHK_W_ADVANCE_END] = 0;
     f[CHK_W_TRADE] = 0;
-    f[CHK_W_BACKED] = bb_count(backed_pawns(p, c));
-    f[CHK_W_EDGE] = bb_count(own & (FILE_A | FILE_H));
-    f[CHK_W_KING_ROOM] = bb_count(near & empty);
-    f[CHK_W_MOBILITY_END] = 0;
-    f[CHK_W_TEMPO_END] = 0;
+    f[CHK_W_BACKED] = count(backed_pawns(p, c));
+    f[CHK_W_EDGE] = count(own & (FILE_A | FILE_H));
 }
 
 void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS])
@@ -264,8 +258,6 @@ void chk_eval_features(const chk_pos *p, int f[CHK_NWEIGHTS])
     if (gone < 0)
         gone = 0;
     f[CHK_W_ADVANCE_END] = a[CHK_W_ADVANCE] * gone / 8 - b[CHK_W_ADVANCE] * gone / 8;
-    f[CHK_W_MOBILITY_END] = a[CHK_W_MOBILITY] * gone / 16 - b[CHK_W_MOBILITY] * gone / 16;
-    f[CHK_W_TEMPO_END] = gone / 8;
     f[CHK_W_TRADE] = (2 * f[CHK_W_PAWN] + 3 * f[CHK_W_KING] + 11 * f[CHK_W_BISHOP] + 7 * f[CHK_W_CAMEL]
                       + 5 * f[CHK_W_EXTRA]) * gone / 16;
 }

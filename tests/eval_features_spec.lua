@@ -17,21 +17,14 @@ local function features(pieces, side)
 end
 
 local NEW = { "free_pawn", "free_advance", "chess_mobility", "king_trapped", "king_danger",
-              "advance_end", "trade", "backed", "edge", "king_room", "mobility_end", "tempo_end",
-              "king_hit_near", "lone_danger", "pawn_rank3", "pawn_rank4", "pawn_rank5" }
--- candidates no match has proven: weight 0 by default (docs/engine.md)
-local UNPROVEN = { king_room = true, mobility_end = true, tempo_end = true, king_hit_near = true,
-                   lone_danger = true, pawn_rank3 = true, pawn_rank4 = true, pawn_rank5 = true }
+              "advance_end", "trade", "backed", "edge" }
 
 describe("evaluation features", function()
-  it("are weights named after the first 15; the unproven ones at 0 by default", function()
-    local names, d = engine.names, engine.defaults()
+  it("are weights named after the first 15", function()
+    local names = engine.names
     assert.equal("tempo", names[15])
     assert.equal(15 + #NEW, #names)
-    for i, n in ipairs(NEW) do
-      assert.equal(n, names[15 + i])
-      if UNPROVEN[n] then assert.equal(0, d[n], n) end
-    end
+    for i, n in ipairs(NEW) do assert.equal(n, names[15 + i]) end
   end)
 
   it("are all 0 at the start (the position is symmetric)", function()
@@ -95,30 +88,6 @@ describe("evaluation features", function()
     assert.equal(0, f.chess_mobility)
   end)
 
-  it("king room, and mobility and tempo scaled by the pieces gone", function()
-    -- a1's one neighbour b2 and h8's g7 are empty: 1 - 1. Mobility: White
-    -- a1-b2, c5-b6, c5-d6, g3-f4, g3-h4 (5), Black h8-g7, h6-g5 (2):
-    -- 5 * 21 // 16 - 2 * 21 // 16 = 6 - 2. Tempo: 21 // 8 = 2.
-    local f = features(P1, "w")
-    assert.equal(0, f.king_room)
-    assert.equal(3, f.mobility)
-    assert.equal(4, f.mobility_end)
-    assert.equal(2, f.tempo_end)
-    f = features(P1, "b")
-    assert.equal(-4, f.mobility_end)
-    assert.equal(2, f.tempo_end)      -- the side to move's, whichever it is
-  end)
-
-  it("pawns by rank, and danger to a last king", function()
-    -- White's c5 is on its 5th rank, g3 on its 3rd; Black's h6 on its 3rd
-    -- (counted from rank 8). Each side has one king, nothing near it.
-    local f = features(P1, "w")
-    assert.equal(0, f.pawn_rank3)
-    assert.equal(0, f.pawn_rank4)
-    assert.equal(1, f.pawn_rank5)
-    assert.equal(0, f.lone_danger)
-  end)
-
   -- White: bishop a1, king c1, pawns b2 and d2; Black: king e3, camel h8,
   -- pawn h6; Black to move.
   local P2 = { a1 = "B", c1 = "K", b2 = "P", d2 = "P", e3 = "k", h8 = "c", h6 = "p" }
@@ -131,21 +100,6 @@ describe("evaluation features", function()
     local f = features(P2, "b")
     assert.equal(-1, f.king_trapped)
     assert.equal(1, f.king_danger)
-    -- room: c1 none, e3 three (f2, d4, f4)
-    assert.equal(3, f.king_room)
-    -- one king each: lone_danger is king_danger
-    assert.equal(1, f.lone_danger)
-    -- no chess piece hits a square next to a king: the camel h8 hits g5
-    -- and e7, the bishop a1 only its own b2
-    assert.equal(0, f.king_hit_near)
-    -- the bishop on h2 instead: its diagonal g3 f4 e5 ... hits f4, next to
-    -- Black's king e3
-    local t = { h2 = "B", c1 = "K", b2 = "P", d2 = "P", e3 = "k", h8 = "c", h6 = "p" }
-    assert.equal(1, features(t, "b").king_hit_near)
-    -- a second black king far away (a7): lone_danger counts White's only
-    t.a7 = "k"
-    f = features(t, "b")
-    assert.equal(-1, f.lone_danger)
   end)
 
   it("backed pawns, chess mobility, edge and free pawns", function()
@@ -162,7 +116,7 @@ describe("evaluation features", function()
     assert.equal(-1, f.free_advance)
   end)
 
-  it("are antisymmetric: the other side to move negates every one (but tempo_end)", function()
+  it("are antisymmetric: the other side to move negates every one", function()
     local b = cheskers.new()
     math.randomseed(11)
     for _ = 1, 30 do
@@ -172,21 +126,15 @@ describe("evaluation features", function()
       local fen = b:fen()
       local other = fen:gsub(" ([wb]) ", function(s) return s == "w" and " b " or " w " end, 1)
       local f, g = engine.features(b), engine.features(cheskers.new(other))
-      for _, n in ipairs(NEW) do
-        if n == "tempo_end" then   -- the side to move's, like tempo
-          assert.equal(f[n], g[n], n .. " in " .. fen)
-        else
-          assert.equal(f[n], -g[n], n .. " in " .. fen)
-        end
-      end
+      for _, n in ipairs(NEW) do assert.equal(f[n], -g[n], n .. " in " .. fen) end
     end
   end)
 
   -- The definitions again, from squares as file and rank numbers rather
   -- than bitboards and tables: the engine must agree on positions of
   -- random games (pieces taken, pawns advanced, kings promoted). All but
-  -- chess_mobility, mobility_end and king_hit_near (the moves of the move
-  -- generator: checked by hand above).
+  -- chess_mobility (the bishops' and camels' moves, the move generator's:
+  -- checked by hand above).
   local function reference(b)
     local at, list = {}, {}
     for name, letter in pairs(b:piece_map()) do
@@ -200,10 +148,9 @@ describe("evaluation features", function()
     local side = { [true] = {}, [false] = {} }
     for _, s in pairs(side) do
       for _, n in ipairs(NEW) do s[n] = 0 end
-      s.adv, s.half, s.kings = 0, 0, 0
+      s.adv, s.half = 0, 0
     end
     local near = { [true] = {}, [false] = {} }   -- squares within two steps of a king
-    local room = { [true] = {}, [false] = {} }   -- empty squares next to a king
     local STEPS = { { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
     local TWO = { { 2, 2 }, { 2, -2 }, { -2, 2 }, { -2, -2 }, { 2, 0 }, { -2, 0 }, { 0, 2 }, { 0, -2 } }
     for _, p in ipairs(list) do
@@ -215,7 +162,6 @@ describe("evaluation features", function()
         local dir = w and 1 or -1
         local a = w and p.y - 1 or 8 - p.y
         s.adv = s.adv + a
-        if a >= 2 and a <= 4 then s["pawn_rank" .. a + 1] = s["pawn_rank" .. a + 1] + 1 end
         local free = true
         for _, q in ipairs(list) do
           local d = (q.y - p.y) * dir
@@ -229,16 +175,12 @@ describe("evaluation features", function()
         end
         if backed then s.backed = s.backed + 1 end
       elseif kind == "K" then
-        s.kings = s.kings + 1
         local trapped = true
         for _, d in ipairs(STEPS) do
           local x, y = p.x + d[1], p.y + d[2]
           if on(x, y) then
             near[w][x * 10 + y] = true
-            if not at[x * 10 + y] then
-              trapped = false
-              room[w][x * 10 + y] = true
-            end
+            if not at[x * 10 + y] then trapped = false end
           end
         end
         for _, d in ipairs(TWO) do
@@ -251,18 +193,11 @@ describe("evaluation features", function()
       local w = white(p.letter)
       if near[not w][p.x * 10 + p.y] then side[not w].king_danger = side[not w].king_danger + 1 end
     end
-    for _, t in pairs(side) do
-      if t.kings == 1 then t.lone_danger = t.king_danger end
-    end
-    for w, set in pairs(room) do
-      for _ in pairs(set) do side[w].king_room = side[w].king_room + 1 end
-    end
     local gone = math.max(0, 26 - #list)
     local us, them = side[b:turn() == "white"], side[b:turn() ~= "white"]
     local f = {}
     for _, n in ipairs(NEW) do f[n] = us[n] - them[n] end
     f.advance_end = us.adv * gone // 8 - them.adv * gone // 8
-    f.tempo_end = gone // 8
     local lead = (us.half - them.half) * gone
     f.trade = lead >= 0 and lead // 16 or -(-lead // 16)
     return f
@@ -279,7 +214,7 @@ describe("evaluation features", function()
         b:play(ms[math.random(#ms)])
         local want, got = reference(b), engine.features(b)
         for _, n in ipairs(NEW) do
-          if n == "chess_mobility" or n == "mobility_end" or n == "king_hit_near" then want[n] = got[n] end
+          if n == "chess_mobility" then want[n] = got[n] end
           assert.equal(want[n], got[n], n .. " in " .. b:fen())
           if want[n] ~= 0 then seen = seen + 1 end
         end

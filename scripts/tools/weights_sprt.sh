@@ -21,8 +21,7 @@ mkdir -p runs
 # as a weights file (docs/engine.md, "Weights files"); the features after
 # tempo did not exist then: 0 (a weight left out would get today's default).
 NEW0="free_pawn = 0, free_advance = 0, chess_mobility = 0, king_trapped = 0, king_danger = 0,
-  advance_end = 0, trade = 0, backed = 0, edge = 0, king_room = 0, mobility_end = 0, tempo_end = 0,
-  king_hit_near = 0, lone_danger = 0, pawn_rank3 = 0, pawn_rank4 = 0, pawn_rank5 = 0"
+  advance_end = 0, trade = 0, backed = 0, edge = 0"
 cat > runs/old_weights.lua <<EOF
 return { weights = { pawn = 100, king = 220, bishop = 300, camel = 250, extra = 250, lone_king = -50,
   advance = 6, pawn_near = 30, mobility = 8, king_attacked = -100, attacked = 0, king_guard = 6,
@@ -62,9 +61,8 @@ features)
     # 0) at 1500 nodes, the fit of every weight (w4), its SPRTs against w1,
     # then fixed-length matches (other openings) against w1 and against the
     # old weights with the old search. (w4 itself was fitted with a
-    # candidate king_end, which fit to noise and left the program, and
-    # without king_room, mobility_end and tempo_end: a fit today differs a
-    # little; the shipped w4 is runs/w4_weights.lua below.)
+    # candidate king_end, which fit to noise and left the program: a fit
+    # today differs a little; the shipped w4 is runs/w4_weights.lua below.)
     parallel -j "$JOBS" ./cheskers tune --out runs/tune5 --bot "$W1" --games 20000 --nodes 1500 \
         --shard {}/2 --quiet ::: 1 2
     ./cheskers tune --fit runs/tune5 --anchor pawn --save runs/w4_refit.lua
@@ -72,9 +70,7 @@ features)
 return { weights = { pawn = 100, king = 196, bishop = 533, camel = 341, extra = 250, lone_king = -108,
   advance = -19, pawn_near = 98, mobility = 14, king_attacked = -68, attacked = -20, king_guard = 15,
   back_rank = 33, center = 7, tempo = 23, free_pawn = -37, free_advance = 20, chess_mobility = 6,
-  king_trapped = 15, king_danger = -16, advance_end = 17, trade = 6, backed = -16, edge = -24,
-  king_room = 0, mobility_end = 0, tempo_end = 0, king_hit_near = 0, lone_danger = 0,
-  pawn_rank3 = 0, pawn_rank4 = 0, pawn_rank5 = 0 } }
+  king_trapped = 15, king_danger = -16, advance_end = 17, trade = 6, backed = -16, edge = -24 } }
 EOF
     W4=engine:weights=runs/w4_weights.lua
     parallel -j "$JOBS" --keep-order ::: \
