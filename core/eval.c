@@ -170,22 +170,23 @@ static chk_bb backed_pawns(const chk_pos *p, int c)
     return pawns & ~open;
 }
 
-/* The squares of b counted, for the features: the popcount instruction
- * where the compiler may use it, else the bit-parallel sum (the builtin
- * would be a library call, dearer than these few operations). */
+/* The squares of b counted, for the features (see side_features: the
+ * popcount instruction where the processor has it, else a library call). */
 static inline int count(chk_bb b)
 {
-#ifdef __POPCNT__
     return __builtin_popcount(b);
-#else
-    b = b - ((b >> 1) & 0x55555555u);
-    b = (b & 0x33333333u) + ((b >> 2) & 0x33333333u);
-    return (int)((((b + (b >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-#endif
 }
 
 /* Features of side c alone; mob and hits: side c's vector_moves,
- * them_hits: the other side's. (advance_end and trade: chk_eval_features.) */
+ * them_hits: the other side's. (advance_end and trade: chk_eval_features.)
+ * Where the compiler can pick a version at load time (GCC on x86-64
+ * GNU/Linux), a second copy built for the popcount instruction runs on the
+ * processors that have it (nearly all x86-64 ones): count() is then one
+ * instruction, and the eval about 10% of a node's time cheaper. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
+    && !defined(__POPCNT__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
 static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, int f[CHK_NWEIGHTS])
 {
     const chk_rules *r = p->rules;
