@@ -6,7 +6,7 @@
 #   sh scripts/tools/weights_sprt.sh tune     the self-play games and the fit (runs/tune1, runs/w1.lua)
 #   sh scripts/tools/weights_sprt.sh sprt     w1 (the defaults of the first round) against the weights before them
 #   sh scripts/tools/weights_sprt.sh features the games of w1's engine, the fit of the features after
-#                                             tempo (runs/tune5, runs/w4.lua) and its matches
+#                                             tempo (runs/tune5, runs/w4_refit.lua) and the matches of w4
 #   sh scripts/tools/weights_sprt.sh scale    the tournament of engine:level=1..10, greedy, random
 #                                             (GAMES a pairing, default 80), its Elo with random = 0
 #
