@@ -486,7 +486,7 @@ int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, chk_stop
 
 /* The evaluation is linear: sum of weight[i] * feature[i], each feature
  * counted for the side to move minus the other side. Names (chk_weight_name)
- * are the lower-case enum names: "pawn", "king", ..., "tempo". */
+ * are the lower-case enum names: "pawn", "king", ..., "tempo", ..., "edge". */
 enum {
     CHK_W_PAWN, CHK_W_KING, CHK_W_BISHOP, CHK_W_CAMEL,
     CHK_W_EXTRA,          /* any kind added by a rule experiment */
