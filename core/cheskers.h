@@ -486,7 +486,7 @@ int chk_divide(chk_pos *p, int depth, chk_move *moves, int64_t *counts, chk_stop
 
 /* The evaluation is linear: sum of weight[i] * feature[i], each feature
  * counted for the side to move minus the other side. Names (chk_weight_name)
- * are the lower-case enum names: "pawn", "king", ..., "tempo". */
+ * are the lower-case enum names: "pawn", "king", ..., "tempo", ..., "edge". */
 enum {
     CHK_W_PAWN, CHK_W_KING, CHK_W_BISHOP, CHK_W_CAMEL,
     CHK_W_EXTRA,          /* any kind added by a rule experiment */
@@ -500,6 +500,15 @@ enum {
     CHK_W_BACK_RANK,      /* own pieces on the own first rank (they block promotion) */
     CHK_W_CENTER,         /* pieces on the 8 dark squares of c3-f6 */
     CHK_W_TEMPO,          /* 1 for the side to move */
+    CHK_W_FREE_PAWN,      /* pawns no enemy pawn or king can meet: none in the forward cone */
+    CHK_W_FREE_ADVANCE,   /* ranks the free pawns have advanced, summed */
+    CHK_W_CHESS_MOBILITY, /* the part of mobility that is bishop, camel (chess piece) moves */
+    CHK_W_KING_TRAPPED,   /* kings with no empty square diagonally next to them */
+    CHK_W_KING_DANGER,    /* enemy pieces within two diagonal steps of an own king */
+    CHK_W_ADVANCE_END,    /* advance * pieces gone from the board (of 26) / 8 */
+    CHK_W_TRADE,          /* material lead (pawn 2, king 3, bishop 11, camel 7, other 5 half-pawns) * pieces gone / 16 */
+    CHK_W_BACKED,         /* pawns whose two squares diagonally behind are not empty */
+    CHK_W_EDGE,           /* pieces on the a- and h-files */
     CHK_NWEIGHTS
 };
 

@@ -15,7 +15,7 @@ local tune = require "cheskers.tune"
 local lfs = require "lfs"
 local H = require "helpers"
 
-local BUDGET = { games = 40, nodes = 50, seed = 3 }
+local BUDGET = { games = 50, nodes = 50, seed = 3 }
 
 -- a: Golomb's rules; b: without the majority rule; c: the preset golomb,
 -- the same rules as a (docs/experiments.md: a preset changes nothing from
@@ -119,8 +119,8 @@ describe("fitted experiments", function()
     local base = fitted.key(load(), load().variants[1])
     local function key_of(extra, i) local e = load(extra) return (fitted.key(e, e.variants[i or 1])) end
     assert.are_not.equal(base, key_of { fitted = { games = 41, nodes = 50, seed = 3 } })
-    assert.are_not.equal(base, key_of { fitted = { games = 40, nodes = 51, seed = 3 } })
-    assert.are_not.equal(base, key_of { fitted = { games = 40, nodes = 50, seed = 4 } })
+    assert.are_not.equal(base, key_of { fitted = { games = 50, nodes = 51, seed = 3 } })
+    assert.are_not.equal(base, key_of { fitted = { games = 50, nodes = 50, seed = 4 } })
     local two = { { name = "x", restrict = { white = "no-bishop-moves" } },
                   { name = "y", restrict = { white = "no-king-moves" } } }
     assert.are_not.equal(key_of({ variants = two }, 1), key_of({ variants = two }, 2))
@@ -215,7 +215,7 @@ describe("fitted experiments", function()
       end
       assert.truthy(line, "no weights line of " .. v.name)
       assert.matches(v.fitted.file, line, 1, true)
-      assert.matches(" 40 +50 +3 ", line)
+      assert.matches(" 50 +50 +3 ", line)
       for _, n in ipairs { "pawn", "king", "bishop", "camel" } do
         assert.matches(("%d (%d)"):format(w[n], defaults[n]), line, 1, true)
       end
@@ -289,7 +289,7 @@ describe("cheskers experiment with fitted engines", function()
 
   it("plays a fitted experiment in the sandbox (the weights given as options, no file read)", function()
     local dir = newdir()
-    local file = exp_file(dir, "fitted = { games = 30, nodes = 50 },")
+    local file = exp_file(dir, "fitted = { games = 50, nodes = 50 },")
     local text, code = H.run_program(("experiment %s --out %s/out --sandbox --quiet"):format(file, dir))
     assert.equal(0, code, text)
     assert.equal(4, #report.read_dir(dir .. "/out"))
@@ -299,12 +299,12 @@ describe("cheskers experiment with fitted engines", function()
     local dir = newdir()
     local file = exp_file(dir, "")
     local out = dir .. "/out"
-    local text, code = H.run_program(("%s --out %s --fitted games=30,nodes=50 --fit-only --quiet")
+    local text, code = H.run_program(("%s --out %s --fitted games=50,nodes=50 --fit-only --quiet")
       :format(file, out):gsub("^", "experiment "))
     assert.equal(0, code, text)
     assert.equal(2, #names(out .. "/weights", ".lua"))
     assert.same({}, names(out, ".jsonl"))
-    text, code = H.run_program(("experiment %s --out %s --fitted games=30,nodes=50 --quiet"):format(file, out))
+    text, code = H.run_program(("experiment %s --out %s --fitted games=50,nodes=50 --quiet"):format(file, out))
     assert.equal(0, code, text)
     assert.equal(1, #names(out, ".jsonl"))
     text, code = H.run_program(("experiment %s --out %s --fitted gmaes=30"):format(file, out))

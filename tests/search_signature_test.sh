@@ -167,8 +167,8 @@ if ${CC:-cc} -std=c11 -O1 -g -fsanitize=address -D_POSIX_C_SOURCE=200809L -Icore
 else
   got="the AddressSanitizer build failed: $(head -3 "$tmp/err")"
 fi
-if [ "$got" = "-1: none, 15: none" ]; then
-  ok "chk_weight_name: no name out of range (-1, CHK_NWEIGHTS = 15)"
+if [ "$got" = "-1: none, 24: none" ]; then
+  ok "chk_weight_name: no name out of range (-1, CHK_NWEIGHTS = 24)"
 else
   not_ok "chk_weight_name out of range"; echo "$got" | head -8 | sed 's/^/# /'
 fi

@@ -87,8 +87,16 @@ describe("the fit recovers known weights", function()
     -- lone_king = -king: only king - lone_king (a king's worth then) is
     -- well determined, king and lone_king each only within their large
     -- standard errors. Tolerance: pawn, bishop, camel and king - lone_king
-    -- within 10%, K within 15%, every fitted weight within 3 standard
-    -- errors; and again with the scale set by the anchor pawn = 100.
+    -- within 10%, K within 15%, every other fitted weight within 4
+    -- standard errors (21 of them: 4 is about a 0.1% chance for the largest
+    -- of 21 normal deviates; 3 was used for all 14 before. Four draws of these
+    -- results gave a largest deviation of 3.3, 1.8, 2.7 and 3.9 errors and
+    -- sums of squares of 45, 16, 39 and 33, where a normal law gives 21 on
+    -- average: with the overlapping king and endgame features the errors
+    -- look about 25% understated. king and lone_king alone, which only the
+    -- few positions with a third king tell apart, were 4.3 and 3.5 errors
+    -- off in this draw while their difference is within 3%); and again
+    -- with the scale set by the anchor pawn = 100.
     local K, rng = 0.01, require("cheskers.game").rng(20240601)
     local y = {}
     for i, row in ipairs(data.X) do
@@ -107,7 +115,7 @@ describe("the fit recovers known weights", function()
     within("camel", w.camel, 200)
     within("king - lone_king", w.king - w.lone_king, 300 - data.start.lone_king)
     for n, se in pairs(fit.se) do
-      assert(math.abs(w[n] - data.start[n]) <= 3 * se,
+      assert(n == "king" or n == "lone_king" or math.abs(w[n] - data.start[n]) <= 4 * se,
              string.format("%s: %d fitted +- %.1f, %d played", n, w[n], se, data.start[n]))
     end
     assert.equal("0 in every position", fit.why.extra)
@@ -166,6 +174,18 @@ describe("weights files", function()
     local d = cheskers.engine.defaults()
     d.bishop, d.tempo = 320, -3
     assert.same(d, w)
+  end)
+
+  it("of the 15 weights before the features after tempo still load: those get their defaults", function()
+    -- a file as cheskers tune wrote it before free_pawn ... edge existed
+    local OLD = "return { weights = { pawn = 100, king = 159, bishop = 574, camel = 361, extra = 250, "
+      .. "lone_king = -144, advance = 13, pawn_near = 217, mobility = 25, king_attacked = -111, "
+      .. "attacked = -37, king_guard = 25, back_rank = 61, center = 13, tempo = 30 } }"
+    local w = assert(tune.read_weights(file(OLD)))
+    local d = cheskers.engine.defaults()
+    assert.equal(30, w.tempo)
+    assert.equal(d.free_pawn, w.free_pawn)
+    assert.equal(d.edge, w.edge)
   end)
 
   local BAD = {
@@ -261,6 +281,8 @@ describe("the REPL's weights command", function()
     assert.truthy(out:find(start_eval, 1, true), out)
     assert.truthy(out:find("eval +5.00 for black", 1, true), out)
     assert.truthy(out:find("tempo%s+500%s+%(default " .. cheskers.engine.defaults().tempo .. "%)"), out)
+    assert.truthy(out:find("\n  free_pawn%s+%-?%d+\n"), out)   -- the features after tempo too
+    assert.truthy(out:find("\n  edge%s+%-?%d+\n"), out)
     local _, last = out:find(start_eval, 1, true)
     assert.truthy(out:find(start_eval, last, true), "reset: " .. out)
   end)
@@ -317,7 +339,7 @@ describe("cheskers tune", function()
     local host = H.read_file("/proc/sys/kernel/hostname"):gsub("%s+$", "")
     assert(os.execute("mkdir " .. shell_quote(d .. "/weights.lua.lock")))
     H.write_file(d .. "/weights.lua.lock/owner", "1@" .. host .. "\n")   -- pid 1: alive
-    local out, code = run("tune --games 30 --nodes 50 --out " .. d)
+    local out, code = run("tune --games 60 --nodes 50 --out " .. d)
     assert.equal(0, code, out)
     assert.truthy(out:find("another run is fitting " .. d .. " now", 1, true), out)
     assert.is_nil(H.read_file(d .. "/weights.lua"))
@@ -348,6 +370,33 @@ describe("cheskers tune", function()
     assert.is_true(rulespec.equal(assert(require("cheskers.rulearg").parse(data.rules)), { majority = false, capture = "jumps" }),
                    data.rules)
     assert.is_true(#data.X > 0)
+  end)
+
+  it("fits the games of an engine that had fewer features: the new ones start at 0", function()
+    -- A folder played before the features after tempo existed: its
+    -- fingerprint names 15 weights. The fit computes every feature of today
+    -- from the games' moves; a weight the games' engine did not have starts
+    -- at 0 (its value then), and more games into the folder are refused.
+    local store, d = require "cheskers.store", dir()
+    tune.run { out = d, games = 60, nodes = 50 }
+    local path = d .. "/tune.shard1of1.jsonl"
+    local text = assert(H.read_file(path))
+    local first, rest = text:match("^([^\n]*)\n(.*)$")
+    local header = assert(store.decode(first))
+    local old = {}
+    for i = 1, 15 do old[i] = cheskers.engine.names[i] end
+    for i = 16, #cheskers.engine.names do header.fingerprint.weights[cheskers.engine.names[i]] = nil end
+    header.fingerprint.features = table.concat(old, " ")
+    H.write_file(path, store.encode(header) .. "\n" .. rest)
+    local data = tune.positions(assert(tune.read_dir(d)))
+    assert.equal(0, data.start.free_pawn)
+    assert.equal(0, data.start.edge)
+    assert.equal(cheskers.engine.defaults().bishop, data.start.bishop)
+    local fit = assert(tune.fit(data))
+    assert.truthy(fit.weights.free_pawn)
+    local out, code = run("tune --games 61 --nodes 50 --out " .. d)
+    assert.equal(1, code, out)
+    assert.truthy(out:find("features: ", 1, true), out)
   end)
 
   it("fits the weight of added kinds (extra) under rules that have them", function()

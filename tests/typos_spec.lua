@@ -487,7 +487,7 @@ local CONTROLS = {
   { "cli", { "tb", "probe", "8/8/8/8/8/2k5/8/K7 w", "--rules", "capture=jumps" }, does = false, status = 1 },
   { "cli", "book {file}", file = "return { { " .. WIN1 .. " } }", does = true },
   { "experiment file", R .. V .. ", swap_colors = true", does = true },
-  { "experiment file", 'bots = "engine:nodes=20", trace = false, fitted = { games = 30, nodes = 20 }, ' .. V,
+  { "experiment file", 'bots = "engine:nodes=20", trace = false, fitted = { games = 50, nodes = 20 }, ' .. V,
     does = true },
   { "puzzle file", WIN1, does = false },
   { "lua", "cheskers.tb.build{ pieces = 2, dir = DIR }", does = true },

@@ -49,6 +49,11 @@
 -- every position (extra without added kinds), or that the features before
 -- it explain (collinear, see fitted_columns), is not fitted: its weight
 -- keeps its start value. tempo is 1 in every position: the intercept.
+-- The features are computed again from the games' moves at every fit, so
+-- one folder serves every feature set: a weight its fingerprint does not
+-- name (a feature added since the games were played) starts at 0, the
+-- value the engine that played them had (more games into such a folder
+-- are refused: its fingerprint's features differ, --restart).
 -- Standard errors are cluster-robust (the positions of one game are not
 -- independent), for an anchor mapped to the weights by the delta method.
 local cheskers = require "cheskers"
@@ -338,8 +343,12 @@ function M.positions(run, progress, rules)
     if progress then progress(i, #run.games) end
   end
   local fp = run.fingerprint
+  -- a weight the fingerprint lacks is a feature added since the games were
+  -- played: the engine that played them had none, so it starts at 0
+  local start = {}
+  for _, n in ipairs(names) do start[n] = fp.weights and fp.weights[n] or 0 end
   local text = fp.rules and (fp.rules.hooks and run.plan.rules or fp.rules.text) or "golomb"
-  return { names = names, X = X, y = y, clusters = clusters, games = #run.games, start = fp.weights,
+  return { names = names, X = X, y = y, clusters = clusters, games = #run.games, start = start,
            rules = type(text) == "string" and text or "?", bot = fp.bot, seed = fp.seed }
 end
 
