@@ -172,6 +172,9 @@ static chk_bb backed_pawns(const chk_pos *p, int c)
 
 /* The squares of b counted, for the features (see side_features: the
  * popcount instruction where the processor has it, else a library call). */
+/* The compiler's count: inside a CHK_POPCNT_CLONES function's popcount
+ * copy one instruction (bb_count's bit-parallel count is for code that has
+ * no such copy). */
 static inline int count(chk_bb b)
 {
     return __builtin_popcount(b);
@@ -179,16 +182,11 @@ static inline int count(chk_bb b)
 
 /* Features of side c alone; mob and hits: side c's vector_moves,
  * them_hits: the other side's. (advance_end and trade: chk_eval_features.)
- * Where the compiler can pick a version at load time (GCC on x86-64
- * GNU/Linux), a second copy built for the popcount instruction runs on the
- * processors that have it (nearly all x86-64 ones): count() is then one
- * instruction instead of a library call (nodes a second: the features cost
- * about 4% with it, 10% without; docs/engine.md). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
-    && !defined(__POPCNT__)
-__attribute__((target_clones("popcnt", "default")))
-#endif
-static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, int f[CHK_NWEIGHTS])
+ * Built twice where the loader can choose (CHK_POPCNT_CLONES): the copy for
+ * the popcount instruction, which nearly every x86-64 processor has, runs
+ * count() as one instruction instead of a library call (nodes a second: the
+ * features cost about 4% with it, 10% without; docs/engine.md). */
+CHK_POPCNT_CLONES static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, int f[CHK_NWEIGHTS])
 {
     const chk_rules *r = p->rules;
     chk_bb own = p->occ[c], empty = ~(p->occ[0] | p->occ[1]);
