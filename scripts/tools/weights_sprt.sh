@@ -7,6 +7,7 @@
 #   sh scripts/tools/weights_sprt.sh sprt     w1 (the defaults of the first round) against the weights before them
 #   sh scripts/tools/weights_sprt.sh features the games of w1's engine, the fit of the features after
 #                                             tempo (runs/tune5, runs/w4_refit.lua) and the matches of w4
+#   sh scripts/tools/weights_sprt.sh headline today's engine against the engine of issue 23's start
 #   sh scripts/tools/weights_sprt.sh scale    the tournament of engine:level=1..10, greedy, random
 #                                             (GAMES a pairing, default 80), its Elo with random = 0
 #
@@ -80,9 +81,21 @@ EOF
         "./cheskers match $W4 $OLD,rfp=false,aspiration=false,fp=false,delta=false --nodes 4000 --games 2000 --opening-plies 8 --seed 2 --out runs/f_old4000.jsonl --restart --quiet" \
         "./cheskers match $W4 $OLD,rfp=false,aspiration=false,fp=false,delta=false --nodes 250 --games 2000 --opening-plies 8 --seed 2 --out runs/f_old250.jsonl --restart --quiet"
     ;;
+headline)
+    # issue 23's measure: today's engine against the engine of the issue's
+    # start (the old weights and the old search: every later search change
+    # off, no context kept), a fixed number of games at each budget
+    OLD_ENGINE="$OLD,rfp=false,aspiration=false,fp=false,delta=false,keep=false"
+    parallel -j "$JOBS" --keep-order ::: \
+        "./cheskers match engine $OLD_ENGINE --nodes 4000 --games 2000 --opening-plies 8 --seed 2 --out runs/headline4000.jsonl --restart --quiet" \
+        "./cheskers match engine $OLD_ENGINE --nodes 250 --games 2000 --opening-plies 8 --seed 2 --out runs/headline250.jsonl --restart --quiet"
+    ;;
 scale)
     # the ten levels with today's weights, levels 1, 3 and 5 with the old
-    # ones (the strengths of the study in docs/findings.md), and the baselines
+    # ones (the strengths of the study in docs/findings.md), and the baselines;
+    # from an empty folder: a folder's games say which bots played, not which
+    # program, so games of an earlier engine would be taken as done
+    rm -rf runs/scale
     parallel -j "$JOBS" ./cheskers tournament random greedy engine:level=1 engine:level=2 engine:level=3 \
         engine:level=4 engine:level=5 engine:level=6 engine:level=7 engine:level=8 engine:level=9 \
         engine:level=10 "$OLD,level=1" "$OLD,level=3" "$OLD,level=5" --games "${GAMES:-80}" --opening-plies 8 --out runs/scale --shard {}/"$JOBS" --quiet \
@@ -92,7 +105,7 @@ scale)
     ./cheskers scripts/tools/anchored.lua runs/scale engine:level=1
     ;;
 *)
-    echo "usage: sh scripts/tools/weights_sprt.sh tune|sprt|features|scale" >&2
+    echo "usage: sh scripts/tools/weights_sprt.sh tune|sprt|features|headline|scale" >&2
     exit 2
     ;;
 esac
