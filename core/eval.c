@@ -170,8 +170,6 @@ static chk_bb backed_pawns(const chk_pos *p, int c)
     return pawns & ~open;
 }
 
-/* The squares of b counted, for the features (see side_features: the
- * popcount instruction where the processor has it, else a library call). */
 /* The compiler's count: inside a CHK_POPCNT_CLONES function's popcount
  * copy one instruction (bb_count's bit-parallel count is for code that has
  * no such copy). */
