@@ -141,6 +141,9 @@ int chk__fail(char *err, size_t errlen, const char *fmt, ...)
  * bitboards alone (no hooks, no draw rules). */
 int chk__gen_all(const chk_pos *p, chk_move *list, bool count_only);
 int chk__count_bb(const chk_pos *p);
+/* Under fast_count rules, for a side to move with no jump: the captures and
+ * promotions of chk__gen_all's moves, in its order. */
+int chk__gen_tactical_fast(const chk_pos *p, chk_move *list);
 
 /* ---- status.c ----------------------------------------------------------- */
 

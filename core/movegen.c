@@ -324,6 +324,48 @@ static int gen_quiet_fast(const chk_pos *p, chk_move *list)
     return (int)(m - list);
 }
 
+/* The captures and promotions among gen_quiet_fast's moves, in the same
+ * order: the quiescence search's moves where the side to move has no jump
+ * (fast_count rules), without making the quiet ones to drop them. */
+int chk__gen_tactical_fast(const chk_pos *p, chk_move *list)
+{
+    const chk_rules *r = p->rules;
+    const chk_move *end = list + CHK_MAX_MOVES;
+    chk_move *m = list;
+    int us = p->side;
+    chk_bb own = p->occ[us], enemy = p->occ[!us], all = own | enemy, empty = ~all;
+    chk_bb pawns = p->bb[us][CHK_PAWN];
+    if (us == CHK_WHITE) {
+        m = put_pawn_promotions(m, end, bb_ne(pawns) & empty & RANK_8, -5, r);
+        m = put_pawn_promotions(m, end, bb_nw(pawns) & empty & RANK_8, -4, r);
+    } else {
+        m = put_pawn_promotions(m, end, bb_se(pawns) & empty & RANK_1, 3, r);
+        m = put_pawn_promotions(m, end, bb_sw(pawns) & empty & RANK_1, 4, r);
+    }
+    for (int kind = 2; kind < r->nkinds; kind++) {
+        const chk_kind *k = &r->kinds[kind];
+        for (chk_bb b = p->bb[us][kind]; b; b &= b - 1) {
+            int sq = bb_first(b);
+            chk_bb done = k->leap_to[sq] & ~own;
+            for (chk_bb t = done & enemy; t; t &= t - 1) {
+                int to = bb_first(t);
+                m = put_move(m, end, sq, to, kind, CHK_NONE, CHK_MF_TAKE, BB(to));
+            }
+            for (int i = 0; i < k->nride_dirs; i++) {
+                int d = k->ride_dir[i];
+                if (!(k->ray_bb[sq][d] & enemy))
+                    continue;
+                chk_bb t = ride_targets(k, sq, d, all) & ~own & ~done;
+                done |= t;
+                if (t & enemy)
+                    m = put_move(m, end, sq, bb_first(t & enemy), kind, CHK_NONE, CHK_MF_TAKE,
+                                 t & enemy);
+            }
+        }
+    }
+    return (int)(m - list);
+}
+
 /* Jump chains of one pawn or (non-flying) king under fast_count rules. */
 typedef struct jgen {
     const chk_kind *k;          /* the king's tables (diagonal, one step) */

@@ -546,22 +546,27 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         if (s->halted || best >= beta)
             return best;
     }
-    int n = chk_gen_rule_moves(p, list);
-    if (n < 0) {
-        halt(s, CHK_HOOK_ERROR);
-        return 0;
-    }
-    if (n == 0)
-        return -(CHK_SCORE_WIN - ply);      /* stalemated: lost */
-
     int nq = 0;
     bool quiet = false;
     int *sc = s->scores + (list - s->moves);
-    for (int i = 0; i < n; i++) {
-        if (!list[i].captures && list[i].promo == CHK_NONE)
-            quiet = true;
-        else
-            list[nq++] = list[i];
+    if (known) {
+        /* no jump and a quiet move: only the captures and promotions */
+        nq = chk__gen_tactical_fast(p, list);
+        quiet = true;
+    } else {
+        int n = chk_gen_rule_moves(p, list);
+        if (n < 0) {
+            halt(s, CHK_HOOK_ERROR);
+            return 0;
+        }
+        if (n == 0)
+            return -(CHK_SCORE_WIN - ply);      /* stalemated: lost */
+        for (int i = 0; i < n; i++) {
+            if (!list[i].captures && list[i].promo == CHK_NONE)
+                quiet = true;
+            else
+                list[nq++] = list[i];
+        }
     }
     if (quiet) {
         if (!known) {

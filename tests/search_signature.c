@@ -53,7 +53,7 @@
 
 #include "cheskers.h"
 #include "cheskers_tb.h"
-#include "internal.h"       /* chk__hash_after */
+#include "internal.h"       /* chk__hash_after, chk__gen_tactical_fast */
 
 typedef struct Fixed {
     const char *rules;      /* rules text, "" for the defaults */
@@ -177,10 +177,33 @@ static int perft(int argc, char **argv)
 /* Every move of the tree below p to depth d: chk__hash_after(p, m) must be
  * the hash chk_make leaves (and the hash counted from the pieces). Adds the
  * moves tried to *moves and the disagreements to *bad. */
+/* Where the side to move has no jump under fast_count rules,
+ * chk__gen_tactical_fast must give the captures and promotions of
+ * chk__gen_all's list, in its order (the quiescence search uses it). */
+static long long tactical_lists, tactical_bad;
+
+static void tactical_check(const chk_pos *p)
+{
+    chk_move all[CHK_MAX_MOVES], tac[CHK_MAX_MOVES];
+    if (!p->rules->fast_count || chk__diagonal_jumpers(p, p->side))
+        return;
+    int n = chk__gen_all(p, all, false), nt = chk__gen_tactical_fast(p, tac), j = 0;
+    bool same = true;
+    for (int i = 0; i < n; i++) {
+        if (!all[i].captures && all[i].promo == CHK_NONE)
+            continue;
+        same = same && j < nt && !memcmp(&all[i], &tac[j], sizeof all[i]);
+        j++;
+    }
+    tactical_lists++;
+    tactical_bad += !same || j != nt;
+}
+
 static void hash_after_walk(chk_pos *p, int d, long long *moves, long long *bad)
 {
     chk_move list[CHK_MAX_MOVES];
     int n = chk_gen_moves(p, list);
+    tactical_check(p);
     for (int i = 0; i < n; i++) {
         uint64_t want = chk__hash_after(p, &list[i]);
         chk_make(p, &list[i]);
@@ -200,7 +223,8 @@ static int hash_after(int argc, char **argv)
     if (argc < 5 || setup(&r, &p, strcmp(argv[2], "golomb") ? argv[2] : "", argv[3]))
         return 2;
     hash_after_walk(&p, atoi(argv[4]), &moves, &bad);
-    printf("%lld moves, %lld hashes differ\n", moves, bad);
+    printf("%lld moves, %lld hashes differ; %lld tactical lists, %lld differ\n", moves, bad,
+           tactical_lists, tactical_bad);
     chk_pos_free(&p);
     return 0;
 }

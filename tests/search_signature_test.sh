@@ -94,19 +94,27 @@ fi
 # chk__hash_after (core/internal.h), for a search's prefetch of a child's
 # hash table entry, against the hash chk_make leaves, over whole trees:
 # steps, slides, leaps, takes, jump chains, promotions (by step and by jump,
-# to each kind), flying kings and backward pawn captures.
-hash_after() { # name rules fen depth
+# to each kind), flying kings and backward pawn captures. And at every node
+# of those trees where the side to move has no jump, chk__gen_tactical_fast
+# (the quiescence search's captures and promotions) against the captures
+# and promotions of the whole list, in order (the count of lists checked
+# must not be 0: under flying kings none is, those rules are not fast_count).
+hash_after() { # name rules fen depth [slow: rules the fast generators do not know]
   got=$("$tmp/sig" hash-after "$2" "$3" "$4" 2>&1)
+  lists="[1-9]*"
+  [ "${5:-}" = slow ] && lists=0
   case $got in
-    [1-9]*" moves, 0 hashes differ") ok "chk__hash_after, $1: $got" ;;
-    *) not_ok "chk__hash_after, $1: $got" ;;
+    [1-9]*" moves, 0 hashes differ; "$lists" tactical lists, 0 differ") ok "chk__hash_after, chk__gen_tactical_fast, $1: $got" ;;
+    *) not_ok "chk__hash_after, chk__gen_tactical_fast, $1: $got" ;;
   esac
 }
 hash_after "start" golomb "$START" 4
 hash_after "a middle game" golomb "3k1k2/8/1p3p2/2P5/8/4P3/3K4/2B5 w 3 20" 4
 hash_after "promotions by step and by jump" golomb "3k4/2P1p3/1p6/8/8/6p1/5P1P/2K5 w 0 30" 4
 hash_after "flying kings, backward captures" "flying_kings=true pawns_capture_backward=true" \
-  "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12" 4
+  "3k1k2/p7/1p1p4/8/3P4/P7/3K1K2/8 b 0 12" 4 slow
+hash_after "bishops and camels taking" golomb "3k4/p3k3/5b1p/p1c5/5P1P/P3P1P1/1P6/B1K1K3 b 0 11" 4
+hash_after "backward captures" "pawns_capture_backward=true" "3k1k2/p3p3/3b4/6p1/1P1B4/4P3/3K4/2K5 b 0 15" 4
 
 # ---- kinds named through the C API -------------------------------------------
 # The default kinds are P K B C (indices 0..3): a new kind is index 4, and
