@@ -238,8 +238,9 @@ describe("engine:weights=FILE", function()
     local over = {}
     for k, v in pairs(w) do over[k] = v end
     over.king = 900
-    local bot = bots.load("engine:weights=" .. path .. ",nodes=300")
-    local bot2 = bots.load("engine:king=900,weights=" .. path .. ",nodes=300")
+    -- keep=false: each choice a fresh search, as b:search without a context
+    local bot = bots.load("engine:weights=" .. path .. ",nodes=300,keep=false")
+    local bot2 = bots.load("engine:king=900,weights=" .. path .. ",nodes=300,keep=false")
     local differ = 0
     for _, b in ipairs(positions()) do
       if b:count() > 1 then
