@@ -373,6 +373,36 @@ describe("cheskers tune", function()
     assert.is_true(#data.X > 0)
   end)
 
+  it("fits the games of another engine, refuses to add games to them, and a folder mixing two engines", function()
+    local store, d = require "cheskers.store", dir()
+    tune.run { out = d, games = 6, nodes = 50, shard = 1, shards = 2 }
+    tune.run { out = d, games = 6, nodes = 50, shard = 2, shards = 2 }
+    local function as_engine(shard, sig)
+      local path = d .. "/tune.shard" .. shard .. "of2.jsonl"
+      local text = assert(H.read_file(path))
+      local first, rest = text:match("^([^\n]*)\n(.*)$")
+      local header = assert(store.decode(first))
+      header.engine = sig
+      H.write_file(path, store.encode(header) .. "\n" .. rest)
+    end
+    assert.truthy(H.read_file(d .. "/tune.shard2of2.jsonl"):find('"engine":"' .. store.engine_signature() .. '"', 1, true))
+    as_engine(1, "00000000000000aa")
+    as_engine(2, "00000000000000aa")
+    -- the positions of another engine's games: read and fitted as any
+    local data = assert(tune.read_dir(d))
+    assert.equal(6, #data.games)
+    -- more games into them: refused, naming both signatures
+    local out, code = run("tune --games 8 --nodes 50 --shard 1/2 --out " .. d)
+    assert.equal(1, code, out)
+    assert.truthy(out:find("holds results of another engine: its signature is 00000000000000aa there, "
+                           .. store.engine_signature() .. " here", 1, true), out)
+    -- two engines in one folder: refused when read
+    as_engine(2, "00000000000000bb")
+    local none, err = pcall(tune.read_dir, d)
+    assert.is_false(none)
+    assert.truthy(tostring(err):find("00000000000000bb there, 00000000000000aa here", 1, true), err)
+  end)
+
   it("fits the games of an engine that had fewer features: the new ones start at 0", function()
     -- A folder played before the features after tempo existed: its
     -- fingerprint names 15 weights. The fit computes every feature of today

@@ -50,6 +50,13 @@
 --   store.process_alive(pid) -> whether it runs here (a zombie does not)
 --   store.plain(v) -> data        functions as digests of their source
 --   store.digest(text) -> 16 hex digits (FNV-1a)
+--   store.engine_signature() -> 16 hex digits: the digest of fixed searches;
+--                                 every header carries it (engine); a run that
+--                                 would add games to a file of another engine is
+--                                 refused like one of other inputs (a file without
+--                                 it is accepted); reading a folder is not
+--   store.check_header(path, header, o)  raises when header is not of o.kind,
+--                                 o.fingerprint (and o.engine, when given)
 --
 -- Run folders (tournaments and experiments): one folder holds the files of
 -- the shards of a run, each shard appending to its own file; a shard's run
@@ -438,6 +445,31 @@ function M.digest(s)
   return string.format("%016x", h)
 end
 
+-- The engine's signature: 16 hex digits, the digest of fixed searches
+-- (default weights and options, fixed depths) from fixed positions: their
+-- nodes, moves and scores, as chess engines keep a bench signature. A
+-- change of the search, the evaluation or the move generation changes it
+-- (tests/search_signature_test.sh pins the same kind of numbers); a faster
+-- program that searches the same does not. Made once a process.
+local SIGNATURE_POSITIONS = {
+  { cheskers.START, 6 },
+  { "3k4/p3k3/5b1p/p1c5/5P1P/P3P1P1/1P6/B1K1K3 b 0 11", 6 },
+  { "3k1k2/p3p3/3b4/6p1/1P1B4/4P3/3K4/2K5 b 0 15", 7 },
+}
+local engine_signature
+
+function M.engine_signature()
+  if not engine_signature then
+    local parts, weights = {}, cheskers.engine.defaults()
+    for _, sp in ipairs(SIGNATURE_POSITIONS) do
+      local r = cheskers.new(sp[1]):search { depth = sp[2], weights = weights }
+      parts[#parts + 1] = string.format("%d %s %d", r.nodes, tostring(r.move), r.score)
+    end
+    engine_signature = M.digest(table.concat(parts, ";"))
+  end
+  return engine_signature
+end
+
 -- The source lines of a Lua function (from its file or its chunk text),
 -- or nil.
 local function source_of(fn)
@@ -530,7 +562,7 @@ Store.__index = Store
 
 local function header_of(o)
   return { header = "cheskers results", v = M.VERSION, kind = o.kind, fingerprint = o.fingerprint,
-           plan = o.plan }
+           engine = M.engine_signature(), plan = o.plan }
 end
 
 -- Checks a stored header against this run's: raises naming what differs.
@@ -545,6 +577,14 @@ function M.check_header(path, header, o)
   end
   if #d > 0 then
     errorf("%s holds results of other inputs:\n  %s\n(%s)", path, table.concat(d, "\n  "),
+           o.restart_hint or "use --restart to start over")
+  end
+  -- o.engine: the signature the file must have (a file of an older program
+  -- has none: its games are kept)
+  if o.engine ~= nil and header.engine ~= nil and header.engine ~= o.engine then
+    errorf("%s holds results of another engine: its signature is %s there, %s here (the search, "
+           .. "evaluation or move generation changed since; games of two engines would mix)\n(%s)",
+           path, escape.console(tostring(header.engine)), escape.console(tostring(o.engine)),
            o.restart_hint or "use --restart to start over")
   end
 end
@@ -567,7 +607,7 @@ end
 local function load_existing(self, o)
   local header, results, torn, bad = M.read(o.path)
   if o.restart or (not header and #results == 0 and bad == 0) then return {}, true end
-  M.check_header(o.path, header, o)
+  M.check_header(o.path, header, setmetatable({ engine = M.engine_signature() }, { __index = o }))
   local kept, seen = {}, {}
   for _, r in ipairs(results) do
     local k = o.key(r)
@@ -719,7 +759,7 @@ local function games_elsewhere(o)
     if o.restart then
       os.remove(f.path)
     elseif f.path ~= o.path then
-      M.check_header(f.path, f.header, o)
+      M.check_header(f.path, f.header, setmetatable({ engine = M.engine_signature() }, { __index = o }))
       for _, r in ipairs(f.results) do
         local k = o.key(r)
         if k then done[k] = true end

@@ -258,7 +258,7 @@ function M.read_dir(dir)
   local run = { fingerprint = first.fingerprint, plan = first.plan or {}, games = {}, planned = 0 }
   local seen = {}
   for _, f in ipairs(files) do
-    store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = first.fingerprint,
+    store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = first.fingerprint, engine = first.engine,
       restart_hint = "the folder mixes runs: keep the files of one run" })
     local plan = f.header.plan or {}
     if math.type(plan.games) == "integer" and plan.games > run.planned then run.planned = plan.games end
