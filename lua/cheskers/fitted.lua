@@ -16,8 +16,9 @@
 -- the fit: tune.fingerprint of the tuning run (the variant's rules as their
 -- canonical text with digests of their hooks, the bot, the node budget,
 -- the seed, the openings, the start weights and the feature names), the
--- number of games, the restriction of restricted play, the ridge and the
--- file format. Variants with equal fingerprints (the strengths of one
+-- number of games, the restriction of restricted play, the ridge, the
+-- file format and the engine's signature (store.engine_signature: another
+-- engine plays other games, so it fits again). Variants with equal fingerprints (the strengths of one
 -- variant, two variants with the same rules) share one fit; a cache shared
 -- between runs (--weights-cache) fits each rule set once.
 --
@@ -50,7 +51,7 @@ end
 function M.key(e, v)
   local data = store.plain {
     tune = tune.fingerprint(tune_config(e, v)), games = e.fitted.games, restrict = v.restrict,
-    ridge = tune.DEFAULTS.ridge, format = tune.FORMAT,
+    ridge = tune.DEFAULTS.ridge, format = tune.FORMAT, engine = store.engine_signature(),
   }
   return store.digest(store.encode(data)), data
 end
