@@ -14,7 +14,10 @@
  *       exactly and a covered root is answered by the tables (result field
  *       tb = true); rules without tables search without them. info_every:
  *       seconds; info is also called inside an iteration about that often,
- *       with partial = true and the iteration's best line so far.
+ *       with partial = true and the iteration's best line so far. context: a
+ *       search context (cheskers.engine.context) whose tables the search
+ *       keeps from its earlier searches. The search features (nmp, rfp, ...,
+ *       docs/engine.md) and the margins of rfp and fp.
  *   b:eval([{features = true}]) -> score [, terms]
  *       The static evaluation for the side to move; terms (only when
  *       features is asked for): weight name -> its part of the score.
@@ -26,6 +29,8 @@
  *   cheskers.engine.defaults() -> table
  *   cheskers.engine.names                   the weight names, in order
  *   cheskers.engine.features(board) -> table   name -> feature value
+ *   cheskers.engine.context([megabytes]) -> ctx   a search context;
+ *       ctx:clear() forgets its searches
  *   cheskers.engine.deadline([seconds])     the same function as cheskers.deadline
  *   cheskers.engine.WIN, cheskers.engine.MATE_MIN   score constants
  *
@@ -509,9 +514,8 @@ static int board_search(lua_State *L)
 {
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
                                          "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir", "counter", "pext",
-                                         "rfp_margin",
-                                         "fp_margin", "context", NULL };
+                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir",
+                                         "counter", "pext", "rfp_margin", "fp_margin", "context", NULL };
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -586,7 +590,6 @@ static int board_search(lua_State *L)
      * a callback that takes them out of the options table cannot have them
      * collected mid-search */
     lua_getfield(L, 2, "tb");
-    lua_getfield(L, 2, "context");
     chk_search *ctx;
     Box *box = NULL;        /* an inner search's context */
     Context *kept = NULL;   /* the caller's context (opts.context) */
@@ -595,7 +598,6 @@ static int board_search(lua_State *L)
         if (kept->busy)
             return lb_error(L, LB_E_BUSY, "search: the context is searching already (a callback needs a context of its own)");
     }
-    lua_pop(L, 1);      /* the copy above stays on the stack */
     if (kept) {
         ctx = kept->search;
         o.keep = 1;

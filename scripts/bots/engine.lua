@@ -10,9 +10,8 @@
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter,
---                       pext:
---                       b:search's options, docs/engine.md)
+--                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished,
+--                       hmalus, iir, counter, pext: b:search's options, docs/engine.md)
 --   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
 --   engine:keep=false   every search from empty tables; by default the bot
 --                       keeps one search context (cheskers.engine.context)
