@@ -618,7 +618,9 @@ typedef struct chk_search_opts {
     int keep;                           /* nonzero: the context's transposition table
                                            and history from its earlier searches are
                                            kept (a game's searches build on each
-                                           other); 0: this run starts from empty
+                                           other), unless the rules or the weights
+                                           differ from the last run's or eval is
+                                           set; 0: this run starts from empty
                                            tables */
 } chk_search_opts;
 

@@ -19,7 +19,9 @@
  * A run starts from empty tables (a new age of the transposition table:
  * entries of other ages count as empty), unless opts.keep: then the context's
  * table and (halved) history stay from its earlier runs, so the searches of
- * a game build on each other (the engine bot keeps one context a game).
+ * a game build on each other (the engine bot keeps one context a game), as
+ * long as the rules and the weights are those of the last run (and no Lua
+ * eval): other ones would read scores made under others.
  *
  * Everything a search needs is allocated by chk_search_new; searching does
  * not allocate (chk_make may grow the position's history the first time it
@@ -98,6 +100,11 @@ struct chk_search {
     bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter, pext;
     int rfp_margin, fp_margin;          /* a ply of depth */
     bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
+    /* opts.keep: what the tables of the last run were made under; a run
+     * under other rules or weights (or a Lua eval) starts from empty ones */
+    bool kept_valid;
+    chk_rules kept_rules;
+    chk_weights kept_weights;
 
     /* tablebases: NULL when none or unusable for these rules */
     chk_tb *tb;
@@ -864,7 +871,12 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
     memset(s->killers, 0, sizeof s->killers);   /* they are by ply from the root */
-    if (o->keep && s->age) {
+    bool same = s->kept_valid && !o->eval && !memcmp(&s->kept_rules, p->rules, sizeof s->kept_rules)
+                && !memcmp(&s->kept_weights, &s->weights, sizeof s->weights);
+    memcpy(&s->kept_rules, p->rules, sizeof s->kept_rules);
+    memcpy(&s->kept_weights, &s->weights, sizeof s->weights);
+    s->kept_valid = !o->eval;
+    if (o->keep && s->age && same) {
         /* the table of earlier runs stays (same age); history counts halve */
         for (int c = 0; c < 2; c++)
             for (int a = 0; a < CHK_SQUARES; a++)

@@ -321,3 +321,28 @@ describe("the engine bot's context (engine:keep, on by default)", function()
     assert.is_nil(seen[3])
   end)
 end)
+
+describe("a context under other rules or weights", function()
+  it("starts from empty tables, as a fresh search (the scores it holds were made under others)", function()
+    local b = cheskers.new()
+    for _ = 1, 8 do b:play(b:search({ depth = 3 }).move) end
+    local fen = b:fen()
+    local other = cheskers.new(fen, { majority = false, pawns_capture_backward = true })
+    local fresh_other = other:search({ depth = 7 })
+    local w = cheskers.engine.defaults()
+    w.mobility = w.mobility + 20
+    local fresh_w = b:search({ depth = 7, weights = w })
+    local ctx = cheskers.engine.context()    -- the size of b:search's own (another would index otherwise)
+    b:search({ depth = 7, context = ctx })
+    -- the same position under other rules: nothing kept
+    local r = other:search({ depth = 7, context = ctx })
+    assert.are.equal(fresh_other.nodes, r.nodes)
+    assert.are.equal(tostring(fresh_other.move), tostring(r.move))
+    -- back to the first rules, then other weights: nothing kept
+    b:search({ depth = 7, context = ctx })
+    r = b:search({ depth = 7, context = ctx, weights = w })
+    assert.are.equal(fresh_w.nodes, r.nodes)
+    -- the same rules and weights again: kept (fewer nodes)
+    assert.is_true(b:search({ depth = 7, context = ctx, weights = w }).nodes < fresh_w.nodes)
+  end)
+end)
