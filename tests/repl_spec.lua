@@ -390,6 +390,36 @@ describe("a session", function()
   end)
 end)
 
+describe("go in a session", function()
+  -- the nodes of the last "best move" line of the output
+  local function nodes(text)
+    local n
+    for m in text:gmatch("best move %S+ %(score [^,]+, depth %d+, (%d+) nodes") do n = tonumber(m) end
+    return n
+  end
+
+  it("keeps its search table from one go to the next; other weights start afresh", function()
+    local S, out = session()
+    feed(S, "go depth 8")
+    local first = assert(nodes(out.text), out.text)
+    out.text = ""
+    feed(S, "go depth 8")
+    local again = assert(nodes(out.text), out.text)
+    assert.is_true(again < first / 2, ("again %d, first %d"):format(again, first))
+    -- the same as a search with no context, the first time
+    assert.equal(cheskers.new():search({ depth = 8 }).nodes, first)
+    -- other weights: the table's scores are another evaluation's
+    local path = H.write_file(H.tmpname(".lua"), "return { weights = { mobility = 40 } }")
+    feed(S, "weights " .. path)
+    out.text = ""
+    feed(S, "go depth 8")
+    local w = cheskers.engine.weights()
+    feed(S, "weights reset")
+    local fresh = cheskers.new():search({ depth = 8, weights = w }).nodes
+    assert.equal(fresh, nodes(out.text))
+  end)
+end)
+
 describe("completion", function()
   -- complete(S, line, word): the candidates readline would get for the word
   -- ending the line (words start after a space, '=' or '(' as in readline)

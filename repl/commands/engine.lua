@@ -277,6 +277,9 @@ command {
     "a line per completed depth (on a terminal also a live line of the depth in\n" ..
     "progress). Default: 2 seconds. Ctrl-C stops it, keeping the best so far.\n" ..
     "With tablebases (`tb DIR` or CHESKERS_TB) the search probes them.\n" ..
+    "The session keeps what go learnt (its search table) from one go to the next,\n" ..
+    "so go again, or after a move, gets deeper sooner; other rules or weights\n" ..
+    "start it afresh.\n" ..
     "Scores are in pawns for the side to move; \"win in N\" counts plies.",
   run = function(S, args)
     local f = engine_method(S.board, "search")
@@ -288,6 +291,10 @@ command {
     o.info, live = go_reporter(S, function(t) last = t end)
     if live then o.info_every = GO_EVERY end
     o.tb = draw.tables()
+    -- one search context a session (cheskers.engine.context): it forgets by
+    -- itself when the rules or the weights change
+    S.go_context = S.go_context or cheskers.engine.context()
+    o.context = S.go_context
     local how, r = registry.catch_interrupt(f, S.board, o)
     S:clear_progress()
     if how == "interrupted" then
