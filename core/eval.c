@@ -172,7 +172,8 @@ static chk_bb backed_pawns(const chk_pos *p, int c)
 
 /* The compiler's count: inside a CHK_POPCNT_CLONES function's popcount
  * copy one instruction (bb_count's bit-parallel count is for code that has
- * no such copy). */
+ * no such copy; in side_features gcc turns only part of it into the
+ * instruction: 9% fewer nodes a second, measured). */
 static inline int count(chk_bb b)
 {
     return __builtin_popcount(b);

@@ -775,7 +775,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         chk_unmake(p);
         if (s->halted)
             return 0;
-        if (!tactical && v < beta && ntried < 64)
+        if (s->hmalus && !tactical && v < beta && ntried < 64)
             tried[ntried++] = i;
         if (v > best) {
             best = v;
@@ -871,12 +871,15 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
     memset(s->by_null, 0, sizeof s->by_null);
     memset(s->killers, 0, sizeof s->killers);   /* they are by ply from the root */
-    bool same = s->kept_valid && !o->eval && !memcmp(&s->kept_rules, p->rules, sizeof s->kept_rules)
+    bool same = o->keep && s->kept_valid && !o->eval
+                && !memcmp(&s->kept_rules, p->rules, sizeof s->kept_rules)
                 && !memcmp(&s->kept_weights, &s->weights, sizeof s->weights);
-    memcpy(&s->kept_rules, p->rules, sizeof s->kept_rules);
-    memcpy(&s->kept_weights, &s->weights, sizeof s->weights);
-    s->kept_valid = !o->eval;
-    if (o->keep && s->age && same) {
+    s->kept_valid = o->keep && !o->eval;    /* only a kept run's tables are remembered */
+    if (s->kept_valid) {
+        memcpy(&s->kept_rules, p->rules, sizeof s->kept_rules);
+        memcpy(&s->kept_weights, &s->weights, sizeof s->weights);
+    }
+    if (same && s->age) {
         /* the table of earlier runs stays (same age); history counts halve */
         for (int c = 0; c < 2; c++)
             for (int a = 0; a < CHK_SQUARES; a++)
