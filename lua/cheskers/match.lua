@@ -9,6 +9,9 @@
 --   match.opening_board(cfg, game) -> board  the start of game `game`
 --   match.read_openings(path) -> list | nil, message
 --   match.fingerprint(cfg, bots) -> data     what a rerun into --out compares
+--   match.stored_rules(fp [, given [, played_with]]) -> rules   the rules of
+--                                            stored games (fp: a fingerprint's
+--                                            rules): see below
 --   match.render_record(cfg, result) -> text the game record of a result
 --   match.progress_line(summary, result), match.table(summary) -> text
 --   match.fault_text(result, number) -> text   who lost by what fault (nil: none)
@@ -188,6 +191,51 @@ function match.fingerprint(cfg, bots)
     opening_plies = not cfg.openings and (cfg.opening_plies or 4) or nil,
     openings = cfg.openings, move_timeout = cfg.move_timeout, sandbox = cfg.sandbox or nil,
   }
+end
+
+-- The rules of stored games, the one reader of a fingerprint's rules
+-- ({text, hooks} as rules_print makes them; nil: golomb), for every reader
+-- of a results folder (tournament --report, tune --fit, fitted weights):
+-- a folder is data, which anyone may have written, so its rules are read
+-- as rules text only (rulespec.parse_text: a file's name is refused, no
+-- code runs). Rules with hooks (a rule file's filter or result) cannot be
+-- read back from data: they must be given (given: the rule table of a
+-- trusted --rules FILE on the command line, or an experiment's variant),
+-- and the digests of their hooks and their text must be those stored.
+-- played_with: the --rules text the games were played with (a plan's,
+-- for the message). Raises "the rules of these games ..." in one line.
+function match.stored_rules(fp, given, played_with)
+  if fp == nil then fp = { text = "golomb" } end
+  if type(fp) ~= "table" then
+    error("the rules of these games cannot be read back: " .. escape.console(tostring(fp)), 0)
+  end
+  local rules = given
+  if rules == nil then
+    if fp.hooks ~= nil then
+      local names = {}
+      for k in pairs(type(fp.hooks) == "table" and fp.hooks or {}) do
+        names[#names + 1] = escape.console(tostring(k))
+      end
+      table.sort(names)
+      error(string.format("the rules of these games have hooks (%s), which a results folder does not hold: "
+        .. "give their rule file with --rules FILE%s", table.concat(names, ", "),
+        type(played_with) == "string" and " (they were played with --rules " .. escape.console(played_with) .. ")"
+        or ""), 0)
+    end
+    if type(fp.text) ~= "string" then
+      error("the rules of these games cannot be read back: " .. escape.console(store.encode(fp.text)), 0)
+    end
+    local err
+    rules, err = require("cheskers.rulespec").parse_text(fp.text)
+    if rules == nil then error(string.format("the rules of these games (%s): %s", escape.console(fp.text), err), 0) end
+  end
+  local now = store.plain { rules = rules_print(rules) }.rules
+  local d = store.diff(fp, store.decode(store.encode(now)))
+  if #d > 0 then
+    for i, line in ipairs(d) do d[i] = escape.console(line) end
+    error(string.format("the rules given are not those the games were played with: %s", table.concat(d, "; ")), 0)
+  end
+  return rules
 end
 
 -- The game record of a stored result: its opening replayed, then its moves.

@@ -22,7 +22,10 @@
 -- cheskers.rulearg (above cheskers.experiment).
 --
 --   M.parse_text(text)  -> rules (a preset name or a table), checked | nil, message
---                          (untrusted text: no files)
+--                          (untrusted text: no files; a file's name, x.lua or
+--                          x.lua:VARIANT, is refused as such: the reader of
+--                          rules that come from data, results folders and
+--                          game records included)
 --   M.check(spec)       -> spec, when the core makes a rule set of it | nil, message
 --   M.format(rules)     -> the shortest text: "golomb", else the options that differ
 --   M.equal(a, b)       -> whether two rule specs make the same rule set
@@ -42,6 +45,7 @@
 local cheskers = require "cheskers"
 local sandbox = require "cheskers.sandbox"
 local luadata = require "cheskers.luadata"
+local escape = require "cheskers.escape"
 
 local M = {}
 
@@ -85,6 +89,10 @@ function M.parse_text(text)
   if type(text) ~= "string" then return nil, "rule text must be text" end
   local s = text:match("^%s*(.-)%s*$")
   if s == "" then return nil, "empty rule text" end
+  if s:match("%.lua$") or s:match("^[^=]-%.lua:[^:=]+$") then
+    return nil, ("'%s' names a file, not rules: rules read from data are rules text only (a rule file "
+                 .. "is trusted code: it is given on the command line, --rules FILE)"):format(escape.console(s))
+  end
   if s:sub(1, 1) == "{" then
     local v, err = sandbox.load_data("return " .. s, "rules literal")
     if v == nil then return nil, err end

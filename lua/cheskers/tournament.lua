@@ -11,7 +11,9 @@
 --   tournament.schedule(npairs, games, shard, nshards) -> {{round, pair, game}, ...}
 --   tournament.run(cfg) -> summary            plays (this shard of) the tournament
 --   tournament.read_dir(dir) -> summary | nil, message   the games of a folder
---   tournament.config_of(fingerprint) -> cfg   enough of it for render_record
+--   tournament.config_of(fingerprint [, rules]) -> cfg   enough of it for
+--                                             render_record (rules: given on
+--                                             the command line, for hooks)
 --   tournament.standings(summary [, prior]) -> standings
 --   tournament.report(standings) -> text      standings, crosstable, how games ended
 --   tournament.html(standings [, opts]) -> text   the same as an HTML page of its own
@@ -138,6 +140,7 @@ end
 -- Round "G.P", PGN's round and board: round G is game G of every pairing,
 -- P the pairing.
 function M.render_record(cfg, r)
+  if cfg.rules_error then error(cfg.rules_error, 0) end
   local round = string.format("%s.%s", tostring(r.game), tostring(r.pair))
   return match.render_record(cfg, r, "cheskers tournament", round)
 end
@@ -296,12 +299,13 @@ function M.read_dir(dir)
 end
 
 -- What render_record needs of a stored fingerprint: seed, openings,
--- opening plies, rules.
-function M.config_of(fp)
+-- opening plies, rules (match.stored_rules: rules text only, never a file;
+-- rules with hooks only when given, checked against the fingerprint; when
+-- they cannot be had, cfg.rules_error says why and render_record raises it).
+function M.config_of(fp, rules)
   local cfg = { seed = fp.seed, openings = fp.openings, opening_plies = fp.opening_plies }
-  if type(fp.rules) == "table" and fp.rules.text then
-    cfg.rules = require("cheskers.rulearg").parse(fp.rules.text)
-  end
+  local ok, r = pcall(match.stored_rules, fp.rules, rules)
+  if ok then cfg.rules = r else cfg.rules_error = "the game records: " .. tostring(r) end
   return cfg
 end
 

@@ -275,28 +275,13 @@ end
 
 -- ---- the positions -----------------------------------------------------------------
 
--- The rules of a run's games (the fingerprint's text, or the --rules text
--- of the plan for rules with hooks; or the rules given, a table), checked
--- against their digests.
+-- The rules of a run's games: the fingerprint's rules text, or the rules
+-- given (a table: a trusted --rules FILE, an experiment's variant), checked
+-- against the fingerprint; rules with hooks must be given
+-- (match.stored_rules: a folder is data, it never names a file to run).
 local function run_rules(run, given)
-  local fp = run.fingerprint.rules
-  if fp == nil then return nil end
-  local store = require "cheskers.store"
-  local text = fp.hooks and run.plan.rules or fp.text
-  local rules = given
-  if rules == nil then
-    if type(text) ~= "string" then errorf("the rules of these games cannot be read back: %s", S.show(fp.text)) end
-    local err
-    rules, err = require("cheskers.rulearg").parse(text)
-    if rules == nil then errorf("the rules of these games (%s): %s", text, err) end
-  end
-  local now = require("cheskers.match").fingerprint({ rules = rules }, { { name = "" }, { name = "" } }).rules
-  local d = store.diff(fp, store.decode(store.encode(now)))
-  if #d > 0 then
-    errorf("the rules %s are not those the games were played with:\n  %s", text or "given",
-           table.concat(d, "\n  "))
-  end
-  return rules
+  local plan = type(run.plan) == "table" and run.plan or {}
+  return require("cheskers.match").stored_rules(run.fingerprint.rules, given, plan.rules)
 end
 
 -- The board a game line starts from (its opening replayed).

@@ -100,6 +100,11 @@ end
 local function report_only(tournament, o)
   local sum, err = tournament.read_dir(o.report)
   if not sum then return fail(err) end
+  if o.rules and o.records then   -- a trusted rule file, for games whose rules have hooks (a folder names no file)
+    local rules, rerr = require("cheskers.rulearg").parse(o.rules)
+    if rules == nil then return fail("--rules: " .. rerr) end
+    sum.cfg = tournament.config_of(sum.fingerprint, rules)
+  end
   print_report(tournament, sum, o, sum.cfg)
   return 0
 end

@@ -110,7 +110,7 @@ local function fit_dir(tune, dir, o)
   local say = status(o.quiet)
   local data = tune.positions(run, function(i, n)
     if i % 50 == 0 or i == n then say(string.format("reading the games: %d/%d", i, n)) end
-  end)
+  end, o.given_rules)
   say(string.format("fitting %d positions", #data.X))
   local fit, ferr = tune.fit(data, { anchor = o.anchor, ridge = o.ridge, progress = function(it)
     say(string.format("fitting %d positions: Newton step %d", #data.X, it))
@@ -161,6 +161,7 @@ end
 
 local function play(tune, o)
   local cfg = config(o)
+  o.given_rules = cfg.rules
   local show, finish = game_bar(o.quiet)
   cfg.progress = show
   local ok, sum = pcall(tune.run, cfg)
@@ -194,6 +195,11 @@ local function run(args)
     if o.out then error("give --out DIR (play, then fit) or --fit DIR (fit only), not both", 0) end
     if o.games or o.bot or o.nodes or o.time then
       error("--fit DIR plays nothing: --games, --bot, --nodes and --time go with --out DIR", 0)
+    end
+    if o.rules then   -- a trusted rule file for games whose rules have hooks (a folder names no file)
+      local rules, rerr = require("cheskers.rulearg").parse(o.rules)
+      if rules == nil then error("--rules: " .. rerr, 0) end
+      o.given_rules = rules
     end
     return fit_locked(tune, o.fit, o, false)
   end

@@ -1,0 +1,164 @@
+-- tests/results_hostile_spec.lua - results folders and weights caches are
+-- data that others write (a shared scratch folder, a mailed archive): every
+-- reader of them (cheskers report, tournament --report, tune --fit, the
+-- fitted-weights cache) is fed folders made by hand here, a few lines each
+-- (no games are played), as an attacker would write them (issue 30):
+--   - rules named as a file in a header never run (rules text only), and
+--     rules with hooks are read only with the trusted --rules FILE whose
+--     hooks' digests the folder holds;
+--   - games of two engines are refused alike by every reader;
+--   - a hand-edited weights file in the cache is refused, and the way out
+--     the message proposes works;
+--   - forged values in headers and game lines give one line "PATH, line N:
+--     ...", never a traceback;
+--   - NaN and infinite measure values are counted and said.
+local store = require "cheskers.store"
+local H = require "helpers"
+
+local EXE = os.getenv("CHESKERS") or (H.ROOT .. "/cheskers")
+
+local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- Runs the program: its output (stdout and stderr) and exit status.
+local function run(args)
+  local p = io.popen(EXE .. " " .. args .. " 2>&1")
+  local text = p:read("a")
+  local _, _, code = p:close()
+  return text, code
+end
+
+local function exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+-- A results file written by hand: the header line, then the lines.
+local function write_results(path, header, lines)
+  assert(store.mkdir(path:match("^(.*)/")))
+  local out = { store.encode(header) }
+  for _, l in ipairs(lines or {}) do out[#out + 1] = type(l) == "string" and l or store.encode(l) end
+  H.write_file(path, table.concat(out, "\n") .. "\n")
+  return path
+end
+
+local function header(kind, fingerprint, plan, engine)
+  return { header = "cheskers results", v = 1, kind = kind, fingerprint = fingerprint, plan = plan,
+           engine = engine or store.engine_signature() }
+end
+
+-- A rule file that leaves a marker file when it runs: what an attacker
+-- names in a header.
+local function evil_file(dir)
+  local mark = dir .. "/ran"
+  local path = H.write_file(dir .. "/evil.lua", ("io.open(%q, 'w'):close() return {}\n"):format(mark))
+  return path, mark
+end
+
+-- ---- tune folders and tournament folders by hand -------------------------------
+
+local function tune_game(g)
+  return { game = g, winner = "draw", reason = "plies", plies = 0, opening = "", moves = {} }
+end
+
+local function tune_folder(dir, rules, plan, engine)
+  write_results(dir .. "/tune.shard1of1.jsonl",
+    header("tune", { seed = 1, bot = "engine", rules = rules }, plan or { games = 2, shard = 1, shards = 1 }, engine),
+    { tune_game(1), tune_game(2) })
+  return dir
+end
+
+local PLAYERS = { "builtin-random", "builtin-greedy" }
+
+local function tournament_game(round)
+  return { game = round, round = round, pair = 1, white = PLAYERS[1], black = PLAYERS[2], a_color = "white",
+           winner = "draw", reason = "plies", plies = 0, score_a = 0.5, moves = {}, opening = "" }
+end
+
+local function tournament_folder(dir, rules, shard, engine, games)
+  shard = shard or 1
+  local lines = {}
+  for _, g in ipairs(games or { shard }) do lines[#lines + 1] = tournament_game(g) end
+  write_results(dir .. ("/tournament.shard%dof2.jsonl"):format(shard),
+    header("tournament", { players = PLAYERS, gauntlet = false, seed = 1, opening_plies = 0, max_plies = 400,
+                           repetition = 3, rules = rules },
+           { names = PLAYERS, games = 2, shard = shard, shards = 2 }, engine), lines)
+  return dir
+end
+
+describe("rules in a results folder are data, never code", function()
+  it("tune --fit refuses a rule file's name in the header and runs nothing", function()
+    local dir = H.tmpdir()
+    local evil, mark = evil_file(dir)
+    tune_folder(dir .. "/run", { text = evil })
+    local out, code = run("tune --fit " .. q(dir .. "/run"))
+    assert.equal(1, code, out)
+    assert.truthy(out:find("names a file, not rules", 1, true), out)
+    assert.equal(1, select(2, out:gsub("\n", "")), out)   -- one line, no traceback
+    assert.is_false(exists(mark), "the rule file ran")
+    -- the library's reader, as cheskers experiment --fitted reads its cache
+    local tune = require "cheskers.tune"
+    local ok, err = pcall(tune.positions, assert(tune.read_dir(dir .. "/run")))
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("names a file, not rules", 1, true), err)
+    assert.is_false(exists(mark))
+    H.rmdir(dir)
+  end)
+
+  it("tune --fit refuses a variant of an experiment file named in the header", function()
+    local dir = H.tmpdir()
+    local _, mark = evil_file(dir)
+    tune_folder(dir .. "/run", { text = dir .. "/evil.lua:v" })
+    local out, code = run("tune --fit " .. q(dir .. "/run"))
+    assert.equal(1, code, out)
+    assert.truthy(out:find("names a file, not rules", 1, true), out)
+    assert.is_false(exists(mark))
+    H.rmdir(dir)
+  end)
+
+  it("tournament --report and report run no rule file a header names", function()
+    local dir = H.tmpdir()
+    local evil, mark = evil_file(dir)
+    tournament_folder(dir .. "/t", { text = evil }, 1)
+    tournament_folder(dir .. "/t", { text = evil }, 2)
+    local out = run("tournament --report " .. q(dir .. "/t") .. " --records " .. q(dir .. "/r.pgn"))
+    assert.truthy(out:find("names a file, not rules", 1, true), out)
+    assert.is_nil(out:find("traceback", 1, true), out)
+    run("report " .. q(dir .. "/t"))
+    assert.is_false(exists(mark), "the rule file ran")
+    H.rmdir(dir)
+  end)
+
+  it("rules with hooks are read only with the rule file given, its hooks' digests those stored", function()
+    local dir = H.tmpdir()
+    local _, mark = evil_file(dir)
+    local good = H.write_file(dir .. "/hooks.lua",
+      "return { draw_repetition = 3, filter = function(board, move) return move ~= nil end }\n")
+    local edited = H.write_file(dir .. "/edited.lua",
+      "return { draw_repetition = 3, filter = function(board, move) return board ~= nil end }\n")
+    local rules = assert(require("cheskers.rulearg").parse(good))
+    local fp = require("cheskers.match").fingerprint({ rules = rules }, { { name = "" }, { name = "" } }).rules
+    assert.is_table(fp.hooks)
+    -- the plan says the games were played with --rules evil.lua: never run
+    tune_folder(dir .. "/run", store.decode(store.encode(fp)),
+                { games = 2, shard = 1, shards = 1, rules = dir .. "/evil.lua" })
+    local out, code = run("tune --fit " .. q(dir .. "/run"))
+    assert.equal(1, code, out)
+    assert.truthy(out:find("have hooks (filter)", 1, true), out)
+    assert.truthy(out:find("--rules FILE", 1, true), out)
+    out, code = run("tune --fit " .. q(dir .. "/run") .. " --rules " .. q(edited))
+    assert.equal(1, code, out)
+    assert.truthy(out:find("not those the games were played with: hooks.filter", 1, true), out)
+    -- the right file is taken: the games are read (no position in them to fit)
+    out = run("tune --fit " .. q(dir .. "/run") .. " --rules " .. q(good))
+    assert.truthy(out:find("no quiet positions to fit", 1, true), out)
+    assert.is_false(exists(mark), "the rule file of the plan ran")
+    H.rmdir(dir)
+  end)
+
+  it("a game record's [Rules] tag naming a file is refused as such", function()
+    local b, err = require("cheskers.record").read('[Rules "x.lua"]\n\n*\n')
+    assert.is_nil(b)
+    assert.truthy(tostring(err):find("names a file, not rules", 1, true), err)
+  end)
+end)
