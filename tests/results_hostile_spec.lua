@@ -162,3 +162,121 @@ describe("rules in a results folder are data, never code", function()
     assert.truthy(tostring(err):find("names a file, not rules", 1, true), err)
   end)
 end)
+
+-- ---- experiment folders by hand ---------------------------------------------------
+
+local function experiment_game(g, extra)
+  local r = { experiment = "x", seed = 1, variant = "a", vindex = 1, game = g, result = "draw", winner = "draw",
+              reason = "plies", plies = 10, white = "builtin-random", black = "builtin-random" }
+  for k, v in pairs(extra or {}) do r[k] = v end
+  return r
+end
+
+local function experiment_header(shard, engine, fp_extra)
+  local fp = { experiment = "x", seed = 1, variants = { { name = "a" } } }
+  for k, v in pairs(fp_extra or {}) do fp[k] = v end
+  return header("experiment", fp, { variants = { { variant = "a", games = 2 } }, shard = shard, shards = 2 }, engine)
+end
+
+local function experiment_folder(dir, engines, lines)
+  for shard = 1, 2 do
+    write_results(dir .. ("/x.seed1.shard%dof2.jsonl"):format(shard), experiment_header(shard, engines[shard]),
+                  lines and lines[shard] or { experiment_game(shard) })
+  end
+  return dir
+end
+
+describe("games of two engines", function()
+  local A, B = "00000000000000aa", "00000000000000bb"
+
+  it("are refused alike by report, tournament --report and tune --fit", function()
+    local dir = H.tmpdir()
+    experiment_folder(dir .. "/e", { A, B })
+    tournament_folder(dir .. "/t", nil, 1, A)
+    tournament_folder(dir .. "/t", nil, 2, B)
+    tune_folder(dir .. "/u1", nil, nil, A)
+    os.rename(dir .. "/u1/tune.shard1of1.jsonl", dir .. "/u1/tune.shard1of2.jsonl")
+    tune_folder(dir .. "/u1", nil, nil, B)
+    for _, cmd in ipairs { "report " .. q(dir .. "/e"), "tournament --report " .. q(dir .. "/t"),
+                           "tune --fit " .. q(dir .. "/u1") } do
+      local out, code = run(cmd)
+      assert.equal(1, code, cmd .. ": " .. out)
+      assert.truthy(out:find("hold games of two engines (signatures", 1, true), cmd .. ": " .. out)
+      assert.truthy(out:find(A, 1, true) and out:find(B, 1, true), out)
+      assert.equal(1, select(2, out:gsub("\n", "")), out)
+    end
+    H.rmdir(dir)
+  end)
+
+  it("one engine, or a file without a signature (an older program's), is read", function()
+    local dir = H.tmpdir()
+    experiment_folder(dir .. "/e", { A, A })
+    local out, code = run("report " .. q(dir .. "/e"))
+    assert.equal(0, code, out)
+    assert.is_nil(store.two_engines { { path = "a", header = { engine = A } }, { path = "b", header = {} },
+                                      { path = "c", header = { engine = A } } })
+    assert.truthy(store.two_engines { { path = "a", header = {} }, { path = "b", header = { engine = A } },
+                                      { path = "c", header = { engine = B } } })
+    H.rmdir(dir)
+  end)
+end)
+
+-- ---- the fitted-weights cache ---------------------------------------------------
+
+describe("the fitted-weights cache", function()
+  local experiment = require "cheskers.experiment"
+  local fitted = require "cheskers.fitted"
+  -- a tiny budget: the fit (50 games at 20 nodes) takes a fraction of a second
+  local function exp()
+    return experiment.normalize({ name = "fit", bots = "engine:nodes=50", games = 2, trace = false,
+                                  fitted = { games = 50, nodes = 20, seed = 3 }, variants = { { name = "a" } } },
+                                "fit.lua")
+  end
+
+  it("refuses a hand-edited weights file whose fingerprint line is kept; removing it, as said, fits again", function()
+    local cache = H.tmpdir()
+    local e = exp()
+    fitted.prepare(e, { cache = cache })
+    local file = e.variants[1].fitted.file
+    local text = assert(H.read_file(file))
+    local bishop = e.variants[1].fitted.weights.bishop
+    local edited, n = text:gsub("(\n    bishop = )%-?%d+,", "%1" .. (bishop + 300) .. ",")
+    assert.equal(1, n)
+    H.write_file(file, edited)
+    local ok, err = pcall(fitted.prepare, exp(), { cache = cache })
+    assert.is_false(ok)
+    assert.truthy(err:find(file .. ": edited since it was fitted", 1, true), err)
+    assert.truthy(err:find("remove it to fit again", 1, true), err)
+    assert.is_nil(err:find("\n"))
+    -- the way out works: the same fit again, byte for byte
+    assert(os.remove(file))
+    local e2 = exp()
+    fitted.prepare(e2, { cache = cache })
+    assert.equal(text, H.read_file(file))
+    assert.equal(bishop, e2.variants[1].fitted.weights.bishop)
+    H.rmdir(cache)
+  end)
+
+  it("names a way out that works for tuning games of another engine: not --restart, which keeps the cache", function()
+    local cache = H.tmpdir()
+    local e = exp()
+    fitted.prepare(e, { cache = cache })
+    local fp = e.variants[1].fitted.fingerprint
+    local file, games = e.variants[1].fitted.file, cache .. "/" .. fp .. "/tune.shard1of1.jsonl"
+    assert(os.remove(file))
+    local text = assert(H.read_file(games))
+    local first, rest = text:match("^([^\n]*)\n(.*)$")
+    local h = assert(store.decode(first))
+    h.engine = "00000000000000aa"
+    H.write_file(games, store.encode(h) .. "\n" .. rest)
+    local ok, err = pcall(fitted.prepare, exp(), { cache = cache })
+    assert.is_false(ok)
+    assert.truthy(err:find("another engine", 1, true), err)
+    assert.truthy(err:find("remove " .. cache .. "/" .. fp .. " to fit again", 1, true), err)
+    assert.is_nil(err:find("--restart", 1, true), err)
+    os.execute("rm -rf " .. q(cache .. "/" .. fp))
+    fitted.prepare(exp(), { cache = cache })
+    assert.is_truthy(H.read_file(file))
+    H.rmdir(cache)
+  end)
+end)

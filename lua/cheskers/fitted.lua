@@ -26,8 +26,10 @@
 -- whichever shard comes first; another shard that needs it waits for the
 -- lock (polling once a second) and then reads the file. The file is written
 -- whole (store.write_file: a reader never sees half of it). A file found
--- in the cache is read by tune.read_weights and must name this fit's
--- fingerprint: a damaged or foreign file is refused by its name.
+-- in the cache is read by tune.read_weights, must name this fit's
+-- fingerprint and end with the digest line tune.weights_text writes for a
+-- fit (tune.edited): a damaged, foreign or hand-edited file is refused by
+-- its name, the message saying the way out that works (remove it).
 --
 -- Each fit is a function of its inputs (tune's games depend on the seed and
 -- game number only), so the same fingerprint gives the same file, byte for
@@ -44,7 +46,9 @@ local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
 -- The tuning run of variant v of e: tune.run's configuration.
 local function tune_config(e, v, dir)
   return { out = dir, bot = tune.DEFAULTS.bot, games = e.fitted.games, nodes = e.fitted.nodes,
-           seed = e.fitted.seed, opening_plies = tune.DEFAULTS.opening_plies, rules = v.rules }
+           seed = e.fitted.seed, opening_plies = tune.DEFAULTS.opening_plies, rules = v.rules,
+           -- the way out of a tuning folder of other inputs (--restart keeps the cache)
+           restart_hint = dir and "remove " .. dir .. " to fit again" }
 end
 
 -- The fingerprint of variant v's fit (16 hex digits) and the data digested.
@@ -74,13 +78,16 @@ end
 local function cached(path, fp)
   local f = io.open(path, "rb")
   if not f then return nil end
+  local text = f:read("a") or ""
   f:close()
   local w, info = tune.read_weights(path)
   if not w then errorf("the weights cache: %s (remove it to fit again)", info) end
   if info.fingerprint ~= fp then
     errorf("the weights cache: %s is not the fit %s (its fingerprint is %s): remove it to fit again",
-           path, fp, info.fingerprint and ("'" .. info.fingerprint .. "'") or "missing")
+           path, fp, info.fingerprint and ("'" .. escape.console(info.fingerprint) .. "'") or "missing")
   end
+  local edited = tune.edited(text)
+  if edited then errorf("the weights cache: %s: %s: remove it to fit again", path, edited) end
   return w, info
 end
 

@@ -264,12 +264,19 @@ end
 -- Also returns warnings: what does not belong, by file and line; games
 -- recorded twice with different outcomes; games missing from what the runs
 -- planned. Third: the files of experiments read, a list of {path =, header
--- =}. Raises when two files hold two editions of one experiment.
+-- =}. Raises when two files hold two editions of one experiment, or games
+-- of two engines (store.two_engines).
 function M.read_dir(dir)
   local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
   local stored = store.folder(dir)
   if #stored == 0 then warnings[#warnings + 1] = "no .jsonl files in " .. dir end
   check_editions(stored)
+  local experiments = {}
+  for _, f in ipairs(stored) do
+    if f.header and f.header.kind == "experiment" then experiments[#experiments + 1] = f end
+  end
+  local engines = store.two_engines(experiments)
+  if engines then error(engines, 0) end
   local notes = store.notes()
   local conflicts = 0
   for _, file in ipairs(stored) do

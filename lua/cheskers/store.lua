@@ -55,6 +55,13 @@
 --                                 would add games to a file of another engine is
 --                                 refused like one of other inputs (a file without
 --                                 it is accepted); reading a folder is not
+--   store.two_engines(files) -> nil | message   the one rule of every reader of
+--                                 a folder (report, tournament --report, tune
+--                                 --fit) for games of two engines: files
+--                                 ({path, header}, as store.folder gives them)
+--                                 whose headers name two signatures are refused,
+--                                 the message naming one file of each (a file
+--                                 without a signature is taken as of either)
 --   store.check_header(path, header, o)  raises when header is not of o.kind,
 --                                 o.fingerprint (and o.engine, when given)
 --
@@ -468,6 +475,24 @@ function M.engine_signature()
     engine_signature = M.digest(table.concat(parts, ";"))
   end
   return engine_signature
+end
+
+function M.two_engines(files)
+  local first
+  for _, f in ipairs(files) do
+    local e = type(f.header) == "table" and f.header.engine or nil
+    if e ~= nil then
+      if not first then
+        first = f
+      elseif e ~= first.header.engine then
+        return string.format("%s and %s hold games of two engines (signatures %s and %s: the search, evaluation "
+          .. "or move generation changed between their runs), which must not be pooled: keep the files of "
+          .. "one engine in a folder", first.path, f.path, escape.console(tostring(first.header.engine)),
+          escape.console(tostring(e)))
+      end
+    end
+  end
+  return nil
 end
 
 -- The source lines of a Lua function (from its file or its chunk text),

@@ -262,6 +262,8 @@ function M.read_dir(dir)
     end
   end
   if #files == 0 then return nil, "no tournament results in " .. dir end
+  local engines = store.two_engines(files)
+  if engines then return nil, engines end
   local first = files[1].header
   local names = first.plan and first.plan.names or first.fingerprint.players
   local pairs = M.pairings(#names, first.fingerprint.gauntlet)

@@ -13,6 +13,10 @@
 --   tune.fit(data [, opts]) -> fit | nil, message
 --   tune.weights_text(fit) -> text             the weights file of a fit
 --   tune.read_weights(path) -> weights, info | nil, message
+--   tune.edited(text) -> nil | message          whether the digest line of a
+--                                              weights file (written with a
+--                                              fit's fingerprint) disagrees
+--                                              with its other lines
 --   tune.WEIGHTS_FILE                          the schema of a weights file
 --
 -- cfg of run: out (the folder), games (default 1000), shard, shards, seed
@@ -20,7 +24,8 @@
 -- budget a move, limits.nodes; default 1000 unless time is given), time,
 -- move_timeout, rules, rules_text (the --rules text), openings,
 -- opening_plies (default 8), max_plies, repetition, sandbox (what
--- cheskers.match takes), restart, steal_lock, progress (function(done,
+-- cheskers.match takes), restart, steal_lock, restart_hint (the way out a
+-- refusal of the folder's games names: default --restart), progress (function(done,
 -- total)), stop (function -> true to stop early).
 --
 -- The games: game g is the first game of opening pair g of a match of the
@@ -117,6 +122,9 @@ end
 
 local function quote(s) return string.format("%q", s) end
 
+-- The digest line of a weights file of the cache (after the table: a comment).
+local DIGEST_LINE = "-- digest %s (of the lines above: the weights cache refuses a file edited since it was fitted)\n"
+
 -- The text of the weights file of a fit (a Lua data file: `return {...}`).
 -- The same fit gives the same text, byte for byte.
 function M.weights_text(fit)
@@ -158,7 +166,20 @@ function M.weights_text(fit)
   out[#out + 1] = "  fitted = { " .. table.concat(fitted, ", ") .. " },"
   out[#out + 1] = "  se = { " .. table.concat(se, ", ") .. " },"
   out[#out + 1] = "}"
-  return table.concat(out, "\n") .. "\n"
+  local text = table.concat(out, "\n") .. "\n"
+  if not fit.fingerprint then return text end
+  -- a fit of the cache (cheskers.fitted): a digest of the other lines, last,
+  -- so that an edited file is found (M.edited)
+  return text .. string.format(DIGEST_LINE, require("cheskers.store").digest(text))
+end
+
+function M.edited(text)
+  local body, digest = text:match("^(.*\n)%-%- digest (%x+) [^\n]*\n$")
+  if not digest then return "it has no digest line (the last line of a fitted weights file)" end
+  local now = require("cheskers.store").digest(body)
+  if now ~= digest then return "edited since it was fitted (its digest line says " .. digest .. ", its lines make "
+                               .. now .. ")" end
+  return nil
 end
 
 -- ---- the games ----------------------------------------------------------------------
@@ -225,7 +246,7 @@ function M.run(cfg)
   local path = store.shard_file(cfg.out, M.KIND, shard, shards)
   local st = store.open_shard {
     dir = cfg.out, path = path, kind = M.KIND, fingerprint = M.fingerprint(cfg), restart = cfg.restart,
-    steal_lock = cfg.steal_lock, key = key, order = ORDER, sync_every = 1,
+    steal_lock = cfg.steal_lock, key = key, order = ORDER, sync_every = 1, restart_hint = cfg.restart_hint,
     plan = { games = cfg.games, shard = shard, shards = shards, rules = cfg.rules_text },
   }
   local list = M.schedule(cfg.games, shard, shards)
@@ -254,11 +275,13 @@ function M.read_dir(dir)
   local store = require "cheskers.store"
   local files = store.folder(dir, function(f) return f.header ~= nil and f.header.kind == M.KIND end)
   if #files == 0 then return nil, "no games of cheskers tune in " .. dir end
+  local engines = store.two_engines(files)
+  if engines then return nil, engines end
   local first = files[1].header
   local run = { fingerprint = first.fingerprint, plan = first.plan or {}, games = {}, planned = 0 }
   local seen = {}
   for _, f in ipairs(files) do
-    store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = first.fingerprint, engine = first.engine,
+    store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = first.fingerprint,
       restart_hint = "the folder mixes runs: keep the files of one run" })
     local plan = f.header.plan or {}
     if math.type(plan.games) == "integer" and plan.games > run.planned then run.planned = plan.games end
