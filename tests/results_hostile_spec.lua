@@ -173,7 +173,7 @@ local function experiment_game(g, extra)
 end
 
 local function experiment_header(shard, engine, fp_extra)
-  local fp = { experiment = "x", seed = 1, variants = { { name = "a" } } }
+  local fp = { experiment = "x", seed = 1, variants = { { name = "a", white = "builtin-random", black = "builtin-random" } } }
   for k, v in pairs(fp_extra or {}) do fp[k] = v end
   return header("experiment", fp, { variants = { { variant = "a", games = 2 } }, shard = shard, shards = 2 }, engine)
 end
@@ -278,5 +278,76 @@ describe("the fitted-weights cache", function()
     fitted.prepare(exp(), { cache = cache })
     assert.is_truthy(H.read_file(file))
     H.rmdir(cache)
+  end)
+end)
+
+-- ---- forged values ------------------------------------------------------------------
+
+describe("forged values in headers and game lines", function()
+  -- Runs cmd on the folder and checks the one line "PATH, line N: what".
+  local function refused(cmd, path, line, what)
+    local out, code = run(cmd)
+    assert.equal(1, code, out)
+    assert.equal(1, select(2, out:gsub("\n", "")), out)
+    assert.truthy(out:find(path .. ", line " .. line .. ": " .. what, 1, true), out)
+    assert.is_nil(out:find("traceback", 1, true), out)
+  end
+
+  it("report: a game line's fields of another kind", function()
+    local dir = H.tmpdir()
+    local cases = {
+      { { captures = "x" }, "captures must be" },
+      { { trace = { 1, "x" } }, "trace: item 2 must be" },
+      { { mat = { 3 } }, "mat: item 1 must be" },
+      { { vindex = "x" }, "vindex must be" },
+      { { white = true }, "white must be" },
+      { { reason = { 1 } }, "reason must be" },
+      { { plies = math.mininteger }, "plies must be" },
+      { { measures = { odd = "x" } }, "measures: odd must be" },
+    }
+    for i, c in ipairs(cases) do
+      local d = dir .. "/" .. i
+      experiment_folder(d, {}, { { experiment_game(1), experiment_game(2, c[1]) }, {} })
+      refused("report " .. q(d), d .. "/x.seed1.shard1of2.jsonl", 3, c[2])
+    end
+    H.rmdir(dir)
+  end)
+
+  it("report: header values of another kind", function()
+    local dir = H.tmpdir()
+    local path = write_results(dir .. "/x.seed1.shard1of1.jsonl",
+      experiment_header(1, nil, { variants = { { name = "a", white = {} } } }), { experiment_game(1) })
+    refused("report " .. q(dir), path, 1, "fingerprint.variants[1].white must be a text")
+    write_results(path, experiment_header(1, nil, { trace = 5 }), { experiment_game(1) })
+    refused("report " .. q(dir), path, 1, "fingerprint.trace must be")
+    H.rmdir(dir)
+  end)
+
+  it("tournament --report: the bots' names and the plan", function()
+    local dir = H.tmpdir()
+    local h = header("tournament", { players = PLAYERS, seed = 1 }, { names = { 3, "x" }, games = 2 })
+    local path = write_results(dir .. "/tournament.shard1of1.jsonl", h, { tournament_game(1) })
+    refused("tournament --report " .. q(dir), path, 1, "the bots' names: item 1 must be a text")
+    h.plan = true
+    write_results(path, h, { tournament_game(1) })
+    refused("tournament --report " .. q(dir), path, 1, "plan must be a table")
+    H.rmdir(dir)
+  end)
+
+  it("tune --fit: game lines and the header", function()
+    local dir = H.tmpdir()
+    local path = tune_folder(dir) .. "/tune.shard1of1.jsonl"
+    local text = assert(H.read_file(path))
+    H.write_file(path, text:gsub('"winner":"draw"', '"winner":"x"', 1))
+    refused("tune --fit " .. q(dir), path, 2, "winner must be one of")
+    H.write_file(path, text:gsub('"moves":%[%]', '"moves":["zz"]', 1))
+    refused("tune --fit " .. q(dir), path, 2, "game 1: illegal move 'zz'")
+    H.write_file(path, text:gsub('"moves":%[%]', '"moves":[true]', 1))
+    refused("tune --fit " .. q(dir), path, 2, "moves: item 1 must be")
+    H.write_file(path, text:gsub('"plan":{', '"plan":5,"x":{', 1))
+    refused("tune --fit " .. q(dir), path, 1, "plan must be a table")
+    H.write_file(path, text:gsub('"fingerprint":{', '"fingerprint":{"weights":{"pawn":"x"},', 1))
+    refused("tune --fit " .. q(dir), path, 1, "fingerprint.weights: pawn must be")
+    H.rmdir(dir)
   end)
 end)

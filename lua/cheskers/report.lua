@@ -28,6 +28,7 @@
 -- variant x strength interactions, strength trends) is exploratory: its
 -- p-values get Benjamini-Hochberg q-values over all of them in the
 -- experiment, and piece values are shown with intervals only, never tested.
+local S = require "cheskers.schema"
 local store = require "cheskers.store"
 local stats = require "cheskers.stats"
 local measures = require "cheskers.measures"
@@ -110,6 +111,26 @@ local function misfit(rec, fp, names, planned)
   end
 end
 
+-- What the fields of a game line that the report reads must be, when
+-- present: a line with another value is forged (refused by file and line,
+-- store.refuse). Measure values may be infinite (JSON's 1e999), which the
+-- report counts and says (summarize: nonfinite).
+local counts = S.map("number")
+local GAME_FIELDS = {
+  white = "string", black = "string", first = "string", reason = "string", vindex = S.int { min = 1 },
+  plies = S.int { min = 0, max = 1000000000 },
+  captures = counts, captured = counts, promotions = counts, measures = counts, mat_kinds = "string",
+  branching_sum = "number", branching_n = "number", trace = S.list("number"), mat = S.list(S.list("number")),
+}
+local GAME_FIELD_NAMES = sorted_keys(GAME_FIELDS)
+
+local function check_game(path, line, r)
+  for _, k in ipairs(GAME_FIELD_NAMES) do store.expect(path, line, r[k], GAME_FIELDS[k], k) end
+  for i, row in ipairs(r.mat or {}) do
+    if #row < 1 then store.refuse(path, line, ("mat[%d] is empty"):format(i)) end
+  end
+end
+
 -- The games of one store file that belong there (a list), said in notes
 -- (store.notes) by line when they do not.
 local function games_of(file, notes)
@@ -126,6 +147,7 @@ local function games_of(file, notes)
   store.note_unreadable(notes, file)
   local names, planned = declared(header)
   for i, r in ipairs(file.results) do
+    check_game(file.path, file.lines and file.lines[i], r)
     local why = misfit(r, header.fingerprint, names, planned)
     if why then notes:add(file.path, file.lines and file.lines[i], why) else recs[#recs + 1] = r end
   end
@@ -143,6 +165,24 @@ function M.read_file(path)
                           lines = at.lines, unreadable = at.unreadable, torn_line = at.torn }, notes)
   local skipped = #results + bad + (torn and 1 or 0) - #recs
   return recs, skipped, torn, header, notes:list()
+end
+
+-- Refuses (store.refuse: "PATH, line N: ...", one line) an experiment
+-- file's header whose values the report reads are forged: not of their kind.
+local function check_header(f)
+  local at, h = f.header_line, f.header
+  local fp = store.expect(f.path, at, h.fingerprint, "table", "fingerprint")
+  if fp == nil then store.refuse(f.path, at, "the header has no fingerprint") end
+  store.expect(f.path, at, h.plan, "table", "plan")
+  store.expect(f.path, at, fp.trace, S.either("table", "boolean"), "fingerprint.trace")
+  store.expect(f.path, at, fp.variants, S.list("table"), "fingerprint.variants")
+  for i, v in ipairs(fp.variants or {}) do
+    for _, k in ipairs { "name", "white", "black" } do
+      if type(v[k]) ~= "string" then
+        store.refuse(f.path, at, ("fingerprint.variants[%d].%s must be a text, not %s"):format(i, k, S.show(v[k])))
+      end
+    end
+  end
 end
 
 -- A fingerprint without its seed: what every run of one experiment shares.
@@ -270,11 +310,14 @@ function M.read_dir(dir)
   local seen, recs, warnings, files, found = {}, {}, {}, {}, {}
   local stored = store.folder(dir)
   if #stored == 0 then warnings[#warnings + 1] = "no .jsonl files in " .. dir end
-  check_editions(stored)
   local experiments = {}
   for _, f in ipairs(stored) do
-    if f.header and f.header.kind == "experiment" then experiments[#experiments + 1] = f end
+    if f.header and f.header.kind == "experiment" then
+      check_header(f)
+      experiments[#experiments + 1] = f
+    end
   end
+  check_editions(stored)
   local engines = store.two_engines(experiments)
   if engines then error(engines, 0) end
   local notes = store.notes()

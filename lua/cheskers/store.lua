@@ -31,7 +31,14 @@
 --   s:append(rec)                 one line, then the record; both synced
 --   s:close()                     releases the lock
 --   store.read(path) -> header, results, torn (a last line cut short), bad,
---                       {lines, unreadable, torn}: the line numbers of each
+--                       {lines, unreadable, torn, header}: the line numbers of each
+--   store.refuse(path, line, what)   raises "PATH, line N: what" ("PATH: what"
+--                                 without a line), one line: the one refusal of
+--                                 a forged value in a results file (a header's
+--                                 or a game line's), never a traceback
+--   store.expect(path, line, value, spec, name) -> value   value checked against
+--                                 spec (cheskers.schema; nil passes), else
+--                                 store.refuse with the schema's message
 --   store.encode(value [, first]) -> text   JSON on one line: the keys named in
 --                                 first (default KEY_ORDER), then the others sorted;
 --                                 control characters escaped (\n, \u001b), bytes
@@ -73,7 +80,7 @@
 --   store.is_shard_file(path, prefix) -> whether path is named so (any I, N)
 --   store.folder(dir [, ours]) -> files   the .jsonl files of dir that
 --                                 ours(file) accepts (default: all), sorted by
---                                 path, each {path, header, results, torn, bad,
+--                                 path, each {path, header, header_line, results, torn, bad,
 --                                 lines, unreadable, torn_line} (store.read)
 --   store.kinds(dir) -> {kind = files}  the kinds of the headers of dir's
 --                                 .jsonl files (their first lines alone)
@@ -303,11 +310,25 @@ function M.read(path)
     local v = line ~= "" and M.decode(line)
     if not v then
       if line ~= "" then bad = bad + 1; at.unreadable[#at.unreadable + 1] = n end
-    elseif v.header then header = header or v
+    elseif v.header then
+      if not header then header, at.header = v, n end
     else results[#results + 1] = v; at.lines[#results] = n end
   end
   if torn then at.torn = n + 1 end
   return header, results, torn, bad, at
+end
+
+function M.refuse(path, line, what)
+  what = tostring(what):gsub("\n", " ")
+  if line then errorf("%s, line %d: %s", path, line, what) end
+  errorf("%s: %s", path, what)
+end
+
+function M.expect(path, line, value, spec, name)
+  if value == nil then return nil end
+  local v, err = require("cheskers.schema").read(value, spec, name)
+  if err then M.refuse(path, line, err) end
+  return v
 end
 
 -- ---- what does not belong ---------------------------------------------------------
@@ -752,7 +773,7 @@ function M.folder(dir, ours)
     if name:match("%.jsonl$") then
       local path = dir .. "/" .. name
       local header, results, torn, bad, at = M.read(path)
-      local file = { path = path, header = header, results = results, torn = torn, bad = bad,
+      local file = { path = path, header = header, header_line = at.header, results = results, torn = torn, bad = bad,
                      lines = at.lines, unreadable = at.unreadable, torn_line = at.torn }
       if not ours or ours(file) then files[#files + 1] = file end
     end

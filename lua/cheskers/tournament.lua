@@ -264,8 +264,12 @@ function M.read_dir(dir)
   if #files == 0 then return nil, "no tournament results in " .. dir end
   local engines = store.two_engines(files)
   if engines then return nil, engines end
+  local S = require "cheskers.schema"
+  for _, f in ipairs(files) do store.expect(f.path, f.header_line, f.header.plan, "table", "plan") end
   local first = files[1].header
   local names = first.plan and first.plan.names or first.fingerprint.players
+  names = store.expect(files[1].path, files[1].header_line, names, S.list("string", { min = 1 }), "the bots' names")
+  if names == nil then store.refuse(files[1].path, files[1].header_line, "the header names no bots") end
   local pairs = M.pairings(#names, first.fingerprint.gauntlet)
   local seen, results, games, commands, said = {}, {}, 0, {}, {}
   for _, f in ipairs(files) do

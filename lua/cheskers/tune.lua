@@ -268,25 +268,39 @@ function M.run(cfg)
   return sum
 end
 
+-- What the fields of a game line of a tune file that the fit reads must be.
+local GAME_FIELDS = { winner = S.one_of { "white", "black", "draw" }, opening = "string", moves = S.list("string") }
+
 -- The games of folder dir: {fingerprint =, plan =, games = {line...} (by
--- game number, each once), planned = the most games a file plans}; nil,
--- message when it holds none or files of different inputs.
+-- game number, each once), planned = the most games a file plans, where =
+-- line -> {path, line number}}; nil, message when it holds none or files
+-- of different inputs or another engine's; raises "PATH, line N: ..." for
+-- a forged value (store.refuse).
 function M.read_dir(dir)
   local store = require "cheskers.store"
   local files = store.folder(dir, function(f) return f.header ~= nil and f.header.kind == M.KIND end)
   if #files == 0 then return nil, "no games of cheskers tune in " .. dir end
   local engines = store.two_engines(files)
   if engines then return nil, engines end
+  for _, f in ipairs(files) do   -- forged values refused in one line, by file and line
+    local fp = store.expect(f.path, f.header_line, f.header.fingerprint, "table", "fingerprint")
+    if fp == nil then store.refuse(f.path, f.header_line, "the header has no fingerprint") end
+    store.expect(f.path, f.header_line, fp.weights, S.map("number"), "fingerprint.weights")
+    store.expect(f.path, f.header_line, f.header.plan, "table", "plan")
+  end
   local first = files[1].header
-  local run = { fingerprint = first.fingerprint, plan = first.plan or {}, games = {}, planned = 0 }
+  local run = { fingerprint = first.fingerprint, plan = first.plan or {}, games = {}, planned = 0, where = {} }
   local seen = {}
   for _, f in ipairs(files) do
     store.check_header(f.path, f.header, { kind = M.KIND, fingerprint = first.fingerprint,
       restart_hint = "the folder mixes runs: keep the files of one run" })
     local plan = f.header.plan or {}
     if math.type(plan.games) == "integer" and plan.games > run.planned then run.planned = plan.games end
-    for _, r in ipairs(f.results) do
+    for i, r in ipairs(f.results) do
       if math.type(r.game) == "integer" and not seen[r.game] then
+        for k, spec in pairs(GAME_FIELDS) do store.expect(f.path, f.lines[i], r[k], spec, k) end
+        if r.winner == nil then store.refuse(f.path, f.lines[i], "game " .. r.game .. " has no winner") end
+        run.where[r] = { f.path, f.lines[i] }
         seen[r.game] = true
         run.games[#run.games + 1] = r
       end
@@ -347,7 +361,11 @@ function M.positions(run, progress, rules)
         b:play(t)
       end
     end)
-    if not ok then errorf("game %s: %s", tostring(line.game), tostring(err)) end
+    if not ok then
+      local at = run.where and run.where[line] or {}
+      require("cheskers.store").refuse(at[1] or "the games", at[2],
+        ("game %s: %s"):format(tostring(line.game), tostring(err):gsub("^[^\n]-%.lua:%d+: ", "")))
+    end
     if progress then progress(i, #run.games) end
   end
   local fp = run.fingerprint
