@@ -351,3 +351,38 @@ describe("forged values in headers and game lines", function()
     H.rmdir(dir)
   end)
 end)
+
+-- ---- measures that are not finite ------------------------------------------------
+
+describe("measure values that are not finite", function()
+  it("are counted and said in the text and HTML reports, left out of the mean, never dropped silently", function()
+    -- JSON writes no NaN: 1e999 reads back as inf, -1e999 as -inf; NaN arises
+    -- in-process (inf - inf), so summarize is fed one too
+    local dir = H.tmpdir()
+    local m = function(x) return { measures = { odd = x } } end
+    experiment_folder(dir, {}, { { experiment_game(1, m(2)), '{"experiment":"x","seed":1,"variant":"a",'
+      .. '"vindex":1,"game":2,"result":"draw","plies":10,"white":"w","black":"b","measures":{"odd":1e999}}' },
+      { '{"experiment":"x","seed":1,"variant":"a","vindex":1,"game":2,"result":"draw","plies":10,'
+        .. '"white":"w","black":"b","measures":{"odd":-1e999}}' } })
+    local out, code = run("report " .. q(dir) .. " --html " .. q(dir .. "/r.html"))
+    assert.equal(0, code, out)
+    -- game 2 is in both files: the first (inf) kept; the mean of the finite value 2
+    assert.truthy(out:find("odd 2.000 (1 value not finite, left out: inf 1)", 1, true), out)
+    local html = assert(H.read_file(dir .. "/r.html"))
+    assert.truthy(html:find("<h3>Measures</h3>", 1, true), html)
+    assert.truthy(html:find("2.000 (1 value not finite, left out: inf 1)", 1, true))
+    local report = require "cheskers.report"
+    local recs = {}
+    for i, x in ipairs { 1, 0 / 0, 3, -math.huge, math.huge } do
+      recs[i] = experiment_game(i, m(x))
+    end
+    local g = report.summarize(recs)[1]
+    assert.equal(2, g.measures.odd)
+    assert.equal("2.000 (3 values not finite, left out: inf 1, -inf 1, nan 1)", report.measure_text(g, "odd"))
+    -- only values that are not finite: no mean, still said
+    g = report.summarize { experiment_game(1, m(0 / 0)) }[1]
+    assert.equal("- (1 value not finite, left out: nan 1)", report.measure_text(g, "odd"))
+    assert.same({ "odd" }, report.measure_names { g })
+    H.rmdir(dir)
+  end)
+end)

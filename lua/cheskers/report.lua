@@ -115,12 +115,14 @@ end
 -- present: a line with another value is forged (refused by file and line,
 -- store.refuse). Measure values may be infinite (JSON's 1e999), which the
 -- report counts and says (summarize: nonfinite).
-local counts = S.map("number")
+local finite = S.num {}
+local counts = S.map(finite)
+local any_number = S.test(function(x) return type(x) == "number" end, "a number")   -- inf too
 local GAME_FIELDS = {
   white = "string", black = "string", first = "string", reason = "string", vindex = S.int { min = 1 },
   plies = S.int { min = 0, max = 1000000000 },
-  captures = counts, captured = counts, promotions = counts, measures = counts, mat_kinds = "string",
-  branching_sum = "number", branching_n = "number", trace = S.list("number"), mat = S.list(S.list("number")),
+  captures = counts, captured = counts, promotions = counts, measures = S.map(any_number), mat_kinds = "string",
+  branching_sum = finite, branching_n = finite, trace = S.list(finite), mat = S.list(S.list(finite)),
 }
 local GAME_FIELD_NAMES = sorted_keys(GAME_FIELDS)
 
@@ -394,7 +396,7 @@ function M.summarize(recs)
       g = { experiment = r.experiment, variant = r.variant, seeds = {}, games = 0,
             white = 0, black = 0, draw = 0, lengths = {}, bsum = 0.0, bn = 0,
             reasons = {}, captures = {}, captured = {}, promotions = {},
-            msum = {}, mn = {}, bots = {}, first = {}, recs = {},
+            msum = {}, mn = {}, nonfinite = {}, bots = {}, first = {}, recs = {},
             family = r.family or r.variant, strength = r.strength }
       groups[key] = g
       order[#order + 1] = g
@@ -414,8 +416,14 @@ function M.summarize(recs)
     add_counts(g.captured, r.captured)
     add_counts(g.promotions, r.promotions)
     for k, x in pairs(r.measures or {}) do
-      g.msum[k] = (g.msum[k] or 0.0) + x      -- in floats: integers would wrap
-      g.mn[k] = (g.mn[k] or 0) + 1
+      local bad = x ~= x and "nan" or (x == math.huge and "inf") or (x == -math.huge and "-inf")
+      if bad then   -- (a file written by hand: the runs refuse such values) counted and said, not summed
+        g.nonfinite[k] = g.nonfinite[k] or {}
+        bump(g.nonfinite[k], bad)
+      else
+        g.msum[k] = (g.msum[k] or 0.0) + x      -- in floats: integers would wrap
+        g.mn[k] = (g.mn[k] or 0) + 1
+      end
     end
     g.bots[(r.white or "?") .. " vs " .. (r.black or "?")] = true
     if r.first then g.first[r.first] = true end
@@ -475,6 +483,34 @@ end
 
 -- The report of one experiment: each section gets say(fmt, ...), the
 -- experiment's groups (variants, in order) and the label width.
+
+-- The names of the experiment's own measures (a record's measures) of the
+-- variants of list, sorted: those with a mean and those whose values are
+-- all infinite or NaN.
+function M.measure_names(list)
+  local seen = {}
+  for _, h in ipairs(list) do
+    for k in pairs(h.measures or {}) do seen[k] = true end
+    for k in pairs(h.nonfinite or {}) do seen[k] = true end
+  end
+  return sorted_keys(seen)
+end
+
+-- A measure's mean over a variant's games, "1.500", and the values left
+-- out of it because they are not finite, said: "1.500 (2 values not
+-- finite, left out: inf 1, nan 1)"; "-" when it has no value.
+function M.measure_text(h, k)
+  local mean = h.measures and h.measures[k]
+  local text = mean and ("%.3f"):format(mean) or "-"
+  local bad = h.nonfinite and h.nonfinite[k]
+  if not bad then return text end
+  local parts, n = {}, 0
+  for _, kind in ipairs { "inf", "-inf", "nan" } do
+    if bad[kind] then parts[#parts + 1] = kind .. " " .. bad[kind]; n = n + bad[kind] end
+  end
+  return ("%s (%d %s not finite, left out: %s)"):format(text, n, n == 1 and "value" or "values",
+                                                          table.concat(parts, ", "))
+end
 
 local function rates_section(say, list, w)
   say("%s %6s  %-22s  %-22s  %s", pad("variant", w), "games",
@@ -899,9 +935,10 @@ local function endings_section(say, list, w)
     say("%s captures by: %s", pad("", w), counts_text(h.captures, h.games))
     say("%s lost:        %s", pad("", w), counts_text(h.captured, h.games))
     say("%s promoted to: %s", pad("", w), counts_text(h.promotions, h.games))
-    if next(h.measures) then
+    local names = M.measure_names({ h })
+    if #names > 0 then
       local ms = {}
-      for _, k in ipairs(sorted_keys(h.measures)) do ms[#ms + 1] = ("%s %.3f"):format(k, h.measures[k]) end
+      for _, k in ipairs(names) do ms[#ms + 1] = k .. " " .. M.measure_text(h, k) end
       say("%s measures:    %s", pad("", w), table.concat(ms, "  "))
     end
     say("%s bots %s; moves first: %s; seed %s", pad("", w), table.concat(h.bot_list, ", "),

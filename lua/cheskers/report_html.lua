@@ -142,6 +142,25 @@ local function summary_table(add, list)
       .. "(mean with its normal 95% interval): above 0.5, moving first is an advantage.</p>")
 end
 
+-- The experiment's own measures: each one's mean per variant, and the
+-- values that are not finite, said (report.measure_text).
+local function own_measures(add, list)
+  local names = report.measure_names(list)
+  if #names == 0 then return end
+  local rows = {}
+  for _, h in ipairs(list) do
+    local row = { h.variant }
+    for _, k in ipairs(names) do row[#row + 1] = report.measure_text(h, k) end
+    rows[#rows + 1] = row
+  end
+  local head = { "variant" }
+  for _, k in ipairs(names) do head[#head + 1] = k end
+  add("<h3>Measures</h3>")
+  html_table(add, head, rows)
+  add('<p class="note">The mean of each measure of the experiment over the games of a variant; values that '
+      .. "are not finite (infinite or NaN) are left out of it and counted.</p>")
+end
+
 -- Which weights played each variant (a fitted experiment).
 local function weights(add, list)
   local head, rows = report.weights_rows(list)
@@ -308,6 +327,7 @@ local function experiment_section(add, list, files, opts)
   for _, h in ipairs(list) do games = games + h.games end
   add(("<h2>Experiment %s: %d variants, %d games</h2>"):format(esc(list.name), #list, games))
   summary_table(add, list)
+  own_measures(add, list)
   weights(add, list)
   differences(add, list, opts)
   add(chart.svg(list, "Win rates and game lengths: " .. list.name, { inline = true }))
