@@ -318,8 +318,20 @@ describe("forged values in headers and game lines", function()
     local path = write_results(dir .. "/x.seed1.shard1of1.jsonl",
       experiment_header(1, nil, { variants = { { name = "a", white = {} } } }), { experiment_game(1) })
     refused("report " .. q(dir), path, 1, "fingerprint.variants[1].white must be a text")
-    write_results(path, experiment_header(1, nil, { trace = 5 }), { experiment_game(1) })
-    refused("report " .. q(dir), path, 1, "fingerprint.trace must be")
+    write_results(path, experiment_header(1, nil, { trace = true }), { experiment_game(1) })
+    refused("report " .. q(dir), path, 1, "fingerprint.trace must be a table or false, not true")
+    local h = experiment_header(1)
+    h.plan.shards = 0
+    write_results(path, h, { experiment_game(1) })
+    refused("report " .. q(dir), path, 1, "plan.shards must be")
+    -- a plan of 2^62 games and shards: refused, or counted without walking them
+    h.plan.shards, h.plan.variants[1].games = 1, math.maxinteger // 2
+    write_results(path, h, { experiment_game(1) })
+    refused("report " .. q(dir), path, 1, "plan.variants[1].games must be")
+    h.plan.shards, h.plan.variants[1].games = math.maxinteger // 2, 2
+    write_results(path, h, { experiment_game(1) })
+    local out, code = run("report " .. q(dir))
+    assert.equal(0, code, out)
     H.rmdir(dir)
   end)
 

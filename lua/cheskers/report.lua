@@ -175,8 +175,17 @@ local function check_header(f)
   local at, h = f.header_line, f.header
   local fp = store.expect(f.path, at, h.fingerprint, "table", "fingerprint")
   if fp == nil then store.refuse(f.path, at, "the header has no fingerprint") end
-  store.expect(f.path, at, h.plan, "table", "plan")
-  store.expect(f.path, at, fp.trace, S.either("table", "boolean"), "fingerprint.trace")
+  local plan = store.expect(f.path, at, h.plan, "table", "plan") or {}
+  store.expect(f.path, at, plan.command, "string", "plan.command")
+  store.expect(f.path, at, plan.variants, S.list("table"), "plan.variants")
+  for i, v in ipairs(type(plan.variants) == "table" and plan.variants or {}) do
+    store.expect(f.path, at, v.games, S.int { min = 0, max = 1 << 53 }, ("plan.variants[%d].games"):format(i))
+  end
+  store.expect(f.path, at, plan.shard, S.int { min = 1 }, "plan.shard")
+  store.expect(f.path, at, plan.shards, S.int { min = math.max(1, math.type(plan.shard) and plan.shard or 1) },
+               "plan.shards")
+  store.expect(f.path, at, fp.trace, S.test(function(x) return x == false or type(x) == "table" end,
+                                            "a table or false"), "fingerprint.trace")
   store.expect(f.path, at, fp.variants, S.list("table"), "fingerprint.variants")
   for i, v in ipairs(fp.variants or {}) do
     for _, k in ipairs { "name", "white", "black" } do
@@ -228,8 +237,9 @@ local function planned_shards(f)
     return nil
   end
   for _, v in ipairs(plan.variants) do
-    if type(v) ~= "table" or math.type(v.games) ~= "integer" then return nil end
+    if type(v) ~= "table" or math.type(v.games) ~= "integer" or v.games < 0 or v.games > 1 << 53 then return nil end
   end
+  if plan.shard < 1 or plan.shards < plan.shard then return nil end
   return plan, fp
 end
 
@@ -244,10 +254,21 @@ local function missing_shards(files)
       present[run .. "\0" .. plan.shard] = true
     end
   end
+  -- at most SHOWN named a run, the rest counted (a forged plan may say
+  -- 2^62 shards: the walk stops after SHOWN missing ones)
+  local SHOWN = 20
   local out = {}
   for _, run in ipairs(sorted_keys(splits)) do
+    local listed = 0
     for i = 1, splits[run] do
       if not present[run .. "\0" .. i] then
+        if listed == SHOWN then
+          local n = 0
+          for k in pairs(present) do if k:sub(1, #run + 1) == run .. "\0" then n = n + 1 end end
+          out[#out + 1] = ("%d more shards of %d (no file)"):format(splits[run] - n - SHOWN, splits[run])
+          break
+        end
+        listed = listed + 1
         out[#out + 1] = ("shard %d/%d (no file)"):format(i, splits[run])
       end
     end
@@ -266,11 +287,12 @@ local function completeness(files, found)
       local k, mine = 0, 0
       want[key] = want[key] or 0
       local total = 0
+      -- the games k (1, 2, ...) of the shard: (k - 1) % shards == shard - 1;
+      -- counted, not walked (a forged plan may say 2^62 games)
+      local function upto(n) return n >= plan.shard and (n - plan.shard) // plan.shards + 1 or 0 end
       for _, v in ipairs(plan.variants) do
-        for _ = 1, v.games do
-          k = k + 1
-          if (k - 1) % plan.shards == plan.shard - 1 then mine = mine + 1 end
-        end
+        mine = mine + upto(k + v.games) - upto(k)
+        k = k + v.games
         total = total + v.games
       end
       want[key] = math.max(want[key], total)
