@@ -620,8 +620,11 @@ typedef struct chk_search_opts {
                                            kept (a game's searches build on each
                                            other), unless the rules or the weights
                                            differ from the last run's or eval is
-                                           set; 0: this run starts from empty
-                                           tables */
+                                           set (hooks compare by filter, result
+                                           and hook_ud: a caller whose hook_ud
+                                           may come back with other hooks calls
+                                           chk_search_forget); 0: this run starts
+                                           from empty tables */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

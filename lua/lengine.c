@@ -81,10 +81,17 @@ static int box_gc(lua_State *L)
  * context = ctx} searches with it and keeps its tables from one search to
  * the next (chk_search_opts.keep), so a game's searches build on each other;
  * ctx:clear() forgets them. From the state's allocator (a box's memory cap
- * counts it); one search at a time. */
+ * counts it); one search at a time.
+ * The core starts afresh when the rules differ in content, but it can tell
+ * Lua hooks apart only by their hook_ud, the address of their Rules: rules
+ * made after the last search's were collected can get that address, with
+ * other hook functions. So rules with hooks are also told apart here by
+ * their Rules.id, which is never reused within a Lua state (hooked_id: the
+ * last search's, 0 when it had no hooks). */
 typedef struct Context {
     chk_search *search;
     bool busy;
+    lua_Integer hooked_id;
 } Context;
 
 #define CONTEXT_MT "cheskers.engine.context"
@@ -138,6 +145,7 @@ static int l_context(lua_State *L)
     Context *c = lua_newuserdatauv(L, sizeof *c, 0);
     c->search = NULL;
     c->busy = false;
+    c->hooked_id = 0;
     if (luaL_newmetatable(L, CONTEXT_MT)) {
         static const luaL_Reg methods[] = { { "clear", context_clear }, { NULL, NULL } };
         lua_pushcfunction(L, context_gc);
@@ -599,8 +607,13 @@ static int board_search(lua_State *L)
             return lb_error(L, LB_E_BUSY, "search: the context is searching already (a callback needs a context of its own)");
     }
     if (kept) {
+        const Rules *rules = (const Rules *)p->rules;
+        lua_Integer id = rules->r.filter || rules->r.result ? rules->id : 0;
         ctx = kept->search;
         o.keep = 1;
+        if (id != kept->hooked_id)
+            chk_search_forget(ctx);     /* other hooks, maybe at the same address */
+        kept->hooked_id = id;
     } else if (e->searching) {
         box = lua_newuserdatauv(L, sizeof *box, 0);
         box->search = NULL;

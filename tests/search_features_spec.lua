@@ -343,4 +343,42 @@ describe("a context under other rules or weights", function()
     -- the same rules and weights again: kept (fewer nodes)
     assert.is_true(b:search({ depth = 7, context = ctx, weights = w }).nodes < fresh_w.nodes)
   end)
+
+  -- Rules that differ only in a hook function: the core sees the same
+  -- content, and the new rule set is made where the collected old one was
+  -- (the same address, so the same hook_ud). Hooks compare by the rule
+  -- set's id, never reused.
+  it("starts afresh under rules that differ only in a hook, though they reuse the old rules' memory", function()
+    local fen
+    do
+      local b = cheskers.new()
+      for _ = 1, 8 do b:play(b:search({ depth = 3 }).move) end
+      fen = b:fen()
+    end
+    local function search(filter, ctx)
+      local board = cheskers.new(fen, { filter = filter })
+      local r = board:search({ depth = 7, context = ctx })
+      return { score = r.score, nodes = r.nodes, move = tostring(r.move) }
+    end
+    local allow_all = function() return true end
+    local fresh = search(allow_all)
+    -- the first filter forbids the best move: other scores, another best move
+    local forbid = function(_, m) return tostring(m) ~= fresh.move end
+    local ctx = cheskers.engine.context()
+    for _ = 1, 3 do
+      collectgarbage()
+      collectgarbage()
+      local other = search(forbid, ctx)
+      assert.are_not.equal(fresh.move, other.move)
+      collectgarbage()
+      collectgarbage()
+      assert.are.same(fresh, search(function() return true end, ctx))
+    end
+    -- the same hooked rules again (one board, so one rule set): kept
+    local board = cheskers.new(fen, { filter = allow_all })
+    ctx:clear()
+    local first = board:search({ depth = 7, context = ctx })
+    assert.are.equal(fresh.nodes, first.nodes)
+    assert.is_true(board:search({ depth = 7, context = ctx }).nodes < fresh.nodes)
+  end)
 end)
