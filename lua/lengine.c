@@ -16,8 +16,8 @@
  *       seconds; info is also called inside an iteration about that often,
  *       with partial = true and the iteration's best line so far. context: a
  *       search context (cheskers.engine.context) whose tables the search
- *       keeps from its earlier searches. The search features (nmp, rfp, ...,
- *       docs/engine.md) and the margins of rfp and fp.
+ *       keeps from its earlier searches. The search's switches and margins
+ *       (core/cheskers.h: CHK_SEARCH_SWITCHES, CHK_SEARCH_MARGINS).
  *   b:eval([{features = true}]) -> score [, terms]
  *       The static evaluation for the side to move; terms (only when
  *       features is asked for): weight name -> its part of the score.
@@ -28,6 +28,9 @@
  *   cheskers.engine.reset()                 the default weights
  *   cheskers.engine.defaults() -> table
  *   cheskers.engine.names                   the weight names, in order
+ *   cheskers.engine.switches, .margins      b:search's switches and margins:
+ *                                           name -> what it is (the lists of
+ *                                           core/cheskers.h)
  *   cheskers.engine.features(board) -> table   name -> feature value
  *   cheskers.engine.context([megabytes]) -> ctx   a search context;
  *       ctx:clear() forgets its searches
@@ -520,10 +523,12 @@ static int opt_function(lua_State *L, const char *name, int slot)
 /* b:search([opts]) */
 static int board_search(lua_State *L)
 {
+#define OPTION_NAME(name, what) #name,
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
-                                         "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir",
-                                         "counter", "pext", "rfp_margin", "fp_margin", "context", NULL };
+                                         "tb", "info_every", "context",
+                                         CHK_SEARCH_SWITCHES(OPTION_NAME)
+                                         CHK_SEARCH_MARGINS(OPTION_NAME) NULL };
+#undef OPTION_NAME
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -563,22 +568,12 @@ static int board_search(lua_State *L)
         o.tb = lb_check_tables(L, -1, p->rules, err, sizeof err);  /* NULL: none for these rules */
     }
     lua_pop(L, 1);      /* kept on the stack below, during the search */
-    o.nmp = opt_switch(L, "nmp");
-    o.rfp = opt_switch(L, "rfp");
-    o.aspiration = opt_switch(L, "aspiration");
-    o.lmr = opt_switch(L, "lmr");
-    o.fp = opt_switch(L, "fp");
-    o.lmp = opt_switch(L, "lmp");
-    o.qtt = opt_switch(L, "qtt");
-    o.hlmr = opt_switch(L, "hlmr");
-    o.delta = opt_switch(L, "delta");
-    o.unfinished = opt_switch(L, "unfinished");
-    o.hmalus = opt_switch(L, "hmalus");
-    o.iir = opt_switch(L, "iir");
-    o.counter = opt_switch(L, "counter");
-    o.pext = opt_switch(L, "pext");
-    o.rfp_margin = (int)opt_count(L, "rfp_margin");
-    o.fp_margin = (int)opt_count(L, "fp_margin");
+#define READ_SWITCH(name, what) o.name = opt_switch(L, #name);
+    CHK_SEARCH_SWITCHES(READ_SWITCH)
+#undef READ_SWITCH
+#define READ_MARGIN(name, what) o.name = (int)opt_count(L, #name);
+    CHK_SEARCH_MARGINS(READ_MARGIN)
+#undef READ_MARGIN
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);
@@ -724,6 +719,15 @@ void lb_open_engine(lua_State *L)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "names");
+    /* the search's switches and margins (core/cheskers.h): name -> what */
+#define PUSH_OPTION(name, what) lua_pushstring(L, what), lua_setfield(L, -2, #name);
+    lua_newtable(L);
+    CHK_SEARCH_SWITCHES(PUSH_OPTION)
+    lua_setfield(L, -2, "switches");
+    lua_newtable(L);
+    CHK_SEARCH_MARGINS(PUSH_OPTION)
+    lua_setfield(L, -2, "margins");
+#undef PUSH_OPTION
     lua_pushinteger(L, CHK_SCORE_WIN);
     lua_setfield(L, -2, "WIN");
     lua_pushinteger(L, CHK_SCORE_MATE_MIN);
