@@ -6,9 +6,10 @@
  * Without a FEN: the start position and a few positions a short game
  * (engine against itself, depth 3) reaches.
  *        search_bench compare FEATURE [N]
- * The search without and with a search feature (nmp, rfp, aspiration, lmr, fp,
- * lmp, qtt, hlmr, delta, hmalus, iir, counter, pext: chk_search_opts; or rfp_margin=N, fp_margin=N: the default margin
- * against N) interleaved in one run: 180 positions of 60 games
+ * The search without and with a search switch (CHK_SEARCH_SWITCHES of
+ * cheskers.h: rfp, aspiration, fp, delta), or with a margin
+ * (CHK_SEARCH_MARGINS: rfp_margin=N, fp_margin=N: the default against N),
+ * interleaved in one run: 180 positions of 60 games
  * (6 random plies from a fixed seed, then the engine at depth 3 against
  * itself; plies 12, 20 and 28), each searched to N nodes (default 20000)
  * by both, five rounds; each round's nodes a second (CPU time) and the
@@ -27,42 +28,35 @@
 #define NPOS 180
 #define ROUNDS 5
 
+/* The names the comparison takes, for its message. */
+#define NAME_OF_SWITCH(name, what) #name ", "
+#define NAME_OF_MARGIN(name, what) #name "=N, "
+static const char feature_names[] = CHK_SEARCH_SWITCHES(NAME_OF_SWITCH) CHK_SEARCH_MARGINS(NAME_OF_MARGIN);
+#undef NAME_OF_SWITCH
+#undef NAME_OF_MARGIN
+
+/* Sets the switch or margin name of o: v -1 off (a margin: the default),
+ * 1 on (a margin: N). -1 when there is none of that name. */
 static int set_feature(chk_search_opts *o, const char *name, signed char v)
 {
     int margin;     /* a margin, MARGIN=N: the default (off) against N (on) */
-    if (sscanf(name, "rfp_margin=%d", &margin) == 1 && margin > 0)
-        o->rfp_margin = v > 0 ? margin : 0;
-    else if (sscanf(name, "fp_margin=%d", &margin) == 1 && margin > 0)
-        o->fp_margin = v > 0 ? margin : 0;
-    else if (!strcmp(name, "nmp"))
-        o->nmp = v;
-    else if (!strcmp(name, "rfp"))
-        o->rfp = v;
-    else if (!strcmp(name, "aspiration"))
-        o->aspiration = v;
-    else if (!strcmp(name, "lmr"))
-        o->lmr = v;
-    else if (!strcmp(name, "fp"))
-        o->fp = v;
-    else if (!strcmp(name, "lmp"))
-        o->lmp = v;
-    else if (!strcmp(name, "qtt"))
-        o->qtt = v;
-    else if (!strcmp(name, "hlmr"))
-        o->hlmr = v;
-    else if (!strcmp(name, "delta"))
-        o->delta = v;
-    else if (!strcmp(name, "hmalus"))
-        o->hmalus = v;
-    else if (!strcmp(name, "iir"))
-        o->iir = v;
-    else if (!strcmp(name, "counter"))
-        o->counter = v;
-    else if (!strcmp(name, "pext"))
-        o->pext = v;
-    else
-        return -1;
-    return 0;
+    size_t len = strcspn(name, "=");
+#define SET_SWITCH(field, what) \
+    if (!strcmp(name, #field)) { \
+        o->field = v; \
+        return 0; \
+    }
+#define SET_MARGIN(field, what) \
+    if (len == strlen(#field) && !strncmp(name, #field, len) && sscanf(name + len, "=%d", &margin) == 1 \
+        && margin > 0) { \
+        o->field = v > 0 ? margin : 0; \
+        return 0; \
+    }
+    CHK_SEARCH_SWITCHES(SET_SWITCH)
+    CHK_SEARCH_MARGINS(SET_MARGIN)
+#undef SET_SWITCH
+#undef SET_MARGIN
+    return -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -133,7 +127,8 @@ static int compare(const char *feature, int64_t nodes)
     double mnps[2][ROUNDS];
     chk_rules_default(&r);
     if (set_feature(&o[0], feature, -1) || set_feature(&o[1], feature, 1)) {
-        fprintf(stderr, "search_bench: no search feature '%s' (nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, rfp_margin=N, fp_margin=N)\n", feature);
+        fprintf(stderr, "search_bench: no search switch or margin '%s' (%.*s)\n", feature,
+                (int)sizeof feature_names - 3, feature_names);
         return 2;
     }
     chk_search *s = chk_search_new(0);

@@ -570,6 +570,27 @@ typedef int (*chk_info_fn)(void *ud, const chk_search_info *info);
 
 struct chk_tb;                          /* cheskers_tb.h */
 
+/* The search features that stay switchable, each declared here once as
+ * X(name, what): chk_search_opts has a field of each (0: the default, on;
+ * 1 on; -1 off), and the binding (b:search's options, cheskers.engine.
+ * switches), the engine bot (engine:NAME=false), the bench (search_bench
+ * compare NAME) and the tests read this list. They ship, on by default;
+ * they are switches only so that a match can measure them again
+ * (scripts/tools/weights_sprt.sh plays the old engine without them). The
+ * rejected tries are not in the code: docs/engine.md names the commit that
+ * holds each. */
+#define CHK_SEARCH_SWITCHES(X) \
+    X(rfp, "reverse futility pruning") \
+    X(aspiration, "aspiration windows at the root") \
+    X(fp, "futility pruning of quiet moves") \
+    X(delta, "delta pruning in the quiescence search")
+/* The search's margins, X(name, what): a field of chk_search_opts each,
+ * > 0 sets it (in the evaluation's units a ply of depth), 0: the default
+ * (docs/engine.md). */
+#define CHK_SEARCH_MARGINS(X) \
+    X(rfp_margin, "the margin a ply of reverse futility pruning") \
+    X(fp_margin, "the margin a ply of futility pruning")
+
 typedef struct chk_search_opts {
     int depth;                          /* maximum depth, 0: CHK_MAX_PLY - 1 */
     int64_t nodes;                      /* node budget, 0: none */
@@ -587,41 +608,23 @@ typedef struct chk_search_opts {
                                            covered root is answered by the tables */
     double info_every;                  /* > 0: also call info about every this many
                                            seconds inside an iteration (partial) */
-    /* Search features under test (docs/engine.md, "Search changes"): each
-     * 0 for its default, 1 on, -1 off, so that one program plays a change
-     * against the search without it. */
-    signed char nmp;                    /* null-move pruning (default off) */
-    signed char rfp;                    /* reverse futility pruning (default on) */
-    signed char aspiration;             /* aspiration windows at the root (default on) */
-    signed char lmr;                    /* late-move reductions growing with depth and
-                                           move number (default off: 1 or 2 plies) */
-    signed char fp;                     /* futility pruning of quiet moves (default on) */
-    signed char lmp;                    /* late-move pruning of quiet moves (default off) */
-    signed char qtt;                    /* the transposition table in the quiescence
-                                           search (default off) */
-    signed char hlmr;                   /* late-move reductions one ply more for a
-                                           move without history (default off) */
-    signed char delta;                  /* delta pruning in the quiescence search
-                                           (default on) */
-    signed char hmalus;                 /* history lowered for the quiet moves tried
-                                           before a cutoff (default off) */
-    signed char iir;                    /* a ply less where the table has no move
-                                           (default off) */
-    signed char counter;                /* counter-move ordering (default off) */
-    signed char pext;                   /* a pawn step next to promotion extended
-                                           one ply (default off) */
-    signed char unfinished;             /* a node or time limit that ends an iteration
-                                           after it found a better root move plays
-                                           that move (default off) */
-    int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
-                                           (0: the defaults, docs/engine.md) */
+    /* The search's switches and margins, declared once (the lists above) */
+#define CHK__SEARCH_SWITCH_FIELD(name, what) signed char name;
+    CHK_SEARCH_SWITCHES(CHK__SEARCH_SWITCH_FIELD)
+#undef CHK__SEARCH_SWITCH_FIELD
+#define CHK__SEARCH_MARGIN_FIELD(name, what) int name;
+    CHK_SEARCH_MARGINS(CHK__SEARCH_MARGIN_FIELD)
+#undef CHK__SEARCH_MARGIN_FIELD
     int keep;                           /* nonzero: the context's transposition table
                                            and history from its earlier searches are
                                            kept (a game's searches build on each
                                            other), unless the rules or the weights
                                            differ from the last run's or eval is
-                                           set; 0: this run starts from empty
-                                           tables */
+                                           set (hooks compare by filter, result
+                                           and hook_ud: a caller whose hook_ud
+                                           may come back with other hooks calls
+                                           chk_search_forget); 0: this run starts
+                                           from empty tables */
 } chk_search_opts;
 
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:

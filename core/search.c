@@ -6,10 +6,11 @@
  * aspiration windows, reverse futility and futility pruning where no
  * capture is compulsory, and a quiescence search that never stands pat
  * while a capture is compulsory, with delta pruning where it may. The
- * search features of chk_search_opts (nmp, rfp, aspiration, lmr, fp, lmp,
- * qtt, hlmr, delta, unfinished, hmalus, iir, counter, pext) and the margins of rfp and fp switch the changes of
- * docs/engine.md's "Search changes" on and off, so one program plays each
- * against the search without it.
+ * search's switches and margins (CHK_SEARCH_SWITCHES, CHK_SEARCH_MARGINS of
+ * cheskers.h: rfp, aspiration, fp, delta, rfp_margin, fp_margin) turn the
+ * shipped changes of docs/engine.md's "Search changes" off or tune them, so
+ * one program plays the search without one against the search with it. The
+ * tries that did not gain are not here (docs/engine.md names their commit).
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the
  * search's own game ends) and a covered root is answered by the tables.
@@ -45,8 +46,6 @@
 #define FP_DEPTH   2                /* futility pruning (opts.fp) up to this depth */
 #define FP_MARGIN  150              /* ... of quiet moves when the evaluation + this a ply <= alpha
                                        (opts.fp_margin) */
-#define LMP_DEPTH  3                /* late-move pruning (opts.lmp) up to this depth */
-#define LMP_COUNT(d) (3 + (d) * (d)) /* ... of the quiet moves after this many moves */
 #define DELTA_MARGIN 200            /* delta pruning (opts.delta): a capture whose gain + this
                                        cannot lift standing pat to alpha */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
@@ -79,8 +78,6 @@ struct chk_search {
     int *scores;                        /* ordering scores, parallel to moves */
     move_key killers[CHK_MAX_PLY][2];
     int history[2][CHK_SQUARES][CHK_SQUARES];
-    move_key counters[2][CHK_SQUARES][CHK_SQUARES];   /* the quiet reply that cut off after
-                                                         the other side's move from-to (opts.counter) */
     chk_move pv[CHK_MAX_PLY][CHK_MAX_PLY];  /* triangular PV table */
     int pvlen[CHK_MAX_PLY];
 
@@ -96,10 +93,11 @@ struct chk_search {
                                            when its own limits (nodes, seconds) ended it */
     int seldepth;
     bool fast_quiet;    /* quiet_side() knows these rules */
-    /* search features (opts.nmp, rfp, aspiration, lmr, fp), resolved */
-    bool nmp, rfp, aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished, hmalus, iir, counter, pext;
+    /* the search's switches (CHK_SEARCH_SWITCHES), resolved, and margins */
+#define SWITCH_FIELD(name, what) bool name;
+    CHK_SEARCH_SWITCHES(SWITCH_FIELD)
+#undef SWITCH_FIELD
     int rfp_margin, fp_margin;          /* a ply of depth */
-    bool by_null[CHK_MAX_PLY];          /* the node at this ply follows a null move */
     /* opts.keep: what the tables of the last run were made under; a run
      * under other rules or weights (or a Lua eval) starts from empty ones */
     bool kept_valid;
@@ -163,7 +161,6 @@ void chk_search_forget(chk_search *s)
     s->age = s->age ? s->age : 1;
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
-    memset(s->counters, 0, sizeof s->counters);
 }
 
 void chk_search_clear(chk_search *s)
@@ -171,7 +168,6 @@ void chk_search_clear(chk_search *s)
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
-    memset(s->counters, 0, sizeof s->counters);
     s->age = 0;
 }
 
@@ -301,23 +297,12 @@ static int evaluate(chk_search *s)
     return chk_eval(s->p, &s->weights);
 }
 
-/* opts.counter: the counter move to the last move played (NULL: none). */
-static inline move_key *counter_of(chk_search *s)
-{
-    const chk_pos *p = s->p;
-    if (!s->counter || p->nhist == 0)
-        return NULL;
-    const chk_move *last = &p->hist[p->nhist - 1].move;
-    return &s->counters[p->side][last->from][last->to];
-}
-
 /* Ordering scores for list[0..n): hash move, then captures (more pieces
  * first, then more value, cheaper capturer first) and promotions (the
  * static order of chk_order_scores, which bots get too), killers, history. */
 static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_entry *e, int ply)
 {
     int side = s->p->side;
-    const move_key *cm = counter_of(s);
     chk_order_scores(s->p, &s->weights, list, n, sc);
     for (int i = 0; i < n; i++) {
         const chk_move *m = &list[i];
@@ -330,8 +315,6 @@ static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_
             sc[i] = (1 << 24) + 1;
         else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][1], m))
             sc[i] = 1 << 24;
-        else if (cm && key_is(cm, m))
-            sc[i] = 1 << 23;
         else
             sc[i] = s->history[side][m->from][m->to];
     }
@@ -539,11 +522,6 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
-    /* opts.qtt: off the principal variation, a bound the main search stored
-     * for this position ends it; its move is tried first */
-    tt_entry *e = NULL;
-    if (s->qtt && (e = tt_probe(s, p->hash)) && beta - alpha == 1 && tt_cuts(e, ply, alpha, beta, &v))
-        return v;
 
     /* standing pat often fails high: then no move list is needed */
     int best = -INF;
@@ -584,7 +562,7 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
         if (best > alpha)
             alpha = best;
     }
-    score_moves(s, list, sc, nq, e, CHK_MAX_PLY);
+    score_moves(s, list, sc, nq, NULL, CHK_MAX_PLY);
     int stand = best;       /* the evaluation when standing pat was allowed, else -INF */
     for (int i = 0; i < nq; i++) {
         pick(list, sc, i, nq);
@@ -617,21 +595,15 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
 
 static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_move *list);
 
-/* Pruning before the move list at a non-PV node (opts.rfp, opts.nmp): a
- * score that fails high (>= beta), else INF; *static_eval gets the
- * evaluation when it was made (for opts.fp). Only where no capture is
- * compulsory (the side to move has a quiet move, so passing or standing on
- * the evaluation is a fair guess) and beta is no forced result.
- * - reverse futility: at depth <= RFP_DEPTH, the evaluation beats beta by
- *   RFP_MARGIN a ply;
- * - null move: at depth >= 3 with the evaluation at least beta, the side
- *   passes and a search reduced by 2 or 3 plies still fails high. Not twice
- *   in a row, and only for a side with a bishop, camel or other chess piece
- *   (pawns and kings alone are where zugzwang lives, as in draughts). */
-static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list, int *static_eval)
+/* Pruning before the move list at a non-PV node (opts.rfp): a score that
+ * fails high (>= beta), else INF; *static_eval gets the evaluation when it
+ * was made (for opts.fp). Only where no capture is compulsory (the side to
+ * move has a quiet move, so standing on the evaluation is a fair guess) and
+ * beta is no forced result: reverse futility, at depth <= RFP_DEPTH, the
+ * evaluation beats beta by RFP_MARGIN a ply. */
+static int prune(chk_search *s, int depth, int beta, int *static_eval)
 {
     chk_pos *p = s->p;
-    int us = p->side;
     if (!s->fast_quiet || beta >= CHK_SCORE_MATE_MIN || beta <= -CHK_SCORE_MATE_MIN
         || !quiet_side(p))
         return INF;
@@ -640,31 +612,7 @@ static int prune(chk_search *s, int depth, int beta, int ply, chk_move *list, in
         return 0;
     if (s->rfp && depth <= RFP_DEPTH && se - s->rfp_margin * depth >= beta)
         return se;
-    if (!s->nmp || depth < 3 || se < beta || s->by_null[ply] || ply + 1 >= CHK_MAX_PLY
-        || !(p->occ[us] & ~(p->bb[us][CHK_PAWN] | p->bb[us][CHK_KING])))
-        return INF;
-    uint16_t quiet = p->quiet;
-    p->quiet = 0;           /* no repetition across the pass */
-    p->side = (uint8_t)!us;
-    p->hash ^= ZOB_SIDE;
-    s->by_null[ply + 1] = true;
-    int v = -search(s, depth - 1 - (depth >= 6 ? 3 : 2), -beta, -beta + 1, ply + 1, list);
-    s->by_null[ply + 1] = false;
-    p->hash ^= ZOB_SIDE;
-    p->side = (uint8_t)us;
-    p->quiet = quiet;
-    if (s->halted)
-        return 0;
-    return v >= beta ? (v >= CHK_SCORE_MATE_MIN ? beta : v) : INF;
-}
-
-/* The late-move reduction of the i-th move (i >= 3) at depth (>= 3) under
- * opts.lmr: one ply, one more from the 6th move, from the 12th at depth 6
- * and from the 20th at depth 9; always leaving at least one ply. */
-static inline int reduction(int depth, int i)
-{
-    int r = 1 + (i >= 6) + (depth >= 6 && i >= 12) + (depth >= 9 && i >= 20);
-    return r < depth - 1 ? r : depth - 1;
+    return INF;
 }
 
 static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_move *list)
@@ -704,16 +652,10 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     if (e && ply > 0 && !pv_node && e->depth >= depth && tt_cuts(e, ply, alpha, beta, &v))
         return v;
 
-    /* opts.iir: a node of depth 4 or more with no move from the table is
-     * searched a ply shallower (its ordering is a guess) */
-    if (s->iir && depth >= 4 && !(e && e->from != NO_SQ))
-        depth--;
-
     int se = INF;       /* the static evaluation, when prune() made it */
     if (!pv_node && ply > 0
-        && ((s->rfp && depth <= RFP_DEPTH) || (s->nmp && depth >= 3) || (s->fp && depth <= FP_DEPTH)
-            || (s->lmp && depth <= LMP_DEPTH))) {
-        v = prune(s, depth, beta, ply, list, &se);
+        && ((s->rfp && depth <= RFP_DEPTH) || (s->fp && depth <= FP_DEPTH))) {
+        v = prune(s, depth, beta, &se);
         if (s->halted || v != INF)
             return v;
     }
@@ -732,7 +674,6 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         __builtin_prefetch(&s->tt[chk__hash_after(p, &list[i]) & s->tt_mask]);
     int ext = n == 1 && ply < CHK_MAX_PLY / 2 ? 1 : 0;    /* a forced reply costs no depth */
     int best = -INF, alpha0 = alpha, bi = -1;
-    int tried[64], ntried = 0;      /* quiet moves searched before a cutoff (opts.hmalus) */
     for (int i = 0; i < n; i++) {
         pick(list, sc, i, n);
         chk_move *m = &list[i];
@@ -742,32 +683,19 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         if (s->fp && i > 0 && se != INF && depth <= FP_DEPTH && !tactical && sc[i] < (1 << 24)
             && se + s->fp_margin * depth <= alpha)
             continue;
-        /* late-move pruning (opts.lmp): near the horizon, where a quiet move
-         * is allowed (se made), the quiet moves ordered late are not tried */
-        if (s->lmp && se != INF && depth <= LMP_DEPTH && i >= LMP_COUNT(depth) && !tactical
-            && sc[i] < (1 << 24))
-            continue;
         if (!chk_make(p, m)) {
             halt(s, CHK_NO_MEMORY);    /* the history could not grow */
             return 0;
         }
         int d = depth - 1 + ext;
-        /* opts.pext: a pawn stepping next to its promotion rank costs no depth */
-        if (s->pext && !ext && m->kind == CHK_PAWN && !m->captures && ply < CHK_MAX_PLY / 2
-            && (BB(m->to) & (p->side == CHK_WHITE ? 0x000000F0u : 0x0F000000u)))
-            d++;
         if (d > 0)
             __builtin_prefetch(&s->tt[p->hash & s->tt_mask]);    /* the child probes it */
         if (i == 0) {
             v = -search(s, d, -beta, -alpha, ply + 1, list + n);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24)) {
-                r = s->lmr ? reduction(depth, i) : i >= 8 ? 2 : 1;
-                /* opts.hlmr: a move that never cut off (no history) one ply more */
-                if (s->hlmr && sc[i] <= 0 && r + 1 < depth - 1)
-                    r++;
-            }
+            if (depth >= 3 && i >= 3 && !tactical && !pv_node && sc[i] < (1 << 24))
+                r = i >= 8 ? 2 : 1;     /* late moves: one ply less, two from the 9th */
             v = -search(s, d - r, -alpha - 1, -alpha, ply + 1, list + n);
             if (!s->halted && v > alpha && (r || pv_node))
                 v = -search(s, d, -beta, -alpha, ply + 1, list + n);
@@ -775,8 +703,6 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         chk_unmake(p);
         if (s->halted)
             return 0;
-        if (s->hmalus && !tactical && v < beta && ntried < 64)
-            tried[ntried++] = i;
         if (v > best) {
             best = v;
             bi = i;
@@ -791,19 +717,9 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
                             s->killers[ply][1] = s->killers[ply][0];
                             s->killers[ply][0] = key_of(m);
                         }
-                        move_key *cm = counter_of(s);
-                        if (cm)
-                            *cm = key_of(m);
                         int *h = &s->history[p->side][m->from][m->to];
                         *h += depth * depth;
-                        bool halve = *h > (1 << 20);
-                        /* opts.hmalus: the quiet moves tried before it did not cut */
-                        for (int t = 0; s->hmalus && t < ntried; t++) {
-                            int *hq = &s->history[p->side][list[tried[t]].from][list[tried[t]].to];
-                            *hq -= depth * depth;
-                            halve |= *hq < -(1 << 20);
-                        }
-                        if (halve) {
+                        if (*h > (1 << 20)) {
                             for (int a = 0; a < CHK_SQUARES; a++)
                                 for (int b = 0; b < CHK_SQUARES; b++)
                                     s->history[p->side][a][b] /= 2;
@@ -853,23 +769,11 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->status = CHK_OK;
     s->seldepth = 0;
     s->fast_quiet = p->rules->fast_count && !p->rules->filter;
-    s->nmp = o->nmp > 0;
-    s->rfp = o->rfp >= 0;
-    s->aspiration = o->aspiration >= 0;
-    s->lmr = o->lmr > 0;
-    s->fp = o->fp >= 0;
-    s->lmp = o->lmp > 0;
-    s->qtt = o->qtt > 0;
-    s->hlmr = o->hlmr > 0;
-    s->delta = o->delta >= 0;
-    s->unfinished = o->unfinished > 0;
-    s->hmalus = o->hmalus > 0;
-    s->iir = o->iir > 0;
-    s->counter = o->counter > 0;
-    s->pext = o->pext > 0;
+#define SWITCH_SET(name, what) s->name = o->name >= 0;     /* on unless -1 */
+    CHK_SEARCH_SWITCHES(SWITCH_SET)
+#undef SWITCH_SET
     s->rfp_margin = o->rfp_margin > 0 ? o->rfp_margin : RFP_MARGIN;
     s->fp_margin = o->fp_margin > 0 ? o->fp_margin : FP_MARGIN;
-    memset(s->by_null, 0, sizeof s->by_null);
     memset(s->killers, 0, sizeof s->killers);   /* they are by ply from the root */
     bool same = o->keep && s->kept_valid && !o->eval
                 && !memcmp(&s->kept_rules, p->rules, sizeof s->kept_rules)
@@ -951,14 +855,6 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         out->npv = 1;
         out->pv[0] = s->pvlen[0] ? s->pv[0][0] : first;
     } else {
-        /* opts.unfinished: an iteration cut short that already found its
-         * best root move (a move searched to the end that beat the first,
-         * which is the last iteration's best) plays it */
-        if (s->halted && s->unfinished && s->pvlen[0] > 0 && s->status == CHK_OK) {
-            out->score = s->root_score;
-            out->npv = s->pvlen[0];
-            memcpy(out->pv, s->pv[0], (size_t)out->npv * sizeof(chk_move));
-        }
         out->nodes = s->nodes;
         out->seconds = elapsed(s);
     }

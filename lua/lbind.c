@@ -794,12 +794,18 @@ int lb_deadline(lua_State *L)
     return 2;
 }
 
+/* The earlier of two deadlines (0: none). */
+static double earlier(double a, double b)
+{
+    return a > 0 && (b <= 0 || a < b) ? a : b;
+}
+
 chk_stop lb_stop(lua_State *L)
 {
     State *st = lb_state(L);
     interrupt_flag = 0;
-    chk_stop s = chk_stop_make(&interrupt_flag, st->deadline);
-    s.cpu_deadline = st->cpu_deadline;
+    chk_stop s = chk_stop_make(&interrupt_flag, earlier(st->deadline, st->box_deadline));
+    s.cpu_deadline = earlier(st->cpu_deadline, st->box_cpu_deadline);
     return s;
 }
 

@@ -51,6 +51,10 @@ typedef struct State {
     double deadline;        /* cheskers.deadline: a chk_clock() time, 0: none */
     lua_Integer last_rules_id;  /* the id of the last rule set made (Rules.id) */
     double cpu_deadline;    /* its CPU deadline: a chk_cpu_clock() time, 0: none */
+    double box_deadline;    /* the deadlines of the sandbox's budget running
+                               (lsandbox.c), nested runs the earliest: a
+                               chk_clock() time, 0: none */
+    double box_cpu_deadline;    /* a chk_cpu_clock() time, 0: none */
     lua_State *main;        /* the main thread: its allocator is the state's */
     chk_alloc alloc;        /* the C memory kept for Lua code (boards' histories
                                and plies, nested search contexts): the Lua
@@ -255,7 +259,8 @@ volatile sig_atomic_t *lb_interrupt_flag(void);
 /* cheskers.deadline([seconds [, cpu_seconds]]) (also cheskers.engine.deadline). */
 int lb_deadline(lua_State *L);
 /* The stop condition of a long core call starting now: the interrupt flag
- * (cleared) and the deadlines (wall clock and CPU) of cheskers.deadline. */
+ * (cleared) and the earlier deadlines (wall clock and CPU) of
+ * cheskers.deadline and of the sandbox's budget running (State.box_*). */
 chk_stop lb_stop(lua_State *L);
 /* Raises the error value of a failed core call's status (negative chk_status):
  * "interrupted", "timeout", "hook", "no_memory", "node_limit". who prefixes

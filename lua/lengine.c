@@ -16,8 +16,8 @@
  *       seconds; info is also called inside an iteration about that often,
  *       with partial = true and the iteration's best line so far. context: a
  *       search context (cheskers.engine.context) whose tables the search
- *       keeps from its earlier searches. The search features (nmp, rfp, ...,
- *       docs/engine.md) and the margins of rfp and fp.
+ *       keeps from its earlier searches. The search's switches and margins
+ *       (core/cheskers.h: CHK_SEARCH_SWITCHES, CHK_SEARCH_MARGINS).
  *   b:eval([{features = true}]) -> score [, terms]
  *       The static evaluation for the side to move; terms (only when
  *       features is asked for): weight name -> its part of the score.
@@ -28,6 +28,9 @@
  *   cheskers.engine.reset()                 the default weights
  *   cheskers.engine.defaults() -> table
  *   cheskers.engine.names                   the weight names, in order
+ *   cheskers.engine.switches, .margins      b:search's switches and margins:
+ *                                           name -> what it is (the lists of
+ *                                           core/cheskers.h)
  *   cheskers.engine.features(board) -> table   name -> feature value
  *   cheskers.engine.context([megabytes]) -> ctx   a search context;
  *       ctx:clear() forgets its searches
@@ -81,10 +84,17 @@ static int box_gc(lua_State *L)
  * context = ctx} searches with it and keeps its tables from one search to
  * the next (chk_search_opts.keep), so a game's searches build on each other;
  * ctx:clear() forgets them. From the state's allocator (a box's memory cap
- * counts it); one search at a time. */
+ * counts it); one search at a time.
+ * The core starts afresh when the rules differ in content, but it can tell
+ * Lua hooks apart only by their hook_ud, the address of their Rules: rules
+ * made after the last search's were collected can get that address, with
+ * other hook functions. So rules with hooks are also told apart here by
+ * their Rules.id, which is never reused within a Lua state (hooked_id: the
+ * last search's, 0 when it had no hooks). */
 typedef struct Context {
     chk_search *search;
     bool busy;
+    lua_Integer hooked_id;
 } Context;
 
 #define CONTEXT_MT "cheskers.engine.context"
@@ -138,6 +148,7 @@ static int l_context(lua_State *L)
     Context *c = lua_newuserdatauv(L, sizeof *c, 0);
     c->search = NULL;
     c->busy = false;
+    c->hooked_id = 0;
     if (luaL_newmetatable(L, CONTEXT_MT)) {
         static const luaL_Reg methods[] = { { "clear", context_clear }, { NULL, NULL } };
         lua_pushcfunction(L, context_gc);
@@ -512,10 +523,12 @@ static int opt_function(lua_State *L, const char *name, int slot)
 /* b:search([opts]) */
 static int board_search(lua_State *L)
 {
+#define OPTION_NAME(name, what) #name,
     static const char *const known[] = { "depth", "nodes", "time", "eval", "weights", "info",
-                                         "tb", "info_every", "nmp", "rfp", "aspiration", "lmr",
-                                         "fp", "lmp", "qtt", "hlmr", "delta", "unfinished", "hmalus", "iir",
-                                         "counter", "pext", "rfp_margin", "fp_margin", "context", NULL };
+                                         "tb", "info_every", "context",
+                                         CHK_SEARCH_SWITCHES(OPTION_NAME)
+                                         CHK_SEARCH_MARGINS(OPTION_NAME) NULL };
+#undef OPTION_NAME
     Engine *e = getengine(L);
     chk_pos *p = lb_checkpos(L, 1);
     chk_search_opts o;
@@ -555,22 +568,12 @@ static int board_search(lua_State *L)
         o.tb = lb_check_tables(L, -1, p->rules, err, sizeof err);  /* NULL: none for these rules */
     }
     lua_pop(L, 1);      /* kept on the stack below, during the search */
-    o.nmp = opt_switch(L, "nmp");
-    o.rfp = opt_switch(L, "rfp");
-    o.aspiration = opt_switch(L, "aspiration");
-    o.lmr = opt_switch(L, "lmr");
-    o.fp = opt_switch(L, "fp");
-    o.lmp = opt_switch(L, "lmp");
-    o.qtt = opt_switch(L, "qtt");
-    o.hlmr = opt_switch(L, "hlmr");
-    o.delta = opt_switch(L, "delta");
-    o.unfinished = opt_switch(L, "unfinished");
-    o.hmalus = opt_switch(L, "hmalus");
-    o.iir = opt_switch(L, "iir");
-    o.counter = opt_switch(L, "counter");
-    o.pext = opt_switch(L, "pext");
-    o.rfp_margin = (int)opt_count(L, "rfp_margin");
-    o.fp_margin = (int)opt_count(L, "fp_margin");
+#define READ_SWITCH(name, what) o.name = opt_switch(L, #name);
+    CHK_SEARCH_SWITCHES(READ_SWITCH)
+#undef READ_SWITCH
+#define READ_MARGIN(name, what) o.name = (int)opt_count(L, #name);
+    CHK_SEARCH_MARGINS(READ_MARGIN)
+#undef READ_MARGIN
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
         luaL_checktype(L, -1, LUA_TTABLE);
         read_weights(L, -1, &w);
@@ -599,8 +602,13 @@ static int board_search(lua_State *L)
             return lb_error(L, LB_E_BUSY, "search: the context is searching already (a callback needs a context of its own)");
     }
     if (kept) {
+        const Rules *rules = (const Rules *)p->rules;
+        lua_Integer id = rules->r.filter || rules->r.result ? rules->id : 0;
         ctx = kept->search;
         o.keep = 1;
+        if (id != kept->hooked_id)
+            chk_search_forget(ctx);     /* other hooks, maybe at the same address */
+        kept->hooked_id = id;
     } else if (e->searching) {
         box = lua_newuserdatauv(L, sizeof *box, 0);
         box->search = NULL;
@@ -711,6 +719,15 @@ void lb_open_engine(lua_State *L)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "names");
+    /* the search's switches and margins (core/cheskers.h): name -> what */
+#define PUSH_OPTION(name, what) lua_pushstring(L, what), lua_setfield(L, -2, #name);
+    lua_newtable(L);
+    CHK_SEARCH_SWITCHES(PUSH_OPTION)
+    lua_setfield(L, -2, "switches");
+    lua_newtable(L);
+    CHK_SEARCH_MARGINS(PUSH_OPTION)
+    lua_setfield(L, -2, "margins");
+#undef PUSH_OPTION
     lua_pushinteger(L, CHK_SCORE_WIN);
     lua_setfield(L, -2, "WIN");
     lua_pushinteger(L, CHK_SCORE_MATE_MIN);

@@ -23,7 +23,17 @@
  *                 and a backstop of wall-clock seconds per call (a call that
  *                 waits uses no CPU), both checked by the same hook: the
  *                 wall clock at every hook call, the CPU clock (a system
- *                 call) at most once a millisecond of wall time.
+ *                 call) at most once a millisecond of wall time. The long
+ *                 core calls (search, perft, divide, solve) that run meanwhile
+ *                 stop at CORE_SHARE of each (lb_stop reads State.box_*), so
+ *                 that a search cut short there leaves the box time to
+ *                 answer with its move.
+ *   nesting       A run that starts while another runs (a box's function
+ *                 called from inside another box's run: a rule hook of an
+ *                 experiment under a bot's search, or the same box's hook
+ *                 under its own core call) ends by the deadlines of the
+ *                 outer run too, whichever come first: no chain of runs
+ *                 gets more time than the outermost was given.
  *
  *   budget.new(memory|nil, instructions|nil) -> budget   (nil: no such cap)
  *   budget:run(cpu|nil, wall|nil, handler|nil, f, ...) -> true, results... | false, error
@@ -34,6 +44,10 @@
  *       call that passed a time cap where the hook could not see it (in a
  *       C function) has passed it too: why() says so even when f returned.
  *       Calls with a memory cap do not nest.
+ *   budget:limits() -> CPU seconds, wall seconds the last run was given (the
+ *                     outer run's deadlines may have made them shorter; nil:
+ *                     none)
+ *   budget.CORE_SHARE -> the share of a run's time caps at which core calls stop
  *   budget:why()   -> nil | "time" (CPU) | "backstop" (wall clock) |
  *                     "instructions" | "memory"  (last run)
  *   budget:spent() -> CPU seconds, wall seconds of the last run
@@ -62,6 +76,7 @@
 #define BUDGET_MT "cheskers.budget"
 #define HOOK_STEP 100           /* instructions between two hook calls */
 #define CPU_READ_EVERY 0.001    /* wall seconds between two reads of the CPU clock */
+#define CORE_SHARE 0.9          /* core calls stop at this share of a run's time caps */
 
 typedef struct Budget {
     lua_Alloc f;            /* the allocator forwarded to while running */
@@ -71,8 +86,10 @@ typedef struct Budget {
     ptrdiff_t entered;      /* used when the run started */
     lua_Integer count;      /* instructions of the run going on */
     lua_Integer max;        /* 0: no instruction cap */
-    double cpu_limit;       /* CPU seconds a run may use; 0: none */
-    double wall_limit;      /* wall seconds a run may take (the backstop); 0: none */
+    double cpu_deadline;    /* the chk_cpu_clock() time the run must end by; 0: none */
+    double wall_deadline;   /* the chk_clock() time (the backstop); 0: none */
+    double cpu_given;       /* the seconds they gave the last run (budget:limits) */
+    double wall_given;
     double cpu_start;       /* chk_cpu_clock() when the run started */
     double wall_start;      /* chk_clock() when the run started */
     double cpu_next;        /* chk_clock() time of the next CPU clock read */
@@ -125,11 +142,11 @@ static const char *why_message(const char *why)
 static const char *time_passed(Budget *b)
 {
     double now = chk_clock();
-    if (b->wall_limit > 0 && now - b->wall_start > b->wall_limit)
+    if (b->wall_deadline > 0 && now > b->wall_deadline)
         return "backstop";
-    if (b->cpu_limit > 0 && now >= b->cpu_next) {
+    if (b->cpu_deadline > 0 && now >= b->cpu_next) {
         b->cpu_next = now + CPU_READ_EVERY;
-        if (chk_cpu_clock() - b->cpu_start > b->cpu_limit)
+        if (chk_cpu_clock() > b->cpu_deadline)
             return "time";
     }
     return NULL;
@@ -173,7 +190,7 @@ static int budget_new(lua_State *L)
     b->limit = memory > PTRDIFF_MAX / 2 ? PTRDIFF_MAX / 2 : (ptrdiff_t)memory;
     b->count = 0;
     b->max = instructions;
-    b->cpu_limit = b->wall_limit = 0;
+    b->cpu_deadline = b->wall_deadline = b->cpu_given = b->wall_given = 0;
     b->cpu_start = b->wall_start = b->cpu_next = 0;
     b->cpu_spent = b->wall_spent = 0;
     b->why = NULL;
@@ -182,27 +199,45 @@ static int budget_new(lua_State *L)
     return 1;
 }
 
-/* What a run saves and restores: the hook and budget it replaces. */
+/* What a run saves and restores: the hook and budget it replaces, the core
+ * calls' deadlines, and the budget's own run when it runs already (a box's
+ * hook under its own core call). */
 typedef struct Saved {
     lua_Hook hook;
     int mask, count;
+    double box_deadline, box_cpu_deadline;
+    bool again;         /* b was the budget running: run holds its fields */
+    Budget run;
 } Saved;
 
+/* The earlier of two deadlines (0: none). */
+static double earlier(double a, double b)
+{
+    return a > 0 && (b <= 0 || a < b) ? a : b;
+}
+
 /* Installs b (its allocator when capped, its hook) and starts its clocks;
- * the budget it replaces is left on the stack for leave. */
+ * its deadlines and the core calls' are the earlier of its own and the
+ * outer run's. The budget it replaces is left on the stack for leave. */
 static void enter(lua_State *L, Budget *b, double cpu, double wall, Saved *s)
 {
+    State *st = lb_state(L);
     s->hook = lua_gethook(L);
     s->mask = lua_gethookmask(L);
     s->count = lua_gethookcount(L);
+    s->box_deadline = st->box_deadline;
+    s->box_cpu_deadline = st->box_cpu_deadline;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &HOOK_KEY);
+    const Budget *outer = lua_touserdata(L, -1);
+    double outer_cpu = outer ? outer->cpu_deadline : 0, outer_wall = outer ? outer->wall_deadline : 0;
+    s->again = outer == b;
+    if (s->again)
+        s->run = *b;
     lua_pushlightuserdata(L, b);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &HOOK_KEY);
     b->count = 0;
     b->why = NULL;
     b->refused = 0;
-    b->cpu_limit = cpu;
-    b->wall_limit = wall;
     *lb_interrupt_flag() = 0;    /* see budget.interrupted */
     if (b->limit > 0) {
         lua_gc(L, LUA_GCCOLLECT);
@@ -210,32 +245,53 @@ static void enter(lua_State *L, Budget *b, double cpu, double wall, Saved *s)
         b->f = lua_getallocf(L, &b->ud);
         lua_setallocf(L, budget_alloc, b);
     }
-    if (b->max > 0 || cpu > 0 || wall > 0)     /* else the caller's hook stays */
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
     b->wall_start = b->cpu_next = chk_clock();  /* after the collection: not the box's time */
     b->cpu_start = chk_cpu_clock();
+    b->cpu_deadline = earlier(cpu > 0 ? b->cpu_start + cpu : 0, outer_cpu);
+    b->wall_deadline = earlier(wall > 0 ? b->wall_start + wall : 0, outer_wall);
+    if (cpu > 0)
+        st->box_cpu_deadline = earlier(b->cpu_start + CORE_SHARE * cpu, st->box_cpu_deadline);
+    if (wall > 0)
+        st->box_deadline = earlier(b->wall_start + CORE_SHARE * wall, st->box_deadline);
+    if (b->max > 0 || b->cpu_deadline > 0 || b->wall_deadline > 0)    /* else the caller's hook stays */
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
 }
 
 /* Stops b's clocks; a time cap passed where the hook could not see it
  * (inside a C function, at the very end) is passed too. */
 static void stop_clocks(Budget *b)
 {
-    b->cpu_spent = chk_cpu_clock() - b->cpu_start;
-    b->wall_spent = chk_clock() - b->wall_start;
+    double cpu = chk_cpu_clock(), now = chk_clock();
+    b->cpu_spent = cpu - b->cpu_start;
+    b->wall_spent = now - b->wall_start;
+    b->cpu_given = b->cpu_deadline > 0 ? b->cpu_deadline - b->cpu_start : 0;
+    b->wall_given = b->wall_deadline > 0 ? b->wall_deadline - b->wall_start : 0;
     if (b->why != NULL || b->refused > 0)
         return;
-    if (b->cpu_limit > 0 && b->cpu_spent > b->cpu_limit)
+    if (b->cpu_deadline > 0 && cpu > b->cpu_deadline)
         b->why = "time";
-    else if (b->wall_limit > 0 && b->wall_spent > b->wall_limit)
+    else if (b->wall_deadline > 0 && now > b->wall_deadline)
         b->why = "backstop";
 }
 
 /* Undoes enter: credits the box's garbage (a full collection while its
- * allocator still counts), restores the allocator, the hook and the budget
- * that was running (at index saved). */
+ * allocator still counts), restores the allocator, the hook, the core
+ * calls' deadlines and the budget that was running (at index saved); when
+ * that was b, its run's clocks, its instructions counted on. */
 static void leave(lua_State *L, Budget *b, const Saved *s, int saved)
 {
+    State *st = lb_state(L);
     lua_sethook(L, s->hook, s->mask, s->count);
+    st->box_deadline = s->box_deadline;
+    st->box_cpu_deadline = s->box_cpu_deadline;
+    if (s->again) {
+        b->count += s->run.count;
+        b->cpu_deadline = s->run.cpu_deadline;
+        b->wall_deadline = s->run.wall_deadline;
+        b->cpu_start = s->run.cpu_start;
+        b->wall_start = s->run.wall_start;
+        b->cpu_next = s->run.cpu_next;
+    }
     if (b->limit > 0) {
         if (b->used > b->entered) {
             lua_gc(L, LUA_GCCOLLECT);
@@ -307,6 +363,23 @@ static int budget_used(lua_State *L)
     return 1;
 }
 
+/* [-0, +1] seconds, or nil when 0 */
+static void push_seconds(lua_State *L, double seconds)
+{
+    if (seconds > 0)
+        lua_pushnumber(L, seconds);
+    else
+        lua_pushnil(L);
+}
+
+static int budget_limits(lua_State *L)
+{
+    Budget *b = checkbudget(L, 1);
+    push_seconds(L, b->cpu_given);
+    push_seconds(L, b->wall_given);
+    return 2;
+}
+
 static int budget_count(lua_State *L)
 {
     lua_pushinteger(L, checkbudget(L, 1)->count);
@@ -351,6 +424,7 @@ int luaopen_cheskers_budget(lua_State *L)
         { "spent", budget_spent },
         { "used", budget_used },
         { "count", budget_count },
+        { "limits", budget_limits },
         { NULL, NULL }
     };
     if (luaL_newmetatable(L, BUDGET_MT)) {
@@ -359,5 +433,7 @@ int luaopen_cheskers_budget(lua_State *L)
     }
     lua_pop(L, 1);
     luaL_newlib(L, funcs);
+    lua_pushnumber(L, CORE_SHARE);
+    lua_setfield(L, -2, "CORE_SHARE");
     return 1;
 }

@@ -46,6 +46,7 @@ local scratch, scratch_count = nil, 0
 local function shell_quote(s)
   return "'" .. string.gsub(s, "'", "'\\''") .. "'"
 end
+H.shell_quote = shell_quote
 
 -- Runs the program ($CHESKERS, else ./cheskers) with args (shell words)
 -- for at most 120 s: its output (stdout and stderr) and exit status (-1

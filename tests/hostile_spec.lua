@@ -738,3 +738,71 @@ describe("hostile names and values", function()
     end
   end)
 end)
+
+-- Chains of core calls (search, perft, divide, solve), each ending at its
+-- deadline with the error caught, run in a child process whose CPU time
+-- (the shell's `times`) is what is bounded: the box's CPU cap holds through
+-- them, nested calls included (a box's hook running under a core call of
+-- its own or of another box gets what is left of the outer call's caps,
+-- not caps of its own). A loaded machine only makes the wall-clock backstop
+-- end them sooner, with less CPU used.
+describe("chains of core calls in a box", function()
+  local PROGRAM = H.shell_quote(os.getenv("CHESKERS") or H.ROOT .. "/cheskers")
+  local CHILD_WALL = 120     -- seconds (timeout): a chain that escaped its cap would use far more CPU by then
+
+  -- Runs the shell command in a child: its output, exit code, the CPU
+  -- seconds (user + system) the child used.
+  local function child(command)
+    local p = io.popen(("timeout %d sh -c %s 2>&1; echo \"exit $?\"; times"):format(
+      CHILD_WALL * SCALE, H.shell_quote(command)))
+    local text = p:read("a")
+    p:close()
+    local out, code, times = text:match("^(.-)exit (%d+)\n(.*)$")
+    local cpu = 0
+    local line = times:match("[^\n]*\n([^\n]*)")    -- the children's line
+    for m, s in line:gmatch("(%d+)m([%d.]+)s") do cpu = cpu + tonumber(m) * 60 + tonumber(s) end
+    return out, tonumber(code), cpu
+  end
+
+  -- The bot of tests/hostile/NAME given 1 s of CPU for a move, in a child;
+  -- with hooked, the board's rules carry a filter hook from another box
+  -- that chains core calls too (an experiment's hook under a bot's search).
+  local DRIVER = [[
+local sandbox = require "cheskers.sandbox"
+local cheskers = require "cheskers"
+local path, hooked = ...
+local f = assert(io.open(path, "rb")); local text = f:read("a"); f:close()
+local box = sandbox.new { name = "bot" }
+local ok, bot = box:call(5, assert(box:load(text, "@" .. path)))
+assert(ok, bot)
+local rules
+if hooked == "hooked" then
+  local exp = sandbox.new { name = "experiment" }
+  local _, filter = exp:call(5, assert(exp:load("return function(b) for _ = 1, 5 do pcall(b.perft, b:copy(), 20) end return true end")))
+  rules = { filter = exp:wrap(filter, "filter") }
+end
+local r = table.pack(box:call(1, bot.choose, cheskers.new(nil, rules)))
+io.write(tostring(r[1]), " ", tostring(r[2]), " ", tostring(r[3]), "\n")
+]]
+
+  for _, hooked in ipairs({ "plain", "hooked" }) do
+    it("bot_chain_core.lua (" .. hooked .. " rules) ends at its 1 s cap of CPU, its chain included", function()
+      local driver = H.write_file(H.tmpname(".lua"), DRIVER)
+      local out, code, cpu = child(("%s %s %s %s"):format(PROGRAM, H.shell_quote(driver), H.shell_quote(DIR .. "bot_chain_core.lua"), hooked))
+      assert.are.equal(0, code, out)
+      assert.matches("^false time ", out)
+      -- 1 s for the move, the rest for starting and loading (a few tenths)
+      assert.is_true(cpu < 3, ("the child used %.2f s of CPU"):format(cpu))
+    end)
+  end
+
+  it("experiment_hook_chain.lua: the hook's calls, nested under themselves, end within the hook's 2 s cap", function()
+    local dir = H.tmpdir()
+    local out, code, cpu = child(("%s experiment %s --out %s --quiet --sandbox"):format(
+      PROGRAM, H.shell_quote(DIR .. "experiment_hook_chain.lua"), H.shell_quote(dir .. "/out")))
+    assert.are.equal(1, code, out)
+    assert.matches("^cheskers experiment: variant chain, game 1: filter hook: ", out)
+    assert.matches("s of CPU time", out)
+    assert.is_true(cpu < 4.5, ("the child used %.2f s of CPU"):format(cpu))
+  end)
+end)

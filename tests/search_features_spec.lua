@@ -1,15 +1,25 @@
--- tests/search_features_spec.lua - the search features under test
--- (b:search's nmp, rfp, aspiration, lmr, fp, lmp and the margins of rfp
--- and fp; the engine bot's engine:nmp=..., engine:rfp_margin=...;
--- docs/engine.md, "Search changes"): accepted and refused values, each one
--- changes the search, node-limited searches stay reproducible, the board is
--- restored, and the null move keeps away from pawn-and-king positions.
+-- tests/search_features_spec.lua - the search's switches and margins
+-- (declared once: CHK_SEARCH_SWITCHES and CHK_SEARCH_MARGINS of
+-- core/cheskers.h, read through cheskers.engine.switches and .margins;
+-- b:search's rfp, aspiration, fp, delta, rfp_margin, fp_margin; the engine
+-- bot's engine:rfp=..., engine:rfp_margin=...; docs/engine.md, "Search
+-- changes"): the list is the documented one and the rejected tries are
+-- gone, accepted and refused values, each one changes the search,
+-- node-limited searches stay reproducible, the board is restored.
 local cheskers = require "cheskers"
 local H = require "helpers"
 
-local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta", "hmalus", "iir", "counter", "pext" }
-local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/engine.md: their defaults
-local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/engine.md: the features on by default
+-- docs/engine.md: the search changes that shipped (on by default, switchable
+-- to measure them again), the margins with their defaults, and the tries
+-- rejected by their SPRT (not in the code any more)
+local DOCUMENTED = { "aspiration", "delta", "fp", "rfp" }
+local MARGINS = { rfp_margin = 120, fp_margin = 150 }
+local REJECTED = { "nmp", "lmr", "lmp", "qtt", "hlmr", "unfinished", "hmalus", "iir", "counter", "pext" }
+
+-- The switches as the binding declares them (the one list), sorted.
+local FEATURES = {}
+for name in pairs(cheskers.engine.switches) do FEATURES[#FEATURES + 1] = name end
+table.sort(FEATURES)
 
 -- A middlegame: the start position and ten plies of the engine's own
 -- choices at depth 3 (a fixed line).
@@ -23,7 +33,31 @@ local function snapshot(b)
   return { fen = b:fen(), hash = b:hash(), n = #b:history() }
 end
 
-describe("search features", function()
+describe("search switches", function()
+  it("are the documented ones, each with a description; the margins too", function()
+    assert.are.same(DOCUMENTED, FEATURES)
+    for _, f in ipairs(FEATURES) do assert.matches("^%l[%l ]+$", cheskers.engine.switches[f]) end
+    local margins = {}
+    for m, what in pairs(cheskers.engine.margins) do
+      margins[m] = MARGINS[m]
+      assert.matches("^the margin a ply of ", what)
+    end
+    assert.are.same(MARGINS, margins)
+  end)
+
+  it("the rejected tries are no options of b:search nor of the engine bot", function()
+    local bots = require "cheskers.bots"
+    local b = cheskers.new()
+    for _, f in ipairs(REJECTED) do
+      local ok, err = pcall(b.search, b, { depth = 2, [f] = true })
+      assert.is_false(ok)
+      assert.matches("unknown option '" .. f .. "'", tostring(err), 1, true)
+      ok, err = pcall(bots.load, "engine:" .. f .. "=true")
+      assert.is_false(ok)
+      assert.matches(f, tostring(err), 1, true)
+    end
+  end)
+
   it("take true or false, and refuse anything else in one line", function()
     local b = cheskers.new()
     for _, f in ipairs(FEATURES) do
@@ -38,9 +72,9 @@ describe("search features", function()
         assert.is_nil(err:find("\n"))
       end
     end
-    local ok, err = pcall(b.search, b, { depth = 2, nmpp = true })
+    local ok, err = pcall(b.search, b, { depth = 2, rfpp = true })
     assert.is_false(ok)
-    assert.matches("did you mean 'nmp'", tostring(err), 1, true)
+    assert.matches("did you mean 'rfp'", tostring(err), 1, true)
   end)
 
   it("each changes the search: another node count to the same depth; the default is one of them", function()
@@ -50,7 +84,7 @@ describe("search features", function()
       local on = b:search({ depth = 8, [f] = true }).nodes
       local off = b:search({ depth = 8, [f] = false }).nodes
       assert.are_not.equal(off, on, f)
-      assert.are.equal(DEFAULT_ON[f] and on or off, default, f .. " by default")
+      assert.are.equal(on, default, f .. " is on by default")
     end
   end)
 
@@ -86,8 +120,8 @@ describe("search features", function()
   it("node-limited searches with every feature are reproducible, the board restored", function()
     local b = middlegame()
     local before = snapshot(b)
-    local o = { nodes = 6000, nmp = true, rfp = true, aspiration = true, lmr = true, fp = true,
-                lmp = true, qtt = true, hlmr = true, delta = true, rfp_margin = 90, fp_margin = 200 }
+    local o = { nodes = 6000, rfp = true, aspiration = true, fp = true, delta = true, rfp_margin = 90,
+                fp_margin = 200 }
     local r1 = b:search(o)
     b:search { depth = 3 }
     local r2 = b:search(o)
@@ -102,34 +136,26 @@ describe("search features", function()
     local fen = H.write_fen({ board = { a1 = "K", h2 = "B", d6 = "k", h6 = "p" },
                               side = "w", quiet = 0, moveno = 1 })
     local b = cheskers.new(fen)
-    local r = b:search { depth = 5, nmp = true, rfp = true, aspiration = true, lmr = true, fp = true,
-                         lmp = true, qtt = true, hlmr = true, delta = true, rfp_margin = 40, fp_margin = 40 }
+    local r = b:search { depth = 5, rfp = true, aspiration = true, fp = true, delta = true, rfp_margin = 40,
+                         fp_margin = 40 }
     assert.are.equal("h2xd6", tostring(r.move))
     assert.are.equal(cheskers.engine.WIN - 1, r.score)
   end)
-
-  it("no null move for a side of kings (and pawns) only: zugzwang", function()
-    -- kings only, so that no pawn promotes to a chess piece inside the search
-    local fen = H.write_fen({ board = { c1 = "K", e1 = "K", d4 = "K", f8 = "k", h8 = "k" },
-                              side = "w", quiet = 0, moveno = 1 })
-    local b = cheskers.new(fen)
-    assert.are.equal(b:search({ depth = 9 }).nodes, b:search({ depth = 9, nmp = true }).nodes)
-  end)
 end)
 
-describe("search features in the engine bot", function()
+describe("search switches in the engine bot", function()
   local bots = require "cheskers.bots"
 
-  it("engine:nmp=true passes the feature to every search", function()
+  it("engine:delta=false passes the switch to every search", function()
     local seen
     local fake = {   -- the two board methods the bot calls
       count = function() return 2 end,
       search = function(_, o) seen = o; return { move = "a3-b4" } end,
     }
-    local bot = bots.load("engine:nmp=true,rfp=false,nodes=100")
+    local bot = bots.load("engine:delta=false,rfp=true,nodes=100")
     assert.are.equal("a3-b4", bot.choose(fake, {}))
-    assert.is_true(seen.nmp)
-    assert.is_false(seen.rfp)
+    assert.is_false(seen.delta)
+    assert.is_true(seen.rfp)
     assert.is_nil(seen.aspiration)
     assert.are.equal(100, seen.nodes)
   end)
@@ -140,11 +166,11 @@ describe("search features in the engine bot", function()
       count = function() return 2 end,
       search = function(_, o) seen = o; return { move = "a3-b4" } end,
     }
-    local bot = bots.load("engine:rfp_margin=90,fp_margin=200,lmp=true,nodes=100")
+    local bot = bots.load("engine:rfp_margin=90,fp_margin=200,fp=false,nodes=100")
     assert.are.equal("a3-b4", bot.choose(fake, {}))
     assert.are.equal(90, seen.rfp_margin)
     assert.are.equal(200, seen.fp_margin)
-    assert.is_true(seen.lmp)
+    assert.is_false(seen.fp)
     local ok, err = pcall(bots.load, "engine:fp_margin=0")
     assert.is_false(ok)
     assert.matches("fp_margin", tostring(err), 1, true)
@@ -155,47 +181,6 @@ describe("search features in the engine bot", function()
     assert.is_false(ok)
     assert.matches("aspiration", tostring(err), 1, true)
     assert.matches("must be true or false, not 2", tostring(err), 1, true)
-  end)
-end)
-
--- opts.unfinished (off by default: it did not gain): a node limit that cuts an iteration short
--- after it found a better root move plays that move; off, the move of the
--- last completed depth (a depth-limited search of that depth gives it).
-describe("the unfinished iteration's move", function()
-  -- positions of a fixed line: the start and 24 plies of the engine at depth 3
-  local function positions()
-    local b, out = cheskers.new(), {}
-    for _ = 1, 24 do
-      b:play(b:search({ depth = 3 }).move)
-      out[#out + 1] = b:fen()
-    end
-    return out
-  end
-
-  it("off (the default): the move of the last completed depth; on: sometimes a better one found after it", function()
-    local differ, budgets = 0, { 700, 1500, 3000, 6000 }
-    for _, fen in ipairs(positions()) do
-      local b = cheskers.new(fen)
-      for _, n in ipairs(budgets) do
-        local off = b:search({ nodes = n, unfinished = false })
-        local on = b:search({ nodes = n, unfinished = true })
-        local default = b:search({ nodes = n })
-        assert.are.equal(n, off.nodes)
-        assert.are.equal(off.depth, on.depth, "the depth reported is the last completed one")
-        local full = b:search({ depth = off.depth })
-        assert.are.equal(tostring(full.move), tostring(off.move), fen .. " at " .. n)
-        assert.are.equal(full.score, off.score)
-        assert.are.equal(tostring(off.move), tostring(default.move))
-        assert.are.equal(tostring(on.move), tostring(on.pv[1]))
-        if tostring(on.move) ~= tostring(off.move) then
-          differ = differ + 1
-          -- the new move comes from the next depth's iteration: a search of
-          -- that depth, if it completes, has searched it as well
-          assert.is_not_nil(b:parse(tostring(on.move)))
-        end
-      end
-    end
-    assert.is_true(differ > 0, "no position where the unfinished iteration changed the move")
   end)
 end)
 
@@ -342,5 +327,43 @@ describe("a context under other rules or weights", function()
     assert.are.equal(fresh_w.nodes, r.nodes)
     -- the same rules and weights again: kept (fewer nodes)
     assert.is_true(b:search({ depth = 7, context = ctx, weights = w }).nodes < fresh_w.nodes)
+  end)
+
+  -- Rules that differ only in a hook function: the core sees the same
+  -- content, and the new rule set is made where the collected old one was
+  -- (the same address, so the same hook_ud). Hooks compare by the rule
+  -- set's id, never reused.
+  it("starts afresh under rules that differ only in a hook, though they reuse the old rules' memory", function()
+    local fen
+    do
+      local b = cheskers.new()
+      for _ = 1, 8 do b:play(b:search({ depth = 3 }).move) end
+      fen = b:fen()
+    end
+    local function search(filter, ctx)
+      local board = cheskers.new(fen, { filter = filter })
+      local r = board:search({ depth = 7, context = ctx })
+      return { score = r.score, nodes = r.nodes, move = tostring(r.move) }
+    end
+    local allow_all = function() return true end
+    local fresh = search(allow_all)
+    -- the first filter forbids the best move: other scores, another best move
+    local forbid = function(_, m) return tostring(m) ~= fresh.move end
+    local ctx = cheskers.engine.context()
+    for _ = 1, 3 do
+      collectgarbage()
+      collectgarbage()
+      local other = search(forbid, ctx)
+      assert.are_not.equal(fresh.move, other.move)
+      collectgarbage()
+      collectgarbage()
+      assert.are.same(fresh, search(function() return true end, ctx))
+    end
+    -- the same hooked rules again (one board, so one rule set): kept
+    local board = cheskers.new(fen, { filter = allow_all })
+    ctx:clear()
+    local first = board:search({ depth = 7, context = ctx })
+    assert.are.equal(fresh.nodes, first.nodes)
+    assert.is_true(board:search({ depth = 7, context = ctx }).nodes < fresh.nodes)
   end)
 end)

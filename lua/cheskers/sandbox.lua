@@ -141,11 +141,11 @@ local function error_text(e)
   return "(error object is a " .. t .. " value)"
 end
 
--- The deadlines of the long core calls a box makes (search, perft, divide,
--- solve ...: cheskers.deadline, CPU and wall clock) are a little before the
--- call's own, so that a search cut short there still leaves the bot time to
--- answer with its move.
-local CORE_SHARE = 0.9
+-- The long core calls a box makes (search, perft, divide, solve ...) stop
+-- at this share of the call's CPU and wall-clock caps (the budget sets their
+-- deadlines, the earlier of its own and of a call it runs inside), so that
+-- a search cut short there still leaves the bot time to answer with its move.
+local CORE_SHARE = budget.CORE_SHARE
 
 -- ---- text only, not too deep ------------------------------------------------
 
@@ -518,11 +518,10 @@ local function run_inside(box, b, seconds, wall, fn, ...)
   return table.unpack(r, 1, r.n)
 end
 
--- The detail of a call that passed a time cap (why: "time", "backstop",
--- or "core": a core call stopped at its deadline), from the budget's own
--- figures: the CPU and wall time the call used.
-local function time_detail(why, b, seconds, wall)
-  local cpu, spent = b:spent()
+-- The detail of a time cap passed (why: "time", "backstop", or "core": a
+-- core call stopped at its deadline): cpu and spent, the CPU and wall time
+-- the call used; seconds and wall, its caps.
+local function time_text(why, cpu, spent, seconds, wall)
   if why == "core" then       -- the clock nearer its limit is the one that stopped it
     if cpu / seconds >= spent / wall then
       return string.format("used %.2f s of CPU time (limit %g s; a core call stopped at %g s)",
@@ -535,6 +534,21 @@ local function time_detail(why, b, seconds, wall)
   end
   return string.format("wall-clock backstop: %.2f s of wall time (limit %g s; %.2f s of CPU time used, limit %g s)",
                        spent, wall, cpu, seconds)
+end
+
+-- The detail of a call that passed a time cap, from the budget's own
+-- figures. A call made inside another call (a box's hook under a bot's
+-- search) ends by that one's caps too: then the detail says what was left.
+local function time_detail(why, b, seconds, wall)
+  local cpu, spent = b:spent()
+  local left_cpu, left_wall = b:limits()
+  left_cpu, left_wall = left_cpu or seconds, left_wall or wall
+  local outer = ""
+  if left_cpu < seconds - 1e-3 or left_wall < wall - 1e-3 then
+    outer = string.format("; the call it ran inside had %.2f s of CPU and %.2f s of wall time left",
+                          left_cpu, left_wall)
+  end
+  return time_text(why, cpu, spent, seconds, wall) .. outer
 end
 
 -- Turns what the runs returned into box:call's answer (b: the budget,
@@ -578,9 +592,7 @@ local function call_with(box, b, instructions, seconds, fn, ...)
   seconds = math.min(math.max(tonumber(seconds) or box.limits.time, 0.001), 1e8)
   local wall = sandbox.backstop(seconds)
   box.why, box.charged = nil, 0
-  local previous_wall, previous_cpu = cheskers.deadline(wall * CORE_SHARE, seconds * CORE_SHARE)
   local r = table.pack(run_inside(box, b, seconds, wall, fn, ...))
-  cheskers.deadline(previous_wall, previous_cpu)
   return outcome(box, b, instructions, seconds, wall, r)
 end
 

@@ -9,10 +9,10 @@
 --   engine:weights=FILE the weights of a weights file (cheskers tune writes
 --                       them; docs/engine.md): every weight, the defaults
 --                       for those the file leaves out
---   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
---                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished,
---                       hmalus, iir, counter, pext: b:search's options, docs/engine.md)
---   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
+--   engine:rfp=false    a search switch off (cheskers.engine.switches: rfp,
+--                       aspiration, fp, delta; each on by default, docs/engine.md)
+--   engine:rfp_margin=N a search margin (cheskers.engine.margins: rfp_margin,
+--                       fp_margin), N >= 1
 --   engine:keep=false   every search from empty tables; by default the bot
 --                       keeps one search context (cheskers.engine.context)
 --                       for the game, cleared by new_game, so each search
@@ -25,9 +25,9 @@ local cheskers = require "cheskers"
 
 local bot = { name = "engine" }
 local fixed, weights, tables = nil, nil, nil
-local features = {}   -- search features and margins (b:search's nmp, rfp, rfp_margin ...)
-local FEATURES = { nmp = true, rfp = true, aspiration = true, lmr = true, fp = true, lmp = true, qtt = true,
-  hlmr = true, delta = true, unfinished = true, hmalus = true, iir = true, counter = true, pext = true }
+local features = {}   -- search switches and margins (b:search's rfp, rfp_margin ...)
+local FEATURES = cheskers.engine.switches   -- name -> what: the one list (core/cheskers.h)
+local MARGINS = cheskers.engine.margins
 local keep = true     -- one search context for the game (cheskers.engine.context); keep=false: none
 local context = nil
 
@@ -41,7 +41,6 @@ bot.options = {
   keep = "boolean",
 }
 for f in pairs(FEATURES) do bot.options[f] = "boolean" end
-local MARGINS = { rfp_margin = true, fp_margin = true }   -- b:search's margins of rfp and fp
 for m in pairs(MARGINS) do bot.options[m] = { type = "integer", min = 1 } end
 for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
 

@@ -15,6 +15,12 @@
 # A finished unit is never built again: rerun the same command after an
 # interruption or a failed job. The files are byte for byte those of one
 # `cheskers tb build --pieces PIECES` (tests/tb_parallel_test.sh).
+#
+# DIR, SPEC and the program may hold any character (braces, percent signs,
+# quotes, spaces, line ends): the jobs get them from the environment
+# (CHESKERS_TB_DIR, CHESKERS_TB_RULES, CHESKERS_TB_PROG, passed on to other
+# machines with --env), never through GNU parallel's replacement strings;
+# only the signature is put in the command ({}).
 
 usage() {
   echo "usage: $0 PIECES DIR [--rules=SPEC] [--jobs=N] [PARALLEL-OPTION ...]" >&2
@@ -36,6 +42,9 @@ case $pieces in
   *) fail "PIECES must be 2 to 6, not '$pieces'" ;;
 esac
 [ -n "$dir" ] || fail "DIR must not be empty"
+case $dir in
+  -*) dir=./$dir ;;   # not an option of the commands it is given to
+esac
 rules="" jobs=""
 for opt in "$@"; do
   shift
@@ -64,19 +73,28 @@ tb() {
 
 # the levels, one line each: "level K: SIG SIG ..."
 plan=$(tb plan --pieces "$pieces" --dir "$dir") || fail "cheskers tb plan failed (its message above)"
-mkdir -p "$dir" || fail "cannot create folder '$dir'"
-for level in $(echo "$plan" | sed -n 's/^level \([0-9]*\): .*/\1/p'); do
-  sigs=$(echo "$plan" | sed -n "s/^level $level: //p")
+mkdir -p -- "$dir" || fail "cannot create folder '$dir'"
+CHESKERS_TB_PROG=$prog CHESKERS_TB_DIR=$dir CHESKERS_TB_RULES=$rules
+export CHESKERS_TB_PROG CHESKERS_TB_DIR CHESKERS_TB_RULES
+# each job: one unit on one thread, its signature the job's one argument
+# (no braces in this text: GNU parallel would read them as replacement strings)
+# shellcheck disable=SC2016 # expanded by the job's shell
+job='if [ -n "$CHESKERS_TB_RULES" ]; then
+  exec "$CHESKERS_TB_PROG" tb build --only "$1" --dir "$CHESKERS_TB_DIR" --threads 1 --rules "$CHESKERS_TB_RULES"
+fi
+exec "$CHESKERS_TB_PROG" tb build --only "$1" --dir "$CHESKERS_TB_DIR" --threads 1'
+for level in $(printf '%s\n' "$plan" | sed -n 's/^level \([0-9]*\): .*/\1/p'); do
+  sigs=$(printf '%s\n' "$plan" | sed -n "s/^level $level: //p")
   echo "level $level: $(echo "$sigs" | wc -w) units" >&2
-  # each job: one unit on one thread ({} is its signature)
-  if [ -n "$rules" ]; then
-    # shellcheck disable=SC2086 # $sigs: one word per signature
-    parallel --will-cite --halt now,fail=1 -j "$jobs" "$@" -q \
-      "$prog" tb build --only {} --dir "$dir" --threads 1 --rules "$rules" ::: $sigs
-  else
-    # shellcheck disable=SC2086
-    parallel --will-cite --halt now,fail=1 -j "$jobs" "$@" -q \
-      "$prog" tb build --only {} --dir "$dir" --threads 1 ::: $sigs
-  fi || fail "a job of level $level failed (its message above): run the same command again to resume"
+  # shellcheck disable=SC2086 # $sigs: one word per signature
+  parallel --will-cite --halt now,fail=1 -j "$jobs" --env CHESKERS_TB_PROG --env CHESKERS_TB_DIR \
+    --env CHESKERS_TB_RULES "$@" -q sh -c "$job" sh {} ::: $sigs
+  rc=$?
+  case $rc in
+    0) ;;
+    126 | 127) fail "a job of level $level could not start '$prog' (exit status $rc, its message above)" ;;
+    255) fail "GNU parallel could not run the jobs of level $level (exit status 255, its message above)" ;;
+    *) fail "a job of level $level failed (exit status $rc, its message above): run the same command again to resume" ;;
+  esac
 done
 echo "tables with up to $pieces pieces in $dir"

@@ -313,6 +313,8 @@ function Board:tb_moves(tables) end
 
 ---@class cheskers.engine
 ---@field names string[] the weight names, in order
+---@field switches table<string, string> b:search's search switches (rfp, aspiration, fp, delta): name -> what
+---@field margins table<string, string> b:search's margins (rfp_margin, fp_margin): name -> what
 ---@field WIN integer
 ---@field MATE_MIN integer
 local engine = {}
