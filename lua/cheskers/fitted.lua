@@ -72,10 +72,8 @@ end
 -- The weights of the file at path, which must be the fit fp; nil when
 -- there is no file.
 local function cached(path, fp)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  f:close()
-  local w, info = tune.read_weights(path)
+  local w, info, reason = tune.read_weights(path, "cache")
+  if not w and reason == "missing" then return nil end
   if not w then errorf("the weights cache: %s (remove it to fit again)", info) end
   if info.fingerprint ~= fp then
     errorf("the weights cache: %s is not the fit %s (its fingerprint is %s): remove it to fit again",
@@ -148,6 +146,8 @@ function M.prepare(e, opts)
   opts = setmetatable({}, { __index = opts })
   opts.cache = opts.cache or (opts.out and opts.out .. "/weights")
   if not opts.cache then error("fitted: no weights cache (give out or cache)", 0) end
+  local _, perr = require("cheskers.files").check_path(opts.cache, "the weights cache")
+  if perr then error(perr, 0) end
   local by, list = {}, {}
   for _, v in ipairs(e.variants) do
     local fp, data = M.key(e, v)
