@@ -110,7 +110,8 @@ else not_ok "every #include names a header of the same or a lower layer" "$bad";
 # (cheskers.*: no module of it requires repl.*), its subcommands, then the
 # program's REPL and start (repl.*). Modules on one line require none of
 # each other.
-LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape cheskers.files
+LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
+cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart

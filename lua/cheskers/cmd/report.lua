@@ -92,7 +92,7 @@ local function run(args)
   local kinds = require("cheskers.store").kinds(dir)
   if kinds.tournament and not kinds.experiment then return tournament_report(opts, dir) end
   local recs, warnings, files = report.read_dir(dir)
-  for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
+  for _, w in ipairs(warnings) do cli.report(w, "report") end   -- (escaped: they quote the folder)
   if #recs == 0 then error("no games in " .. dir, 0) end
   local stats = report.summarize(recs)
   io.stdout:write(report.format_report(stats, margins))
