@@ -806,6 +806,20 @@ describe("hostile files and folders", function()
     end
   end)
 
+  it("a games folder whose header names its bot with escape sequences: tune --fit shows it escaped", function()
+    local out = dir .. "/t"
+    local text, code = cheskers_run(("tune --out %s --games 60 --quiet"):format(q(out)))
+    assert.equal(0, code, text)
+    local path = out .. "/tune.shard1of1.jsonl"
+    local data = H.read_file(path)
+    local forged, n = data:gsub('"bot":"engine"', '"bot":"engine\\u001b[2J\\u001b]0;owned\\u0007"', 1)
+    assert.equal(1, n)
+    H.write_file(path, forged)
+    text = cheskers_run(("tune --fit %s"):format(q(out)))
+    assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
+    assert.is_nil(text:find("traceback", 1, true), text)
+  end)
+
   it("an escape sequence in a file's name or a weights file's rules reaches the terminal escaped", function()
     local evil = dir .. "/evil\27]0;owned\7\27[2J.lua"
     local text, code = cheskers_run("check " .. q(evil))
