@@ -35,7 +35,9 @@
 --       checks user paths first)
 -- Untrusted Lua files (bots, puzzles, experiments under --sandbox) are read
 -- here too and loaded only in cheskers.sandbox. The core's tablebase files
--- (core/tb.c) are opened by the core itself, by names it makes.
+-- are opened by the core itself (core/tb.c: by names it makes, also with
+-- O_NONBLOCK, regular files only); a script run as `cheskers FILE` by Lua's
+-- loadfile (it may be a pipe: cheskers <(...)).
 local cheskers = require "cheskers.core"   -- (read_file: lua/lsys.c)
 
 local M = {}
