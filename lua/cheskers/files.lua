@@ -18,12 +18,11 @@
 --   files.first_line(path, kind) -> the first line of files.head (without
 --       its newline) | nil, message, reason
 --   files.load_lua(path, kind [, env]) -> function | nil, message [, reason]
---       (reason: as files.read's when the file could not be read; none for
---       a syntax error)
 --       a trusted Lua file (an experiment, a rules file, a start-up file)
 --       read by files.read and compiled as text ("@path" names it; Lua cuts
 --       long names in messages: cheskers.luadata.readable writes them in
---       full); binary chunks are refused
+--       full); binary chunks are refused. reason: files.read's when the
+--       file could not be read, "binary", none for a syntax error
 --   files.check_path(path [, what]) -> path | nil, message
 --       a path a user gave: a string, not empty (an empty path is never
 --       taken as the root folder), without a NUL byte

@@ -121,7 +121,7 @@ local function fit_dir(tune, dir, o)
   end })
   say(nil)
   if not fit then error(ferr, 0) end
-  local path = o.save or (dir .. "/weights.lua")
+  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
   require("cheskers.store").write_file(path, tune.weights_text(fit))
   print(fit_text(fit, data.start, data.names, path))
   return 0
@@ -132,7 +132,7 @@ end
 -- the fit to the run holding it.
 local function fit_locked(tune, dir, o, shard)
   local store = require "cheskers.store"
-  local path = o.save or (dir .. "/weights.lua")
+  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
   local found, err = tune.read_dir(dir)
   if not found then error(err, 0) end
   local made, merr = store.mkdir(require("cheskers.files").dirname(path))   -- --save's folder, for its lock
