@@ -61,6 +61,7 @@ build = {
       ["cheskers.cli"] = "lua/cheskers/cli.lua",
       ["cheskers.escape"] = "lua/cheskers/escape.lua",
       ["cheskers.experiment"] = "lua/cheskers/experiment.lua",
+      ["cheskers.files"] = "lua/cheskers/files.lua",
       ["cheskers.game"] = "lua/cheskers/game.lua",
       ["cheskers.luadata"] = "lua/cheskers/luadata.lua",
       ["cheskers.match"] = "lua/cheskers/match.lua",

@@ -411,7 +411,7 @@ void lb_open_perft(lua_State *L);     /* lperft.c: b:perft, b:divide */
 void lb_open_solve(lua_State *L);     /* lsolve.c: b:solve, b:defend, b:refute */
 void lb_open_engine(lua_State *L);    /* lengine.c: b:search, b:eval, cheskers.engine */
 void lb_open_tb(lua_State *L);        /* ltb.c: cheskers.tb, b:probe, b:tb_moves */
-void lb_open_sys(lua_State *L);       /* lsys.c: cheskers.clock, fsync, isatty */
+void lb_open_sys(lua_State *L);       /* lsys.c: cheskers.clock, fsync, isatty, read_file, ... */
 /* lsandbox.c: the module cheskers.budget (lcheskers.c preloads it). */
 int luaopen_cheskers_budget(lua_State *L);
 /* ltb.c: the tables object at arg opened for rules r (for a search or the

@@ -15,7 +15,7 @@
  *   lsolve.c   b:solve, b:defend, b:refute (the solver)
  *   lengine.c  b:search, b:eval, cheskers.engine
  *   ltb.c      cheskers.tb, b:probe, b:tb_moves (endgame tablebases)
- *   lsys.c     cheskers.clock, cheskers.fsync, cheskers.isatty
+ *   lsys.c     cheskers.clock, fsync, isatty, create_file, read_file
  *   lsandbox.c cheskers.budget (memory, instruction and time caps; used by cheskers.sandbox)
  *
  * Long core calls (perft, divide, search, solve, defend, refute) stop when

@@ -16,6 +16,22 @@
  *                                     at path already, a link included (no
  *                                     write ever goes through a link someone
  *                                     planted at a temporary name)
+ *   cheskers.read_file(path, cap [, head]) -> text | nil, message, reason
+ *                                     the whole text of the regular file at
+ *                                     path, read by one owner (cheskers.files)
+ *                                     for every file a user names: opened
+ *                                     without blocking (O_NONBLOCK), the
+ *                                     open descriptor fstat'd, so a folder, a
+ *                                     FIFO, a device or a socket is refused
+ *                                     by name before any read; a file of more
+ *                                     than cap bytes is refused before it is
+ *                                     read (by its size, and again by what is
+ *                                     read: /proc files say size 0). reason:
+ *                                     "missing" (no such file), "folder",
+ *                                     "fifo", "device", "socket", "large",
+ *                                     "error" (any other failure). head true:
+ *                                     the first cap bytes at most, from a
+ *                                     file of any size (a header line)
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L       /* fsync, fileno, isatty */
@@ -23,7 +39,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lbind.h"
@@ -90,11 +108,128 @@ static int l_create_file(lua_State *L)
     return 1;
 }
 
+/* nil, "path: strerror(e)", reason (ENOENT and ENOTDIR: "missing"). */
+static int read_failure(lua_State *L, const char *path, int e)
+{
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(e));
+    lua_pushstring(L, e == ENOENT || e == ENOTDIR ? "missing" : "error");
+    return 3;
+}
+
+/* nil, "path is ...", reason for a file that is not a regular file. */
+static int refuse_kind(lua_State *L, const char *path, mode_t mode)
+{
+    const char *what, *reason;
+    if (S_ISDIR(mode)) {
+        what = "a folder";
+        reason = "folder";
+    } else if (S_ISFIFO(mode)) {
+        what = "a FIFO (a named pipe)";
+        reason = "fifo";
+    } else if (S_ISSOCK(mode)) {
+        what = "a socket";
+        reason = "socket";
+    } else {
+        what = "a device";
+        reason = "device";
+    }
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s is %s, not a file", path, what);
+    lua_pushstring(L, reason);
+    return 3;
+}
+
+static int refuse_size(lua_State *L, const char *path, lua_Integer cap)
+{
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s is too large (more than %I bytes)", path, cap);
+    lua_pushstring(L, "large");
+    return 3;
+}
+
+/* cheskers.read_file(path, cap [, head]): see the header. The descriptor is closed
+ * on every way out. */
+static int l_read_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_Integer cap = luaL_checkinteger(L, 2);
+    int head = lua_toboolean(L, 3);
+    luaL_argcheck(L, cap >= 0 && (lua_Unsigned)cap < (lua_Unsigned)(SIZE_MAX / 2), 2, "cap out of range");
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        /* a socket cannot be opened (ENXIO): name it all the same */
+        if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            return refuse_kind(L, path, st.st_mode);
+        return read_failure(L, path, e);
+    }
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return read_failure(L, path, e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return refuse_kind(L, path, st.st_mode);
+    }
+    if (!head && st.st_size > cap) {
+        close(fd);
+        return refuse_size(L, path, cap);
+    }
+    /* read at most cap + 1 bytes (one more than cap: too large), into a
+     * buffer that starts at the size fstat gave and grows */
+    size_t limit = (size_t)cap + (head ? 0 : 1), size = (size_t)st.st_size + 1, got = 0;
+    if (size < 4096)
+        size = 4096;
+    if (size > limit)
+        size = limit;
+    char *buf = (char *)malloc(size > 0 ? size : 1);
+    for (;;) {
+        if (buf == NULL) {
+            close(fd);
+            return luaL_error(L, "not enough memory to read %s", path);
+        }
+        if (got == size) {
+            if (size == limit)
+                break;
+            size = size > limit / 2 ? limit : 2 * size;
+            char *more = (char *)realloc(buf, size);
+            if (more == NULL)
+                free(buf);
+            buf = more;
+            continue;
+        }
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            int e = errno;
+            if (e == EINTR)
+                continue;
+            free(buf);
+            close(fd);
+            return read_failure(L, path, e);
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    if (!head && got > (size_t)cap) {
+        free(buf);
+        return refuse_size(L, path, cap);
+    }
+    lua_pushlstring(L, buf, got);   /* (a memory error here leaks buf) */
+    free(buf);
+    return 1;
+}
+
 static const luaL_Reg sys_funcs[] = {
     {"create_file", l_create_file},
     {"clock", l_clock},
     {"fsync", l_fsync},
     {"isatty", l_isatty},
+    {"read_file", l_read_file},
     {NULL, NULL}
 };
 

@@ -135,6 +135,7 @@ end
 function Session:error(msg)
   self.failed = true
   self.out:flush()
+  msg = require("cheskers.escape").lines(tostring(msg))   -- (it may quote a file or a bot)
   if self.fancy then
     self.errout:write(COLOR.red, msg, COLOR.reset, "\n")
   elseif not self.interactive then
@@ -260,15 +261,14 @@ function Session:load_rc()
     if not home then return end
     path = home .. "/.cheskersrc.lua"
   end
-  local f = io.open(path, "r")
-  if not f then
-    if explicit then self:error("cannot read the start-up file " .. path) end
+  local files = require("cheskers.files")
+  if not explicit and not files.exists(path) then return end
+  local readable = require("cheskers.luadata").readable   -- (the path in full)
+  local chunk, err, reason = files.load_lua(path, "script")
+  if not chunk then
+    self:error(reason and "cannot read the start-up file: " .. err or readable(err, "@" .. path))
     return
   end
-  f:close()
-  local readable = require("cheskers.luadata").readable   -- (the path in full)
-  local chunk, err = loadfile(path, "t")
-  if not chunk then self:error(readable(err, "@" .. path)) return end
   local ok, e, tb = rl.run(chunk)
   if not ok then self:error("in " .. path .. ": " .. readable(tb or tostring(e), "@" .. path)) end
   local g = rawget(_G, "board")
@@ -308,14 +308,14 @@ end
 
 -- Reports an error caught by rl.run: Ctrl-C, a command's one-line error,
 -- else the message, with the traceback (cut to the user's frames) for Lua
--- code, or for a command whose message has a source position (a bug).
+-- code, or for a command's bug (cheskers.cli.is_bug).
 function Session:report_failure(e, tb, lua_code)
   self:clear_progress()
   if is_interrupt(e) then
     self:interrupted()
   elseif registry.is_user_error(e) then
     self:error(e.message)
-  elseif tb and (lua_code or type(e) == "string" and e:match("^[^\n]-:%d+: ")) then
+  elseif tb and (lua_code or require("cheskers.cli").is_bug(e, tb)) then
     self:error(user_traceback(tb))
   else
     self:error(tostring(e))

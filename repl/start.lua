@@ -45,13 +45,14 @@ local function run_subcommand(name, args)
   return status_of(res[2])
 end
 
--- Whether path names a readable regular file (not a directory).
+-- Whether path names a readable regular file (not a directory, and not a
+-- FIFO, which opening would wait on).
 local function is_file(path)
+  if require("lfs").attributes(path, "mode") ~= "file" then return false end
   local f = io.open(path, "r")
   if not f then return false end
-  local _, err = f:read(0)
   f:close()
-  return err == nil
+  return true
 end
 
 -- The options before FILE: { actions = {{"e"|"l"|"c", value}...}, script =

@@ -57,6 +57,21 @@ describe("escape.console", function()
   end)
 end)
 
+-- Messages and tracebacks: several lines, each escaped as a console line,
+-- the newlines and Lua's tab indent kept (cli.report, the REPL's errors).
+describe("escape.lines", function()
+  local CASES = {
+    { "plain lines are kept", "a: b\n\tat x.lua:3", "a: b\n\tat x.lua:3" },
+    { "an escape sequence in a line", "bad\27[2Jname\nnext", "bad\\x1b[2Jname\nnext" },
+    { "a carriage return is shown", "a\r\nb", "a\\r\nb" },
+    { "a bell and a byte that is not UTF-8", "\7x\255", "\\x07x\\xff" },
+    { "a right-to-left override", "a\226\128\174b", "a\\u{202e}b" },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1], function() assert.equal(c[3], escape.lines(c[2])) end)
+  end
+end)
+
 describe("escape.xml", function()
   local CASES = {
     { "the five characters XML and HTML treat specially", [[<a href="x">&'</a>]],

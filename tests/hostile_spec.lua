@@ -804,5 +804,100 @@ io.write(tostring(r[1]), " ", tostring(r[2]), " ", tostring(r[3]), "\n")
     assert.matches("^cheskers experiment: variant chain, game 1: filter hook: ", out)
     assert.matches("s of CPU time", out)
     assert.is_true(cpu < 4.5, ("the child used %.2f s of CPU"):format(cpu))
+    end)
+end)
+
+-- Issue 30, "Paths and files" and "What reaches the console": folders that
+-- others wrote (a results folder, a lock, a weights file) hold a FIFO, a
+-- device or a huge file, and names and files hold escape sequences. Each
+-- ends at once in one line (the program runs under `timeout`: before the
+-- owner of files, cheskers.files, these waited for ever or read until
+-- memory ran out), and nothing raw reaches the terminal.
+describe("hostile files and folders", function()
+  local dir
+  before_each(function() dir = H.tmpdir() end)
+  after_each(function() H.rmdir(dir) end)
+
+  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+  -- The program with args (shell words), at most 60 s: output, exit code
+  -- (124: it had to be stopped).
+  local function cheskers_run(args)
+    local p = io.popen(("timeout %d %s/cheskers %s 2>&1"):format(math.ceil(60 * SCALE), H.ROOT, args))
+    local text = p:read("a")
+    local _, _, code = p:close()
+    return text, code
+  end
+
+  local function mkfifo(path) assert(os.execute("mkfifo " .. q(path))) return path end
+
+  it("a FIFO posing as a results file in a folder: report and tournament --report refuse it by name", function()
+    mkfifo(dir .. "/tournament.shard1of1.jsonl")
+    for _, args in ipairs({ "report " .. q(dir), "tournament --report " .. q(dir) }) do
+      local text, code = cheskers_run(args)
+      assert.equal(1, code, text)
+      assert.truthy(text:find(dir .. "/tournament.shard1of1.jsonl is a FIFO (a named pipe), not a file", 1, true),
+                    text)
+      assert.equal(1, select(2, text:gsub("\n", "")), text)
+    end
+  end)
+
+  it("a FIFO as a lock's owner file: the lock is taken over, not waited on", function()
+    assert(require("lfs").mkdir(dir .. "/m.jsonl.lock"))
+    mkfifo(dir .. "/m.jsonl.lock/owner")
+    local text, code = cheskers_run(("match builtin-random builtin-random -n 1 --out %s"):format(q(dir .. "/m.jsonl")))
+    assert.equal(0, code, text)
+    assert.truthy(H.read_file(dir .. "/m.jsonl"):find('"header"', 1, true))
+  end)
+
+  it("a weights file of 2 GiB (sparse) and /dev/zero are refused before they are read", function()
+    local big = dir .. "/big.lua"
+    assert(os.execute("truncate -s 2G " .. q(big)))
+    local text, code = cheskers_run(("match 'engine:weights=%s' builtin-random -n 1"):format(big))
+    assert.equal(1, code, text)
+    assert.equal(("cheskers match: bot engine:weights=%s: engine: cannot read weights file: %s is too large "
+                  .. "(more than 1048576 bytes)\n"):format(big, big), text)
+    text, code = cheskers_run("-c 'weights /dev/zero'")
+    assert.truthy(text:find("/dev/zero is a device, not a file", 1, true), text)
+    assert.is_not.equal(124, code)
+  end)
+
+  it("a syntax error in an experiment file is one line, with or without --sandbox", function()
+    local path = dir .. "/experiment_syntax.lua"
+    H.write_file(path, read("experiment_syntax.lua"))
+    for _, boxed in ipairs({ "", " --sandbox" }) do
+      local text, code = cheskers_run(("experiment %s --out %s%s"):format(q(path), q(dir .. "/out"), boxed))
+      assert.equal(1, code, text)
+      assert.is_nil(text:find("traceback", 1, true), text)
+      assert.equal(1, select(2, text:gsub("\n", "")), text)
+      assert.truthy(text:find(path .. ":6: unexpected symbol near ','", 1, true), text)
+    end
+  end)
+
+  it("a games folder whose header names its bot with escape sequences: tune --fit shows it escaped", function()
+    local out = dir .. "/t"
+    local text, code = cheskers_run(("tune --out %s --games 60 --quiet"):format(q(out)))
+    assert.equal(0, code, text)
+    local path = out .. "/tune.shard1of1.jsonl"
+    local data = H.read_file(path)
+    local forged, n = data:gsub('"bot":"engine"', '"bot":"engine\\u001b[2J\\u001b]0;owned\\u0007"', 1)
+    assert.equal(1, n)
+    H.write_file(path, forged)
+    text = cheskers_run(("tune --fit %s"):format(q(out)))
+    assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
+    assert.is_nil(text:find("traceback", 1, true), text)
+  end)
+
+  it("an escape sequence in a file's name or a weights file's rules reaches the terminal escaped", function()
+    local evil = dir .. "/evil\27]0;owned\7\27[2J.lua"
+    local text, code = cheskers_run("check " .. q(evil))
+    assert.equal(1, code, text)
+    assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
+    assert.truthy(text:find("evil\\x1b]0;owned\\x07\\x1b[2J.lua", 1, true), text)
+    local weights = dir .. "/w\27[2J.lua"   -- (no ';': -c splits commands there)
+    H.write_file(weights, 'return { format = 1, rules = "golomb\\27[2J\\n  forged line", weights = {} }')
+    text = cheskers_run(("-c %s"):format(q("weights " .. weights)))
+    assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
+    assert.truthy(text:find("golomb\\x1b[2J\\n  forged line;", 1, true), text)
   end)
 end)

@@ -111,6 +111,7 @@ else not_ok "every #include names a header of the same or a lower layer" "$bad";
 # program's REPL and start (repl.*). Modules on one line require none of
 # each other.
 LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
+cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart

@@ -210,7 +210,7 @@ describe("weights files", function()
   it("that are missing say so", function()
     local w, err = tune.read_weights("/nonexistent/w.lua")
     assert.is_nil(w)
-    assert.equal("cannot read weights file /nonexistent/w.lua: No such file or directory", err)
+    assert.equal("cannot read weights file: /nonexistent/w.lua: No such file or directory", err)
   end)
 end)
 

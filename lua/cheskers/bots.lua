@@ -97,10 +97,10 @@ function M.names(extra)
   return names
 end
 
+-- Whether something is at path (not opened: a FIFO there must not block;
+-- cheskers.files refuses what is not a file when it is read).
 local function readable(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
+  return require("cheskers.files").exists(path)
 end
 
 local function find_file(spec, name, extra)
@@ -143,10 +143,8 @@ end
 
 -- The text of a bot file (size-limited).
 local function read_source(spec, path, limit)
-  local f, err = io.open(path, "rb")
-  if not f then fail(spec, "%s", tostring(err)) end
-  local text = f:read(limit + 1) or ""
-  f:close()
+  local text, err = require("cheskers.files").read(path, "bot")
+  if not text then fail(spec, "%s", tostring(err)) end
   if #text > limit then fail(spec, "%s is too large (more than %d bytes)", path, limit) end
   if text:byte(1) == 27 then fail(spec, "%s is a binary chunk; bots must be text", path) end
   return text

@@ -40,9 +40,12 @@ prompts or colours, errors on stderr, exit status 1 if any line failed.
 Environment: CHESKERS_HISTORY (history file, default ~/.cheskers_history),
 CHESKERS_RC (start-up file, default ~/.cheskersrc.lua), NO_COLOR.]==]
 
--- Writes "cheskers: msg" (or "cheskers WHO: msg") to stderr.
+-- Writes "cheskers: msg" (or "cheskers WHO: msg") to stderr, each of its
+-- lines escaped for the console (cheskers.escape.lines): a message quoting
+-- a file or a bot cannot send the terminal an escape sequence.
 function cli.report(msg, who)
-  io.stderr:write(cli.progname, who and " " .. who or "", ": ", tostring(msg), "\n")
+  io.stderr:write(cli.progname, who and " " .. who or "", ": ",
+                  require("cheskers.escape").lines(tostring(msg)), "\n")
   io.stderr:flush()
 end
 
@@ -133,15 +136,31 @@ function cli.trim_traceback(tb)
   return table.concat(out, "\n")
 end
 
--- Prints an error caught by rl.run: one line for a message without a
--- source position (error(msg, 0), errors from C), else with the traceback.
--- Returns the exit status for it (130 after Ctrl-C, else 1).
+-- Whether an error caught with its traceback is a bug of running code: its
+-- message starts with the position of a frame of the traceback ("f.lua:12:
+-- attempt to index a nil value" raised at f.lua:12). A position a message
+-- only reports ("exp.lua:3: unexpected symbol", a syntax error of a file
+-- the program read, raised by error(msg, 0)) is not one of its frames: it
+-- is input, and gets one line. This is the policy of the whole program
+-- (subcommands, scripts, the REPL): tracebacks for bugs in code, one line
+-- for mistakes in what was read.
+function cli.is_bug(err, traceback)
+  if type(err) ~= "string" or type(traceback) ~= "string" then return false end
+  local at = err:match("^([^\n]-:%d+): ")
+  if not at then return false end
+  return traceback:find("\n\t" .. at .. ": ", 1, true) ~= nil
+end
+
+-- Prints an error caught by rl.run: the trimmed traceback for a bug
+-- (cli.is_bug), else one line: the message (multi-line messages are a
+-- program's own, each line shown). Every line is escaped for the console
+-- (cli.report). Returns the exit status for it (130 after Ctrl-C, else 1).
 function cli.report_error(err, traceback, who)
   if require("cheskers").error_code(err) == "interrupted" then
     cli.report("interrupted", who)
     return 130
   end
-  if type(err) == "string" and err:match("^[^\n]-:%d+: ") and traceback then
+  if cli.is_bug(err, traceback) then
     cli.report(cli.trim_traceback(traceback), who)
   else
     cli.report(tostring(err), who)
@@ -184,6 +203,15 @@ function cli.progress()
   return show, function() if tty and shown then io.stderr:write("\n") end end
 end
 
+-- The argparse converter of every option and argument that names a file or
+-- a folder (p:option("--out"):convert(cli.path)): refuses an empty path,
+-- which "" .. "/results.jsonl" would turn into the root folder
+-- (cheskers.files.check_path).
+function cli.path(x)
+  if require("cheskers.files").check_path(x) then return x end
+  return nil, "must name a file or folder"
+end
+
 -- What argparse converters a subcommand uses allow, in words.
 local CONVERTERS = { [math.tointeger] = "a whole number", [tonumber] = "a number" }
 
@@ -202,7 +230,10 @@ end
 local function name_converters(p)
   if p._cheskers_named then return end
   p._cheskers_named = true
-  for _, o in ipairs(p._options or {}) do
+  local all = {}
+  for _, o in ipairs(p._options or {}) do all[#all + 1] = o end
+  for _, a in ipairs(p._arguments or {}) do all[#all + 1] = a end
+  for _, o in ipairs(all) do
     local f = o._convert
     if type(f) == "function" then
       local name = o._name or (o._aliases or {})[1] or "option"
@@ -210,7 +241,7 @@ local function name_converters(p)
         local v, err = f(x)
         if v ~= nil then return v end
         local what = err or ("must be " .. (CONVERTERS[f] or "something else"))
-        return nil, ("%s %s, not '%s'"):format(name, what, x)
+        return nil, ("%s %s, not '%s'"):format(name, what, require("cheskers.escape").console(x))
       end
     end
   end

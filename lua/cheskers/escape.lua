@@ -15,6 +15,8 @@
 --       bidirectional-override characters are written as \n, \t, \r,
 --       \xHH (a byte) or \u{HHHH} (a character); the rest is kept, so
 --       "Müller" stays "Müller". s itself when nothing needs escaping.
+--   escape.lines(s) -> text of several lines for a terminal (a message, a
+--       traceback): each line as escape.console, its newlines and tabs kept.
 --   escape.xml(s) -> text for XML 1.0 and HTML element text or a quoted
 --       attribute: valid UTF-8 (as escape.utf8), the characters XML 1.0
 --       forbids (C0 but tab, newline and return; U+FFFE, U+FFFF) and the
@@ -89,6 +91,12 @@ function M.console(s)
   s = tostring(s)
   if utf8.len(s) and not find(s, "[\0-\31\127\194\226]") then return s end
   return by_validity(s, console_piece, byte_text)
+end
+
+function M.lines(s)
+  s = tostring(s)
+  if utf8.len(s) and not find(s, "[\0-\8\11-\31\127\194\226]") then return s end
+  return (gsub(s, "[^\n\t]+", M.console))
 end
 
 -- ---- XML and HTML ---------------------------------------------------------------

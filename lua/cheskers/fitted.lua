@@ -76,17 +76,14 @@ end
 -- The weights of the file at path, which must be the fit fp; nil when
 -- there is no file.
 local function cached(path, fp)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local text = f:read("a") or ""
-  f:close()
-  local w, info = tune.read_weights(path)
+  local w, info, text_or_reason = tune.read_weights(path, "cache")
+  if not w and text_or_reason == "missing" then return nil end
   if not w then errorf("the weights cache: %s (remove it to fit again)", info) end
   if info.fingerprint ~= fp then
     errorf("the weights cache: %s is not the fit %s (its fingerprint is %s): remove it to fit again",
            path, fp, info.fingerprint and ("'" .. escape.console(info.fingerprint) .. "'") or "missing")
   end
-  local edited = tune.edited(text)
+  local edited = tune.edited(text_or_reason)
   if edited then errorf("the weights cache: %s: %s: remove it to fit again", path, edited) end
   return w, info
 end
@@ -155,6 +152,8 @@ function M.prepare(e, opts)
   opts = setmetatable({}, { __index = opts })
   opts.cache = opts.cache or (opts.out and opts.out .. "/weights")
   if not opts.cache then error("fitted: no weights cache (give out or cache)", 0) end
+  local _, perr = require("cheskers.files").check_path(opts.cache, "the weights cache")
+  if perr then error(perr, 0) end
   local by, list = {}, {}
   for _, v in ipairs(e.variants) do
     local fp, data = M.key(e, v)

@@ -1,7 +1,7 @@
 -- cheskers.luadata - Lua values as text, and Lua files of data: the small
 -- shared pieces under every module that shows, writes or reads a value
 -- (the sandbox, records, results, rule text, puzzle files, the REPL). It
--- requires nothing, so any module may use it.
+-- requires only cheskers.files (load_file), so any module may use it.
 --
 --   luadata.truncate(text [, max]) -> one line of at most max (300) characters
 --       (the first line of tostring(text); a longer one ends in "...")
@@ -22,11 +22,13 @@
 --                          or nil for tostring(v)
 --       A table met again inside itself is written <cycle>; with depth,
 --       items, other or a cycle the text is for people, not for load.
---   luadata.load_file(path [, what]) -> value | nil, message
+--   luadata.load_file(path [, what [, kind]]) -> value | nil, message
 --       THE loader of trusted Lua files that return a value (rule files,
---       experiment files): run as Lua text (no bytecode) in _G; the message
---       names the file in full. what (e.g. "a rule table"): the value must
---       be a table, else "PATH: does not return WHAT".
+--       experiment files): read by cheskers.files (kind: its cap, default
+--       "experiment"; a FIFO or device is refused), run as Lua text (no
+--       bytecode) in _G; the message names the file in full. what (e.g. "a
+--       rule table"): the value must be a table, else "PATH: does not return
+--       WHAT".
 --   luadata.readable(text, chunkname) -> text
 --       Lua writes a chunk's name in messages and tracebacks cut to
 --       LUA_IDSIZE (60) characters ("...ong/path/bot.lua:3: boom"); this
@@ -156,8 +158,8 @@ end
 
 -- ---- reading Lua files of data ---------------------------------------------------
 
-function M.load_file(path, what)
-  local chunk, err = loadfile(path, "t")
+function M.load_file(path, what, kind)
+  local chunk, err = require("cheskers.files").load_lua(path, kind or "experiment")
   if not chunk then return nil, M.readable(err, "@" .. path) end
   local ok, v = pcall(chunk)
   if not ok then

@@ -68,11 +68,11 @@ match.CONFIG = S.record {
 -- '/') or moves from the start position separated by spaces (move numbers
 -- skipped). Blank lines and lines starting with # are skipped.
 function match.read_openings(path)
-  local f, err = io.open(path, "r")
-  if not f then return nil, err end
+  local text, err = require("cheskers.files").read(path, "openings")
+  if not text then return nil, err end
   local list = {}
   local n = 0
-  for line in f:lines() do
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
     n = n + 1
     line = line:gsub("^%s+", ""):gsub("%s+$", "")
     if line ~= "" and not line:match("^#") then
@@ -87,7 +87,6 @@ function match.read_openings(path)
       end
     end
   end
-  f:close()
   if #list == 0 then return nil, path .. ": no openings" end
   return list
 end

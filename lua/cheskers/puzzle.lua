@@ -40,7 +40,7 @@ local S = require "cheskers.schema"
 
 local puzzle = {}
 
-puzzle.MAX_SOURCE = 256 * 1024          -- bytes of puzzle file text
+puzzle.MAX_SOURCE = require("cheskers.files").CAPS.puzzle   -- bytes of puzzle file text
 puzzle.MAX_INSTRUCTIONS = 1000000       -- Lua VM instructions to run the file
 puzzle.MAX_MEMORY_KB = 4096             -- memory growth while it runs
 puzzle.MAX_PUZZLES = 10000
@@ -202,11 +202,8 @@ end
 
 function puzzle.load(path, opts)
   S.check(opts or {}, LOAD_OPTIONS, "puzzle.load")
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read(puzzle.MAX_SOURCE + 1)
-  f:close()
-  if text == nil then text = "" end
+  local text, err = require("cheskers.files").read(path, "puzzle")
+  if not text then return nil, err end
   return puzzle.load_string(text, path, opts)
 end
 

@@ -34,10 +34,7 @@ end
 
 -- The rule table a rule file returns, checked.
 local function file_rules(path)
-  local f = io.open(path, "r")
-  if not f then return nil, "no rule file " .. path end
-  f:close()
-  local v, err = luadata.load_file(path, "a rule table")
+  local v, err = luadata.load_file(path, "a rule table", "rules")
   if v == nil then return nil, err end
   local r, cerr = rulespec.check(v)
   if r == nil then return nil, path .. ": " .. cerr end

@@ -639,15 +639,6 @@ function Box:wrap(fn, what, capped)
   return luadata.wrap(w, fn)   -- the box's function behind w (for fingerprints)
 end
 
--- Reads the text of a file (at most limit bytes) or nil, message.
-local function read_text(path, limit)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read(limit + 1) or ""
-  f:close()
-  return text
-end
-
 -- keys as a Lua path: { "variants", 1, "rules", "filter" } -> "variants[1].rules.filter"
 local function lua_path(keys)
   local t = {}
@@ -663,7 +654,7 @@ function sandbox.load_file(path, opts)
   local box = sandbox.new { name = path, instructions = opts.instructions, memory = opts.memory,
                             time = opts.time, hook_instructions = opts.hook_instructions,
                             hook_time = opts.hook_time }
-  local text, rerr = read_text(path, box.limits.source)
+  local text, rerr = require("cheskers.files").read(path, "experiment")   -- (box:load caps its size)
   if not text then return nil, rerr end
   local chunk, err = box:load(text, "@" .. path)
   if not chunk then return nil, err end

@@ -123,6 +123,7 @@ local M = {}
 M.VERSION = 1
 
 local cheskers = require "cheskers"
+local userfiles = require "cheskers.files"
 local escape = require "cheskers.escape"
 
 local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
@@ -188,7 +189,9 @@ end
 -- ---- files and folders ---------------------------------------------------------
 
 function M.mkdir(path)
-  if path == "" or lfs.attributes(path, "mode") == "directory" then return true end
+  local _, perr = userfiles.check_path(path, "the folder's name")
+  if perr then return nil, perr end
+  if lfs.attributes(path, "mode") == "directory" then return true end
   local parent = path:match("^(.*)/[^/]+/*$")
   if parent and parent ~= "" then
     local ok, err = M.mkdir(parent)
@@ -201,7 +204,6 @@ function M.mkdir(path)
   return true
 end
 
-local function dirname(path) return path:match("^(.*)/[^/]*$") end
 
 -- Flushes f to the file and to the disk.
 local function sync(f)
@@ -209,14 +211,12 @@ local function sync(f)
   if not ok then errorf("cannot write to the disk: %s", tostring(err)) end
 end
 
-local function parent(path) return path:match("^(.*)/[^/]*$") or "." end
+local parent = userfiles.dirname   -- ("." for a bare name, "/" in the root)
 
-local function read_first_line(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local l = f:read("l")
-  f:close()
-  return l
+-- The first line of a file (cheskers.files: a FIFO planted in a shared
+-- folder is refused, not waited on), or nil.
+local function read_first_line(path, kind)
+  return (userfiles.first_line(path, kind or "lock"))
 end
 
 -- "pid@host" of this process (Linux /proc; "?" elsewhere).
@@ -297,10 +297,9 @@ end
 -- each result, unreadable = the numbers of the unreadable lines, torn =
 -- the number of the line cut short or nil}.
 function M.read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil, {}, false, 0, { lines = {}, unreadable = {} } end
-  local data = f:read("a")
-  f:close()
+  local data, err, reason = userfiles.read(path, "results")
+  if not data and reason == "missing" then return nil, {}, false, 0, { lines = {}, unreadable = {} } end
+  if not data then errorf("%s", err) end
   local header, results, bad = nil, {}, 0
   local at = { lines = {}, unreadable = {} }
   local torn = #data > 0 and data:sub(-1) ~= "\n"
@@ -394,10 +393,8 @@ end
 
 -- The owner file: "pid@host", the Slurm job id and restart count (or nil).
 local function read_owner(lock)
-  local f = io.open(lock .. "/owner", "r")
-  if not f then return nil end
-  local text = f:read(4096) or ""
-  f:close()
+  local text = userfiles.head(lock .. "/owner", "lock")
+  if not text then return nil end
   return text:match("^([^\n]*)"), text:match("\nslurm_job=(%d+)"), text:match("\nslurm_restart=(%d+)")
 end
 
@@ -523,10 +520,8 @@ local function source_of(fn)
   if info.what ~= "Lua" or info.linedefined < 1 then return nil end
   local text
   if info.source:sub(1, 1) == "@" then
-    local f = io.open(info.source:sub(2), "rb")
-    if not f then return nil end
-    text = f:read("a")
-    f:close()
+    text = userfiles.read(info.source:sub(2), "script")
+    if not text then return nil end
   elseif info.source:sub(1, 1) ~= "=" then
     text = info.source
   else
@@ -665,11 +660,10 @@ end
 
 function M.open(o)
   assert(o.path and o.kind and o.key, "store.open needs path, kind and key")
-  local dir = dirname(o.path)
-  if dir then
-    local ok, err = M.mkdir(dir)
-    if not ok then error(err, 0) end
-  end
+  local _, perr = userfiles.check_path(o.path, "the results file's name")
+  if perr then error(perr, 0) end
+  local made, merr = M.mkdir(parent(o.path))
+  if not made then error(merr, 0) end
   local lock = o.lock or M.lock(o.path, o.steal_lock)
   local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {} }, Store)
   local ok, err = pcall(function()
@@ -758,6 +752,8 @@ function M.parse_shard(text)
 end
 
 function M.shard_file(dir, prefix, shard, shards)
+  local _, perr = userfiles.check_path(dir, "the results folder's name")
+  if perr then error(perr, 0) end
   return string.format("%s/%s.shard%dof%d.jsonl", dir, prefix, shard, shards)
 end
 
@@ -787,7 +783,7 @@ function M.kinds(dir)
   if lfs.attributes(dir, "mode") ~= "directory" then return kinds end
   for name in lfs.dir(dir) do
     if name:match("%.jsonl$") then
-      local header = M.decode(read_first_line(dir .. "/" .. name) or "")
+      local header = M.decode(read_first_line(dir .. "/" .. name, "header") or "")
       local kind = header and header.header and header.kind
       if type(kind) == "string" then kinds[kind] = (kinds[kind] or 0) + 1 end
     end

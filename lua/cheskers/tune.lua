@@ -12,7 +12,9 @@
 --   tune.positions(run [, progress [, rules]]) -> data   their quiet positions
 --   tune.fit(data [, opts]) -> fit | nil, message
 --   tune.weights_text(fit) -> text             the weights file of a fit
---   tune.read_weights(path) -> weights, info | nil, message
+--   tune.read_weights(path [, kind]) -> weights, info, text | nil, message, reason
+--       (read by cheskers.files, kind "weights" or "cache": its cap; reason
+--       as files.read's when the file could not be read)
 --   tune.edited(text) -> nil | message          whether the digest line of a
 --                                              weights file (written with a
 --                                              fit's fingerprint) disagrees
@@ -105,19 +107,18 @@ M.WEIGHTS_FILE = S.record {
 
 -- The weights of a weights file: every weight (the defaults overlaid with
 -- the file's), and the file's table; or nil, message. The file is data
--- only, read in cheskers.sandbox.load_data (no code runs).
-function M.read_weights(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, "cannot read weights file " .. tostring(err) end
-  local text = f:read("a")
-  f:close()
+-- only, read in cheskers.sandbox.load_data (no code runs). kind: the
+-- cheskers.files kind (default "weights").
+function M.read_weights(path, kind)
+  local text, err, reason = require("cheskers.files").read(path, kind or "weights")
+  if not text then return nil, "cannot read weights file: " .. tostring(err), reason end
   local data, derr = require("cheskers.sandbox").load_data(text, path)
   if data == nil then return nil, derr end
   local checked, cerr = S.read(data, M.WEIGHTS_FILE, path)
   if not checked then return nil, cerr end
   local w = cheskers.engine.defaults()
   for k, v in pairs(checked.weights) do w[k] = v end
-  return w, checked
+  return w, checked, text
 end
 
 local function quote(s) return string.format("%q", s) end

@@ -162,10 +162,11 @@ command {
       cheskers.engine.weights(w)
       local what = info.positions and string.format(" (fitted on %d positions of %d games)", info.positions,
         info.games or 0) or ""
-      S:print("weights of " .. arg .. what)
+      S:print("weights of " .. console(arg) .. what)
       local here = require("cheskers.rulespec").format(S.board:rules())
       if info.rules and info.rules ~= here then
-        S:print(string.format("note: fitted for the rules %s; this game's rules are %s", info.rules, here))
+        S:print(string.format("note: fitted for the rules %s; this game's rules are %s", console(info.rules),
+                              console(here)))
       end
     end
     print_weights(S)

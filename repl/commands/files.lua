@@ -29,10 +29,8 @@ command {
   run = function(S, _, rest)
     local path = trim(rest)
     if path == "" then S:fail("usage: load FILE") end
-    local f, err = io.open(path, "r")
-    if not f then S:fail("cannot load: " .. err) end
-    local text = f:read("a")
-    f:close()
+    local text, err = require("cheskers.files").read(path, "record")
+    if not text then S:fail("cannot load: " .. err) end
     local b, tags = record.read(text)
     if not b then S:fail(path .. ": " .. tags) end
     S:set_board(b)

@@ -150,7 +150,8 @@ command {
     elseif word == "hint" then
       hint(S, P)
     elseif word == "solution" then
-      S:print(#P.solution > 0 and table.concat(P.solution, " ") or "(the file gives no solution)")
+      S:print(#P.solution > 0 and require("cheskers.escape").console(table.concat(P.solution, " "))   -- the file's
+        or "(the file gives no solution)")
     else
       set_puzzle(S, word, args[2])
     end

@@ -17,12 +17,13 @@ Puzzles of several files come in a section for each file, in the order
 given, with a list of the files at the top.]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers book", "Write an HTML page of puzzles.")
-  p:argument("files", "puzzle files"):args("*")
-  p:option("--out", "output page")
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers book", "Write an HTML page of puzzles.")
+  p:argument("files", "puzzle files"):args("*"):convert(cli.path)
+  p:option("--out", "output page"):convert(cli.path)
   p:option("--title", "page title", "Cheskers puzzles")
   p:flag("--check")
-  p:option("--tb", "tablebases for --check")
+  p:option("--tb", "tablebases for --check"):convert(cli.path)
   return p
 end
 

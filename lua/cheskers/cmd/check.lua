@@ -27,13 +27,14 @@ any puzzle fails or a file cannot be loaded, else 0.
 A puzzle given up on fails with the fault "too hard".]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers check", "Check puzzle files.")
-  p:argument("files", "puzzle files"):args("*")
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers check", "Check puzzle files.")
+  p:argument("files", "puzzle files"):args("*"):convert(cli.path)
   p:flag("--quiet")
   p:flag("--no-defences")
   p:option("--max-seconds", "seconds per puzzle"):convert(tonumber)
   p:option("--max-nodes", "nodes per search"):convert(math.tointeger)
-  p:option("--tb", "tablebases directory")
+  p:option("--tb", "tablebases directory"):convert(cli.path)
   return p
 end
 
@@ -54,7 +55,8 @@ local function run(args)
     local list, err = puzzle.load(path, { each = true })
     if not list then
       bad_files = bad_files + 1
-      io.stdout:write(string.format("%s (%.2f s)\n", tostring(err), clock() - loading))
+      io.stdout:write(string.format("%s (%.2f s)\n", require("cheskers.escape").lines(tostring(err)),
+                                    clock() - loading))   -- (it may quote the file)
     else
       for _, p in ipairs(list) do
         local r = puzzle.check(p, { defences = not opts.no_defences, max_seconds = opts.max_seconds,

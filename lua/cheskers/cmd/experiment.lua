@@ -25,19 +25,20 @@ tune's method, once per rule set; shards wait for the one fitting), and
 plays every variant's engine with them (docs/experiments.md).]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers experiment", DESCRIPTION, EPILOG)
-  p:argument("file", "experiment file (Lua)")
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers experiment", DESCRIPTION, EPILOG)
+  p:argument("file", "experiment file (Lua)"):convert(cli.path)
   p:option("--games", "games per variant (default: the file's `games`)"):convert(math.tointeger)
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
   p:option("--seed", "the seed (default: the file's `seed`); a game depends only on "
            .. "(seed, variant, game number)"):convert(math.tointeger)
-  p:option("--out", "output folder (created if missing)")
+  p:option("--out", "output folder (created if missing)"):convert(cli.path)
   p:option("--rules", "rules laid over every variant's rules (a preset, name=value options, a {...} "
            .. "table, a rule file or FILE.lua:VARIANT, as every --rules; composed as the file's base is)")
   p:option("--fitted", "play every variant by the engine with weights fitted to its rules, as the field "
            .. "fitted = true (or the budget: --fitted games=2000,nodes=250,seed=1)"):args("?"):argname("BUDGET")
   p:option("--weights-cache", "with `fitted`: the folder of the fitted weights (default DIR/weights); "
-           .. "share one between runs and experiments to fit each rule set once"):argname("CACHE")
+           .. "share one between runs and experiments to fit each rule set once"):argname("CACHE"):convert(cli.path)
   p:flag("--fit-only", "with `fitted`: make the weights and play no game (then run the shards)")
   p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
   require("cheskers.cli").add_run_options(p, "this experiment's result files (this seed) in DIR")

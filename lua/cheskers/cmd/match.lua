@@ -23,14 +23,15 @@ match, the table of the games played so far first. Names the bots chose are
 shown escaped (\n, \x1b). Exit status 0, or 1 on an error.]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers match", DESCRIPTION, EPILOG)
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers match", DESCRIPTION, EPILOG)
   p:argument("BOT_A", "first bot"):target("a")
   p:argument("BOT_B", "second bot"):target("b")
   p:option("--games -n", "games to play", "10"):convert(math.tointeger)
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results file (JSON lines: a header, then one line per game as it ends; "
-           .. "its folder is created); run again, it keeps its games and plays the rest")
-  p:option("--records", "game records file (the REPL's format), kept in step with --out")
+           .. "its folder is created); run again, it keeps its games and plays the rest"):convert(cli.path)
+  p:option("--records", "game records file (the REPL's format), kept in step with --out"):convert(cli.path)
   p:option("--sprt", "ELO0,ELO1: stop when a sequential test decides (alpha = beta = 0.05)")
   require("cheskers.cli").add_run_options(p, "the games --out holds")
   p:flag("--resume", "continue the match recorded in --out (what a rerun does anyway: its games are "

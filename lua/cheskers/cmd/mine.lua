@@ -39,11 +39,12 @@ games go on past their first puzzle. The games depend only on the seed: a
 run killed at any moment and run again writes the same files.]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers mine", DESCRIPTION, EPILOG)
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers mine", DESCRIPTION, EPILOG)
   p:option("--games", "games to play (required)"):convert(math.tointeger)
   p:option("--moves", "win lengths wanted, A-B or one number (default 1-5; --studies 6-64)")
-  p:option("--out", "output folder (created if missing)", ".")
-  p:option("--file", "write every puzzle into DIR/NAME (a list) instead")
+  p:option("--out", "output folder (created if missing)", "."):convert(cli.path)
+  p:option("--file", "write every puzzle into DIR/NAME (a list) instead"):convert(cli.path)
   p:option("--seed", "random seed; the games depend only on it", "1"):convert(math.tointeger)
   p:option("--depth", "engine search depth for the moves played", "2"):convert(math.tointeger)
   p:option("--max", "stop after N puzzles"):convert(math.tointeger)
@@ -55,7 +56,7 @@ local function parser()
            .. "of N pieces"):convert(math.tointeger)
   p:option("--theme", "keep only wins that end so: stalemate or kings (--studies: also zugzwang, "
            .. "sacrifice, promotion choice, race)")
-  p:option("--tb", "find studies in the tablebases of this directory")
+  p:option("--tb", "find studies in the tablebases of this directory"):convert(cli.path)
   p:flag("--studies", "walk every table of --tb DIR (or $CHESKERS_TB) for studies, ranked")
   p:option("--duals", "--studies: the last plies where slower wins may exist too", "3"):convert(math.tointeger)
   p:option("--per-signature", "--studies: most studies of one material", "3"):convert(math.tointeger)

@@ -45,12 +45,13 @@ one self-contained HTML page (inline SVG, no network) with every table and
 chart, sample evaluation traces, and the commands and rules behind them.]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers report", DESCRIPTION, EPILOG)
-  p:argument("dir", "output folder of cheskers experiment (or of cheskers tournament)")
-  p:option("--svg", "chart file (default DIR/report.svg)")
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers report", DESCRIPTION, EPILOG)
+  p:argument("dir", "output folder of cheskers experiment (or of cheskers tournament)"):convert(cli.path)
+  p:option("--svg", "chart file (default DIR/report.svg)"):convert(cli.path)
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
-  p:option("--html", "also write the HTML report to FILE")
+  p:option("--html", "also write the HTML report to FILE"):convert(cli.path)
   p:option("--margin", "equivalence margin of the rates, in points (TOST)", "5")
   p:option("--plies-margin", "equivalence margin of the mean length, in plies (TOST)", "5")
   return p
@@ -91,7 +92,7 @@ local function run(args)
   local kinds = require("cheskers.store").kinds(dir)
   if kinds.tournament and not kinds.experiment then return tournament_report(opts, dir) end
   local recs, warnings, files = report.read_dir(dir)
-  for _, w in ipairs(warnings) do io.stderr:write("cheskers report: ", w, "\n") end
+  for _, w in ipairs(warnings) do cli.report(w, "report") end   -- (escaped: they quote the folder)
   if #recs == 0 then error("no games in " .. dir, 0) end
   local stats = report.summarize(recs)
   io.stdout:write(report.format_report(stats, margins))

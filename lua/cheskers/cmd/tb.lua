@@ -58,12 +58,13 @@ Examples:
   cheskers tb atlas --pieces 3 --vs "flying_kings=true"]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers tb", "Endgame tablebases.")
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers tb", "Endgame tablebases.")
   p:argument("action", "build, plan, probe or atlas")
   p:argument("words", "the position for probe"):args("*")
   p:option("--pieces", "pieces (build: default 4)"):convert(math.tointeger)
   p:option("--rules", "rule spec")
-  p:option("--dir", "directory")
+  p:option("--dir", "directory"):convert(cli.path)
   p:option("--threads", "threads", "0"):convert(math.tointeger)
   p:option("--only", "one signature (build, plan)")
   p:flag("--ignore-space", "build even when disk or memory looks short")

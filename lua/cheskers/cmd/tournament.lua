@@ -29,19 +29,23 @@ a colon: engine:level=3  alphabeta:depth=2  my/bot.lua. Exit status 0, or
 1 on an error.]]
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers tournament", DESCRIPTION, EPILOG)
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers tournament", DESCRIPTION, EPILOG)
   p:argument("BOT", "the bots"):args("*"):target("bots")
   p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
   p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
   require("cheskers.match").add_game_options(p)
-  p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
+  p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR"):convert(cli.path)
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
-  require("cheskers.cli").add_run_options(p, "the tournament files of --out")
+  cli.add_run_options(p, "the tournament files of --out")
   p:option("--report", "print the report of the tournament in folder DIR (play nothing)"):argname("DIR")
+    :convert(cli.path)
   p:option("--records", "game records file (PGN: the seven tags Event, Site, Date, Round, White, "
            .. "Black, Result first); with --shard I/N each shard writes its own, .shard<I>of<N> before "
            .. "the extension (games.pgn: games.shard1of4.pgn); with --report, every game of DIR"):argname("FILE")
+    :convert(cli.path)
   p:option("--html", "write the report as an HTML page of its own (with the settings and command)"):argname("FILE")
+    :convert(cli.path)
   p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
            .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
   p:flag("--quiet -q", "no progress line (a game lost by a fault is still reported)")

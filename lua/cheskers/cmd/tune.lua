@@ -27,10 +27,11 @@ weights. docs/engine.md, "Tuning the weights", has the method, the file
 format and which weights the games can determine.]]
 
 local function parser()
+  local cli = require "cheskers.cli"
   local p = argparse("cheskers tune", DESCRIPTION, EPILOG)
   p:add_help(false)
-  p:option("--out", "the games' folder (created): resumable, shards share it"):argname("DIR")
-  p:option("--fit", "fit the weights to the games of DIR (play nothing)"):argname("DIR")
+  p:option("--out", "the games' folder (created): resumable, shards share it"):argname("DIR"):convert(cli.path)
+  p:option("--fit", "fit the weights to the games of DIR (play nothing)"):argname("DIR"):convert(cli.path)
   p:option("--games -n", "games in all (default 1000)"):convert(math.tointeger)
   p:option("--bot", "the bot that plays both sides (default engine; engine:weights=FILE plays "
            .. "with the weights of FILE, engine:bishop=400 with one changed)"):argname("SPEC")
@@ -41,7 +42,7 @@ local function parser()
            .. "the scale (default: none, the scale of the games' own weights is kept)"):argname("WEIGHT")
   p:option("--ridge", "L2 penalty on the logistic coefficients (default 1; 0: plain maximum "
            .. "likelihood)"):argname("L"):convert(tonumber)
-  p:option("--save", "the weights file to write (default DIR/weights.lua)"):argname("FILE")
+  p:option("--save", "the weights file to write (default DIR/weights.lua)"):argname("FILE"):convert(cli.path)
   p:flag("--quiet -q", "no progress on stderr")
   p:flag("-h --help", "this help")
   return p
@@ -100,6 +101,9 @@ local function fit_text(fit, start, names, path)
     lines[#lines + 1] = string.format("%-15s %8d %8d   %s", n, start[n], fit.weights[n], note)
   end
   lines[#lines + 1] = "wrote " .. path
+  -- each line escaped for the console: the bot and the rules are the
+  -- folder's header, which anyone may have written
+  for i, line in ipairs(lines) do lines[i] = require("cheskers.escape").console(line) end
   return table.concat(lines, "\n")
 end
 
@@ -117,7 +121,7 @@ local function fit_dir(tune, dir, o)
   end })
   say(nil)
   if not fit then error(ferr, 0) end
-  local path = o.save or (dir .. "/weights.lua")
+  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
   require("cheskers.store").write_file(path, tune.weights_text(fit))
   print(fit_text(fit, data.start, data.names, path))
   return 0
@@ -128,10 +132,10 @@ end
 -- the fit to the run holding it.
 local function fit_locked(tune, dir, o, shard)
   local store = require "cheskers.store"
-  local path = o.save or (dir .. "/weights.lua")
+  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
   local found, err = tune.read_dir(dir)
   if not found then error(err, 0) end
-  local made, merr = store.mkdir(path:match("^(.*)/[^/]*$") or ".")   -- --save's folder, for its lock
+  local made, merr = store.mkdir(require("cheskers.files").dirname(path))   -- --save's folder, for its lock
   if not made then error(merr, 0) end
   local ok, lock = pcall(store.lock, path, o.steal_lock)
   if not ok then

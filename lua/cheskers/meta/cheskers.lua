@@ -118,6 +118,17 @@ function cheskers.fsync(file) end
 ---@return boolean
 function cheskers.isatty(file) end
 
+---The text of the regular file at path (cheskers.files reads every file a
+---user names through it): opened without blocking; a folder, FIFO, device
+---or socket is refused by name, a file of more than cap bytes before it is read.
+---@param path string
+---@param cap integer
+---@param head? boolean true: the first cap bytes of a file of any size
+---@return string|nil text
+---@return string? message
+---@return string? reason "missing"|"folder"|"fifo"|"device"|"socket"|"large"|"error"
+function cheskers.read_file(path, cap, head) end
+
 -- ---- boards -------------------------------------------------------------------
 
 -- Boards compare with ==: the same pieces, side to move and rules.
