@@ -471,8 +471,10 @@ static int info_cb(void *ud, const chk_search_info *si)
     return 0;
 }
 
-/* The largest time of a search, in seconds (chk_search_run's range). */
+/* The largest time of a search, in seconds (chk_search_run's range), and
+ * the largest node budget (10^12: hours of search). */
 #define SEARCH_MAX_SECONDS 1e9
+#define SEARCH_MAX_NODES 1000000000000
 
 /* Field name of the options table at 2, a search feature: true 1, false -1,
  * absent 0 (the default). */
@@ -524,7 +526,7 @@ static int board_search(lua_State *L)
     lb_check_options(L, 2, "search: ", "option", known);
     /* the numbers, each read in its range (chk_search_run's): nothing wraps */
     o.depth = (int)lb_opt_integer(L, 2, "depth", 1, CHK_MAX_PLY - 1, 0, "search: ");
-    o.nodes = (int64_t)lb_opt_integer(L, 2, "nodes", 1, LUA_MAXINTEGER, 0, "search: ");
+    o.nodes = (int64_t)lb_opt_integer(L, 2, "nodes", 1, SEARCH_MAX_NODES, 0, "search: ");
     o.seconds = lb_opt_number(L, 2, "time", 0, SEARCH_MAX_SECONDS, 0, "search: ");
     if (!o.depth && !o.nodes && !(o.seconds > 0))
         o.depth = DEFAULT_DEPTH;
@@ -694,7 +696,7 @@ void lb_open_engine(lua_State *L)
     static const struct { const char *name; lua_Integer v; } constants[] = {
         { "WIN", CHK_SCORE_WIN }, { "MATE_MIN", CHK_SCORE_MATE_MIN }, { "MAX_DEPTH", CHK_MAX_PLY - 1 },
         { "MAX_MARGIN", CHK_SEARCH_MAX_MARGIN }, { "MAX_SECONDS", (lua_Integer)SEARCH_MAX_SECONDS },
-        { "MAX_WEIGHT", WEIGHT_MAX },
+        { "MAX_WEIGHT", WEIGHT_MAX }, { "MAX_NODES", SEARCH_MAX_NODES },
     };
     for (size_t i = 0; i < sizeof constants / sizeof *constants; i++) {
         lua_pushinteger(L, constants[i].v);

@@ -137,11 +137,14 @@ function registry.catch_interrupt(f, ...)
   error(err, 0)
 end
 
--- A count argument of a command: a whole number >= 0 (default when absent).
-function registry.count_arg(S, s, what, default)
+-- A number argument of a command, read by its declaration key in
+-- cheskers.numbers ("perft", "undo", "go depth"...): the number, or
+-- default when absent; else fails with "what must be a whole number from
+-- 0 to 64, not '99'".
+function registry.count_arg(S, s, what, default, key)
   if s == nil then return default end
-  local n = math.tointeger(tonumber(s))
-  if not n or n < 0 then S:fail(string.format("%s must be a whole number >= 0, not '%s'", what, s)) end
+  local n, err = require("cheskers.numbers").read(s, key, what)
+  if n == nil then S:fail(err) end
   return n
 end
 

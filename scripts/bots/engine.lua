@@ -13,6 +13,7 @@
 --                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished,
 --                       hmalus, iir, counter, pext: b:search's options, docs/engine.md)
 --   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
+-- (every number in b:search's range: depth <= cheskers.engine.MAX_DEPTH ...)
 --   engine:keep=false   every search from empty tables; by default the bot
 --                       keeps one search context (cheskers.engine.context)
 --                       for the game, cleared by new_game, so each search
@@ -33,17 +34,18 @@ local context = nil
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
-  nodes = { type = "integer", min = 1 },
-  depth = { type = "integer", min = 1 },
-  time = { type = "number", above = 0 },
+  nodes = { type = "integer", min = 1, max = cheskers.engine.MAX_NODES },      -- b:search's ranges
+  depth = { type = "integer", min = 1, max = cheskers.engine.MAX_DEPTH },
+  time = { type = "number", above = 0, max = cheskers.engine.MAX_SECONDS },
   tb = "string",
   weights = "string",
   keep = "boolean",
 }
 for f in pairs(FEATURES) do bot.options[f] = "boolean" end
 local MARGINS = { rfp_margin = true, fp_margin = true }   -- b:search's margins of rfp and fp
-for m in pairs(MARGINS) do bot.options[m] = { type = "integer", min = 1 } end
-for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
+for m in pairs(MARGINS) do bot.options[m] = { type = "integer", min = 1, max = cheskers.engine.MAX_MARGIN } end
+local W = cheskers.engine.MAX_WEIGHT
+for _, w in ipairs(cheskers.engine.names) do bot.options[w] = { type = "integer", min = -W, max = W } end
 
 -- opts: checked against bot.options by the loader.
 -- The weights of a weights file (cheskers.tune reads it: data only).

@@ -32,7 +32,7 @@ local function parser()
   local p = require("cheskers.cli").parser("cheskers tournament", DESCRIPTION, EPILOG)
   p:argument("BOT", "the bots"):args("*"):target("bots")
   p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
-  p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
+  require("cheskers.numbers").option(p, "--games -n", "games per pairing", "2")
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
@@ -42,8 +42,8 @@ local function parser()
            .. "Black, Result first); with --shard I/N each shard writes its own, .shard<I>of<N> before "
            .. "the extension (games.pgn: games.shard1of4.pgn); with --report, every game of DIR"):argname("FILE")
   p:option("--html", "write the report as an HTML page of its own (with the settings and command)"):argname("FILE")
-  p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
-           .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
+  require("cheskers.numbers").option(p, "--prior", "virtual draws added to each pairing (default: 0, or 1 "
+           .. "when a score is perfect and the maximum likelihood is infinite)"):argname("N")
   p:flag("--quiet -q", "no progress line (a game lost by a fault is still reported)")
   return p
 end
@@ -138,7 +138,6 @@ local function run(args)
   if not o then return 0 end
   o.command = require("cheskers.cli").command_line("tournament", args)
   local tournament = require "cheskers.tournament"
-  if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
     if #o.bots > 0 then return fail("--report DIR takes no bots (it plays nothing)") end
     return report_only(tournament, o)
