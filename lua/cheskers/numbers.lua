@@ -67,8 +67,8 @@ N.DECLARED = {
   ["--shard"] = int { min = 1, max = N.MAX_GAMES },          -- I and N of --shard I/N
   ["--sprt"] = num { min = -1000, max = 1000 },               -- ELO0 and ELO1 of match --sprt ELO0,ELO1
   -- tournament, tune, report
-  ["--prior"] = num { min = 0, max = 1e6 },
-  ["--ridge"] = num { min = 0, max = 1e6 },
+  ["--prior"] = num { min = 0, max = 1000000 },
+  ["--ridge"] = num { min = 0, max = 1000000 },
   ["--margin"] = num { above = 0, max = 100 },
   ["--plies-margin"] = num { above = 0, max = N.MAX_PLIES },
   -- check
