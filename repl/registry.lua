@@ -61,8 +61,8 @@ registry.setting { name = "ascii", default = false, help = "plain ASCII board ev
 registry.setting { name = "flip", default = false, help = "draw the board from Black's side" }
 registry.setting { name = "autoshow", spec = "boolean",
                    help = "draw after each change (nil: in interactive sessions)" }
-registry.setting { name = "history_size", default = 1000, spec = schema.int { min = 0 } }
-registry.setting { name = "progress_after", default = 1.0, spec = schema.num { min = 0 },
+registry.setting { name = "history_size", default = 1000, spec = require("cheskers.numbers").spec "history_size" }
+registry.setting { name = "progress_after", default = 1.0, spec = require("cheskers.numbers").spec "progress_after",
                    help = "seconds of perft/divide before the progress line shows" }
 
 registry.commands = {}         -- name -> command (aliases map to the same command)

@@ -185,7 +185,7 @@ describe("experiment files", function()
     { { trace = { dpeth = 2 }, variants = { { name = "a" } } },
       "x.lua: trace: unknown field 'dpeth' (did you mean 'depth'?)" },
     { { strengths = { 1, 0 }, variants = { { name = "a" } } },
-      "x.lua: strengths: item 2 must be a whole number >= 1, not 0" },
+      "x.lua: strengths: item 2 must be a whole number from 1 to 1000000000000, not 0" },
     { { strengths = { 1 }, strength_bot = "engine", variants = { { name = "a" } } },
       "x.lua: strength_bot must be a bot spec with %d for the strength, not 'engine'" },
     { { sweep = { promte = { "K" } } },

@@ -106,7 +106,8 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
     end
   end)
 
-  it("the REPL's numbers: refused in one line each, or taken (the game is over: nothing runs)", function()
+  it("the REPL's numbers and numeric settings: refused in one line each, or taken (the game is over: nothing runs)",
+     function()
     local lines, expect = { "fen 8/8/8/8/8/8/8/K7 w" }, {}
     local puzzles = H.ROOT .. "/scripts/puzzles/stalemate.lua"
     local forms = { ["go depth"] = "go depth %s", ["go nodes"] = "go nodes %s", ["go time"] = "go time %s",
@@ -127,6 +128,15 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
     end
     lines[#lines + 1] = "go 4294967297"
     expect[#lines] = "go depth"
+    -- the numeric settings, given as Lua values
+    for _, key in ipairs({ "history_size", "progress_after" }) do
+      for _, v in ipairs(HOSTILE) do
+        local lua = v == "" and '""' or v == "nan" and "0/0" or v
+        lines[#lines + 1] = ("repl.settings.%s = %s"):format(key, lua)
+        local x = load("return " .. lua)()
+        expect[#lines] = not allowed(x, N.DECLARED[key]) and key
+      end
+    end
     local path = H.tmpname()
     local f = assert(io.open(path, "w"))
     f:write(table.concat(lines, "\n"), "\n")

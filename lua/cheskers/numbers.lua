@@ -57,6 +57,10 @@ N.DECLARED = {
   -- match, tournament, tune) and of the runs
   ["--games"] = int { min = 1, max = N.MAX_GAMES },
   ["games"] = int { min = 0, max = N.MAX_GAMES },   -- of Lua tables (match.run, experiment files): 0 plays none
+  -- experiment files: random_plies, branching_every and material_every, strengths
+  ["plies"] = int { min = 0, max = N.MAX_PLIES },
+  ["every"] = int { min = 1, max = N.MAX_PLIES },
+  ["strength"] = int { min = 1, max = N.MAX_NODES },
   ["--seed"] = int { min = math.mininteger, max = math.maxinteger },
   ["--nodes"] = int { min = 1, max = N.MAX_NODES },
   ["--time"] = num { above = 0, max = N.MAX_SECONDS },
@@ -95,6 +99,9 @@ N.DECLARED = {
   ["undo"] = int { min = 0, max = N.MAX_PLIES },
   ["redo"] = int { min = 0, max = N.MAX_PLIES },
   ["puzzle"] = int { min = 1, max = N.MAX_GAMES },
+  -- the REPL's settings (settings.history_size = N)
+  ["history_size"] = int { min = 0, max = 1000000 },
+  ["progress_after"] = num { min = 0, max = N.MAX_SECONDS },
 }
 
 for key, spec in pairs(N.DECLARED) do
