@@ -192,7 +192,7 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
 
   it("b:search reads its numbers in their ranges: nothing wraps to a C int, no inf or NaN", function()
     local b = cheskers.new()
-    local values = { 0, -1, 2 ^ 31 // 1, 2 ^ 32 // 1 + 1, 2 ^ 63, math.huge, 0 / 0, "", ("9"):rep(10000) }
+    local values = { 0, -1, 1 << 31, (1 << 32) + 1, 2 ^ 63, math.huge, 0 / 0, "", ("9"):rep(10000) }
     for _, opt in ipairs({ "depth", "nodes", "time", "info_every", "rfp_margin", "fp_margin" }) do
       for _, v in ipairs(values) do
         local o = { [opt] = v }

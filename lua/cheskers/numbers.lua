@@ -87,7 +87,7 @@ N.DECLARED = {
   ["mine --per-signature"] = int { min = 1, max = 1000 },
   ["mine --moves"] = int { min = 1, max = 64 },               -- A and B of --moves A-B
   -- rules, tb
-  ["rules --depth"] = int { min = 0, max = MAX_PERFT },
+  ["rules --depth"] = int { min = 0, max = 12 },              -- perft in both rule sets, depth by depth
   ["tb --pieces"] = int { min = 2, max = cheskers.tb.MAX_PIECES },
   ["tb --threads"] = int { min = 0, max = 64 },
   -- the REPL's commands

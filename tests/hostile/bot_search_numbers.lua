@@ -4,7 +4,7 @@
 -- returns what each call said, a line each ("searched" for one that ran)
 return { choose = function(b)
   local said = {}
-  for _, o in ipairs({ { depth = 2 ^ 31 // 1 }, { depth = 4294967297 }, { depth = 2, rfp_margin = 2147483647 },
+  for _, o in ipairs({ { depth = 1 << 31 }, { depth = 4294967297 }, { depth = 2, rfp_margin = 2147483647 },
                        { depth = 2, fp_margin = -2147483648 }, { time = 1 / 0 }, { time = 0 / 0 },
                        { depth = 2, nodes = 2 ^ 63 }, { depth = 2, info_every = 0 / 0 } }) do
     local ok, err = pcall(b.search, b, o)

@@ -112,7 +112,6 @@ end
 local function build(opts)
   local cheskers = require "cheskers"
   pieces_of(opts)
-  if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
   local tty = cheskers.isatty(io.stderr)
   local start, built, shown = os.time(), 0, false
   local function progress(t)
@@ -344,7 +343,8 @@ local function atlas_vs(opts)
 end
 
 local function run(args)
-  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  local okp, opts = pcall(require("cheskers.cli").parse_args, parser(), args, usage)
+  if not okp then return fail(opts) end   -- (exit status 2, as every refusal of tb)
   if not opts then return 0 end
   opts.dir = opts.dir or default_dir()
   if opts.vs and opts.action ~= "atlas" then return fail("--vs is for tb atlas") end
