@@ -49,9 +49,11 @@ typedef enum chk_status {
     CHK_EVAL_ERROR = -6,    /* search: the eval callback failed */
     CHK_ABORTED = -7,       /* a callback asked to stop (a search's info, a
                                tablebase build's progress) */
-    CHK_TB_ERROR = -8       /* tablebases: a damaged or unwritable file, or a
+    CHK_TB_ERROR = -8,      /* tablebases: a damaged or unwritable file, or a
                                build that cannot be done (the call's message,
                                err or chk_tb_error, says which) */
+    CHK_BAD_OPTION = -9     /* an option out of its range (chk_search_opts:
+                               see chk_search_run); nothing was done */
 } chk_status;
 
 /* A short name of a status ("stopped", "timeout" ...), "?" for no status. */
@@ -627,11 +629,18 @@ typedef struct chk_search_opts {
                                            from empty tables */
 } chk_search_opts;
 
+/* The largest margin of chk_search_opts (rfp_margin, fp_margin): a margin
+ * times a depth plus any score stays far inside an int. */
+#define CHK_SEARCH_MAX_MARGIN 100000
+
 /* chk_search_run returns a chk_status: CHK_OK (finished by its limits:
  * depth, nodes, seconds), CHK_STOPPED or CHK_TIMEOUT (the stop condition
  * failed; *out has the best so far), CHK_HOOK_ERROR, CHK_EVAL_ERROR (the eval
- * callback failed), CHK_ABORTED (the info callback asked to stop) or
- * CHK_NO_MEMORY. Unless opts.keep, each run starts from an empty
+ * callback failed), CHK_ABORTED (the info callback asked to stop),
+ * CHK_NO_MEMORY, or CHK_BAD_OPTION before anything is done for an option
+ * out of its range: depth from 0 to CHK_MAX_PLY - 1, nodes >= 0, seconds
+ * and info_every from 0 to 1e9 (not NaN), the margins from 0 to
+ * CHK_SEARCH_MAX_MARGIN. Unless opts.keep, each run starts from an empty
  * transposition table and empty killer/history tables (the context only
  * saves the allocation), so with a depth or node limit (and no time limit or
  * stop) the result depends only on the position (history included) and the

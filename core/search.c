@@ -751,11 +751,26 @@ static void fill_info(chk_search *s, chk_search_info *out, int depth, int score)
     out->root = &s->root;
 }
 
+/* Whether every number of o is in its range (cheskers.h, chk_search_run):
+ * a depth or a margin past it would wrap an int inside the search, an
+ * infinite or NaN time would never end it. */
+static bool opts_valid(const chk_search_opts *o)
+{
+    return o->depth >= 0 && o->depth <= CHK_MAX_PLY - 1 && o->nodes >= 0
+           && o->seconds >= 0 && o->seconds <= 1e9 && o->info_every >= 0 && o->info_every <= 1e9
+           && o->rfp_margin >= 0 && o->rfp_margin <= CHK_SEARCH_MAX_MARGIN
+           && o->fp_margin >= 0 && o->fp_margin <= CHK_SEARCH_MAX_MARGIN;
+}
+
 int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_search_info *out)
 {
     static const chk_search_opts none;
     if (!o)
         o = &none;
+    if (!opts_valid(o)) {
+        memset(out, 0, sizeof *out);
+        return CHK_BAD_OPTION;
+    }
     s->p = p;
     s->o = o;
     if (o->weights)

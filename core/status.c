@@ -29,6 +29,7 @@ const char *chk_status_name(int status)
     case CHK_EVAL_ERROR: return "eval error";
     case CHK_ABORTED: return "aborted";
     case CHK_TB_ERROR: return "tablebase error";
+    case CHK_BAD_OPTION: return "bad option";
     default: return "?";
     }
 }

@@ -747,6 +747,39 @@ void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
         unknown_option(L, prefix, what, unknown, ulen, names);
 }
 
+/* ---- the numbers of option tables ---------------------------------------- */
+
+lua_Integer lb_opt_integer(lua_State *L, int t, const char *name, lua_Integer lo, lua_Integer hi,
+                           lua_Integer def, const char *prefix)
+{
+    lua_Integer v = def;
+    if (lua_getfield(L, t, name) != LUA_TNIL) {
+        v = lua_tointeger(L, -1);
+        if (!lua_isinteger(L, -1) || v < lo || v > hi)
+            lb_error(L, LB_E_BAD_ARGUMENT, "%s%s must be a whole number from %I to %I, not %s", prefix, name,
+                     (LUAI_UACINT)lo, (LUAI_UACINT)hi, lb_push_value_text(L, -1));
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+double lb_opt_number(lua_State *L, int t, const char *name, double lo, double hi, double def,
+                     const char *prefix)
+{
+    double v = def;
+    if (lua_getfield(L, t, name) != LUA_TNIL) {
+        v = (double)lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || !(v > lo && v <= hi)) {
+            char range[64];
+            snprintf(range, sizeof range, "> %.14g and <= %.14g", lo, hi);
+            const char *shown = lb_push_value_text(L, -1);
+            lb_error(L, LB_E_BAD_ARGUMENT, "%s%s must be a number %s, not %s", prefix, name, range, shown);
+        }
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
 /* ---- stopping and failed core calls ------------------------------------- */
 
 /* The one mutable global: set by cheskers.interrupt() or a SIGINT handler. */
@@ -835,6 +868,10 @@ void lb_push_status_error(lua_State *L, int status, const char *who)
     case CHK_NO_MEMORY:
         code = LB_E_NO_MEMORY;
         lua_pushfstring(L, "%s%snot enough memory", who, sep);
+        break;
+    case CHK_BAD_OPTION:
+        code = LB_E_BAD_ARGUMENT;
+        lua_pushfstring(L, "%s%san option out of its range", who, sep);
         break;
     default:
         code = LB_E_INTERNAL;

@@ -243,6 +243,17 @@ int lb_rawgetfield(lua_State *L, int t, const char *name);
  * is "<prefix>unknown <what> 'key' ...". */
 void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
                       const char *const names[]);
+/* The one reader of the numbers of an option table (the C side of
+ * cheskers.numbers, docs/security.md "Numbers"): field name of the table at
+ * t, def when nil. lb_opt_integer takes a whole number from lo to hi (a
+ * float such as 2.0 or 1e300 is refused, nothing is cut to an int);
+ * lb_opt_number a number above lo (open) and at most hi, so never NaN or
+ * infinite. Else raises (code "bad_argument") "<prefix>name must be a whole
+ * number from LO to HI, not VALUE" (or "a number > LO and <= HI"). */
+lua_Integer lb_opt_integer(lua_State *L, int t, const char *name, lua_Integer lo, lua_Integer hi,
+                           lua_Integer def, const char *prefix);
+double lb_opt_number(lua_State *L, int t, const char *name, double lo, double hi, double def,
+                     const char *prefix);
 /* cheskers.closest(word, names) -> the closest name when word is a likely
  * typo of it, else nil (the suggestion rule of lb_check_options). */
 int lb_closest(lua_State *L);

@@ -188,6 +188,9 @@ static int check_weight(lua_State *L, int arg)
     return i;
 }
 
+/* The largest size of a weight (either sign). */
+#define WEIGHT_MAX 100000
+
 /* Sets w from the table at idx (name -> integer); raises on a bad entry
  * before changing anything. */
 static void read_weights(lua_State *L, int idx, chk_weights *w)
@@ -208,9 +211,9 @@ static void read_weights(lua_State *L, int idx, chk_weights *w)
         if (i < 0)
             lb_error(L, LB_E_BAD_OPTION, "weights: unknown weight '%s'", name);
         lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : LUA_MININTEGER;
-        if (v < -100000 || v > 100000)
-            lb_error(L, LB_E_BAD_ARGUMENT, "weights: %s must be a whole number from -100000 to 100000, not %s",
-                     name, lb_push_value_text(L, -1));
+        if (v < -WEIGHT_MAX || v > WEIGHT_MAX)
+            lb_error(L, LB_E_BAD_ARGUMENT, "weights: %s must be a whole number from %d to %d, not %s",
+                     name, -WEIGHT_MAX, WEIGHT_MAX, lb_push_value_text(L, -1));
         nw.w[i] = (int)v;
         lua_pop(L, 1);
     }
@@ -250,7 +253,7 @@ static int l_set(lua_State *L)
     Engine *e = getengine(L);
     int i = check_weight(L, 1);
     lua_Integer v = luaL_checkinteger(L, 2);
-    luaL_argcheck(L, v >= -100000 && v <= 100000, 2, "out of range (-100000..100000)");
+    luaL_argcheck(L, v >= -WEIGHT_MAX && v <= WEIGHT_MAX, 2, "out of range (-100000..100000)");
     e->w.w[i] = (int)v;
     return 0;
 }
@@ -479,19 +482,10 @@ static int info_cb(void *ud, const chk_search_info *si)
     return 0;
 }
 
-/* Field name of the options table at 2, as an integer >= 1 (0 when absent). */
-static lua_Integer opt_count(lua_State *L, const char *name)
-{
-    lua_Integer v = 0;
-    if (lua_getfield(L, 2, name) != LUA_TNIL) {
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
-            lb_error(L, LB_E_BAD_ARGUMENT, "search: %s must be a whole number >= 1, not %s", name,
-                     lb_push_value_text(L, -1));
-        v = lua_tointeger(L, -1);
-    }
-    lua_pop(L, 1);
-    return v;
-}
+/* The largest time of a search, in seconds (chk_search_run's range), and
+ * the largest node budget (10^12: hours of search). */
+#define SEARCH_MAX_SECONDS 1e9
+#define SEARCH_MAX_NODES 1000000000000
 
 /* Field name of the options table at 2, a search feature: true 1, false -1,
  * absent 0 (the default). */
@@ -543,26 +537,13 @@ static int board_search(lua_State *L)
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     lb_check_options(L, 2, "search: ", "option", known);
-    o.depth = (int)opt_count(L, "depth");
-    if (o.depth > CHK_MAX_PLY - 1)
-        return lb_error(L, LB_E_BAD_ARGUMENT, "search: 'depth' must be at most %d", CHK_MAX_PLY - 1);
-    o.nodes = (int64_t)opt_count(L, "nodes");
-    if (lua_getfield(L, 2, "time") != LUA_TNIL) {
-        int isnum;
-        o.seconds = lua_tonumberx(L, -1, &isnum);
-        if (!isnum || !(o.seconds > 0))
-            return lb_error(L, LB_E_BAD_ARGUMENT, "search: 'time' must be a positive number of seconds");
-    }
-    lua_pop(L, 1);
+    /* the numbers, each read in its range (chk_search_run's): nothing wraps */
+    o.depth = (int)lb_opt_integer(L, 2, "depth", 1, CHK_MAX_PLY - 1, 0, "search: ");
+    o.nodes = (int64_t)lb_opt_integer(L, 2, "nodes", 1, SEARCH_MAX_NODES, 0, "search: ");
+    o.seconds = lb_opt_number(L, 2, "time", 0, SEARCH_MAX_SECONDS, 0, "search: ");
     if (!o.depth && !o.nodes && !(o.seconds > 0))
         o.depth = DEFAULT_DEPTH;
-    if (lua_getfield(L, 2, "info_every") != LUA_TNIL) {
-        int isnum;
-        o.info_every = lua_tonumberx(L, -1, &isnum);
-        if (!isnum || !(o.info_every > 0))
-            return lb_error(L, LB_E_BAD_ARGUMENT, "search: 'info_every' must be a positive number of seconds");
-    }
-    lua_pop(L, 1);
+    o.info_every = lb_opt_number(L, 2, "info_every", 0, SEARCH_MAX_SECONDS, 0, "search: ");
     if (lua_getfield(L, 2, "tb") != LUA_TNIL) {
         char err[320];
         o.tb = lb_check_tables(L, -1, p->rules, err, sizeof err);  /* NULL: none for these rules */
@@ -571,7 +552,7 @@ static int board_search(lua_State *L)
 #define READ_SWITCH(name, what) o.name = opt_switch(L, #name);
     CHK_SEARCH_SWITCHES(READ_SWITCH)
 #undef READ_SWITCH
-#define READ_MARGIN(name, what) o.name = (int)opt_count(L, #name);
+#define READ_MARGIN(name, what) o.name = (int)lb_opt_integer(L, 2, #name, 1, CHK_SEARCH_MAX_MARGIN, 0, "search: ");
     CHK_SEARCH_MARGINS(READ_MARGIN)
 #undef READ_MARGIN
     if (lua_getfield(L, 2, "weights") != LUA_TNIL) {
@@ -728,10 +709,16 @@ void lb_open_engine(lua_State *L)
     CHK_SEARCH_MARGINS(PUSH_OPTION)
     lua_setfield(L, -2, "margins");
 #undef PUSH_OPTION
-    lua_pushinteger(L, CHK_SCORE_WIN);
-    lua_setfield(L, -2, "WIN");
-    lua_pushinteger(L, CHK_SCORE_MATE_MIN);
-    lua_setfield(L, -2, "MATE_MIN");
+    /* the scores, and the ranges of b:search's numbers (for cheskers.numbers) */
+    static const struct { const char *name; lua_Integer v; } constants[] = {
+        { "WIN", CHK_SCORE_WIN }, { "MATE_MIN", CHK_SCORE_MATE_MIN }, { "MAX_DEPTH", CHK_MAX_PLY - 1 },
+        { "MAX_MARGIN", CHK_SEARCH_MAX_MARGIN }, { "MAX_SECONDS", (lua_Integer)SEARCH_MAX_SECONDS },
+        { "MAX_WEIGHT", WEIGHT_MAX }, { "MAX_NODES", SEARCH_MAX_NODES },
+    };
+    for (size_t i = 0; i < sizeof constants / sizeof *constants; i++) {
+        lua_pushinteger(L, constants[i].v);
+        lua_setfield(L, -2, constants[i].name);
+    }
     lua_setfield(L, module, "engine");
     lua_pop(L, 1);
 }

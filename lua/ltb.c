@@ -516,19 +516,13 @@ static int bad_field(lua_State *L, const char *fn, const char *name, const char 
 }
 
 /* The integer field name of table 1, or def; raises when not an integer
- * from lo to hi. */
+ * from lo to hi (lb_opt_integer, the one reader of an option's number). */
 static int opt_int_field(lua_State *L, const char *fn, const char *name, int def, int lo, int hi)
 {
-    int t = lua_getfield(L, 1, name);
-    lua_Integer v = lua_tointeger(L, -1);
-    if (t == LUA_TNIL) {
-        lua_pop(L, 1);
-        return def;
-    }
-    if (!lua_isinteger(L, -1) || v < lo || v > hi)
-        bad_field(L, fn, name, lua_pushfstring(L, "a whole number from %d to %d", lo, hi), -2);
+    const char *prefix = lua_pushfstring(L, "tb.%s: ", fn);
+    int v = (int)lb_opt_integer(L, 1, name, lo, hi, def, prefix);
     lua_pop(L, 1);
-    return (int)v;
+    return v;
 }
 
 /* What tb.build and tb.plan share: the fields of table 1. */

@@ -61,8 +61,8 @@ registry.setting { name = "ascii", default = false, help = "plain ASCII board ev
 registry.setting { name = "flip", default = false, help = "draw the board from Black's side" }
 registry.setting { name = "autoshow", spec = "boolean",
                    help = "draw after each change (nil: in interactive sessions)" }
-registry.setting { name = "history_size", default = 1000, spec = schema.int { min = 0 } }
-registry.setting { name = "progress_after", default = 1.0, spec = schema.num { min = 0 },
+registry.setting { name = "history_size", default = 1000, spec = require("cheskers.numbers").spec "history_size" }
+registry.setting { name = "progress_after", default = 1.0, spec = require("cheskers.numbers").spec "progress_after",
                    help = "seconds of perft/divide before the progress line shows" }
 
 registry.commands = {}         -- name -> command (aliases map to the same command)
@@ -137,11 +137,14 @@ function registry.catch_interrupt(f, ...)
   error(err, 0)
 end
 
--- A count argument of a command: a whole number >= 0 (default when absent).
-function registry.count_arg(S, s, what, default)
+-- A number argument of a command, read by its declaration key in
+-- cheskers.numbers ("perft", "undo", "go depth"...): the number, or
+-- default when absent; else fails with "what must be a whole number from
+-- 0 to 64, not '99'".
+function registry.count_arg(S, s, what, default, key)
   if s == nil then return default end
-  local n = math.tointeger(tonumber(s))
-  if not n or n < 0 then S:fail(string.format("%s must be a whole number >= 0, not '%s'", what, s)) end
+  local n, err = require("cheskers.numbers").read(s, key, what)
+  if n == nil then S:fail(err) end
   return n
 end
 

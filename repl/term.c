@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +380,7 @@ static int l_read_history(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     lua_Integer max = luaL_optinteger(L, 2, 0);
+    luaL_argcheck(L, max >= 0 && max <= INT_MAX, 2, "must be from 0 to INT_MAX");
     if (max > 0)
         stifle_history((int)max);
     return history_result(L, read_history(path), path);
@@ -404,7 +406,7 @@ static int l_truncate_history(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     lua_Integer max = luaL_checkinteger(L, 2);
-    luaL_argcheck(L, max >= 0, 2, "must be >= 0");
+    luaL_argcheck(L, max >= 0 && max <= INT_MAX, 2, "must be from 0 to INT_MAX");
     return history_result(L, history_truncate_file(path, (int)max), path);
 }
 

@@ -389,7 +389,7 @@ describe("REPL engine commands (batch)", function()
     assert.matches("depth  1/", out, 1, true)
     assert.matches("depth  3/", out, 1, true)
     assert.matches("best move %a%d%-%a%d", out)
-    assert.matches("go: depth must be a whole number > 0, not nothing", out, 1, true)
+    assert.matches("go: depth must be a whole number from 1 to 127, not nothing", out, 1, true)
   end)
 
   it("bot answers the moves typed and can be turned off", function()

@@ -228,7 +228,7 @@ describe("fitted experiments", function()
   it("refuses a misspelt field, a wrong value and bots that are not the engine, in one line", function()
     local rows = {
       { { fitted = { gams = 40 } }, "fit.lua: fitted: unknown field 'gams' (did you mean 'games'?)" },
-      { { fitted = { games = 0 } }, "fit.lua: fitted: games must be a whole number >= 1, not 0" },
+      { { fitted = { games = 0 } }, "fit.lua: fitted: games must be a whole number from 1 to 1000000, not 0" },
       { { fitted = "yes" }, "fit.lua: fitted must be true or false or {games = N, nodes = N, seed = S}, not 'yes'" },
       { { fited = true }, "fit.lua: unknown field 'fited' (did you mean 'fitted'?)" },
       { { bots = "builtin-greedy" }, "fit.lua: fitted: variant 'a': the white bot 'builtin-greedy' is not the engine" },

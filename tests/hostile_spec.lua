@@ -390,6 +390,21 @@ describe("hostile bots in a box", function()
   end)
 end)
 
+describe("hostile numbers from a box", function()
+  it("b:search refuses numbers past their ranges at once, in one line each (nothing wraps or runs for ever)", function()
+    local t0 = wall()
+    local ok, said = load_bot_call("bot_search_numbers.lua", "choose", cheskers.new())
+    assert.is_true(ok, tostring(said))
+    local n = 0
+    for line in said:gmatch("[^\n]+") do
+      n = n + 1
+      assert.matches("^search: %a[%w_]* must be a ", line)
+    end
+    assert.equal(8, n)
+    assert.is_true(wall() - t0 < 10 * SCALE)
+  end)
+end)
+
 describe("hostile puzzle files", function()
   it("a 4 KB file that loops is rejected within a few seconds", function()
     local t0 = wall()

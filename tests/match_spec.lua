@@ -198,7 +198,9 @@ describe("cheskers match command", function()
       assert.are.equal(0, cmd.run { "greedy", "random", "--games", "2", "--quiet", "--out", out })
       assert.are.equal(3, #read_lines(out))
       assert.matches("Elo difference", table.concat(printed, "\n"), 1, true)
-      assert.are.equal(1, cmd.run { "greedy", "random", "--games", "0", "--quiet" })
+      local okg, gerr = pcall(cmd.run, { "greedy", "random", "--games", "0", "--quiet" })   -- (one line, raised)
+      assert.is_false(okg)
+      assert.matches("--games must be a whole number from 1 to", tostring(gerr), 1, true)
       assert.are.equal(1, cmd.run { "greedy", "random", "--resume", "--quiet" })
       assert.are.equal(1, cmd.run { "greedy", "random", "--sprt", "x", "--quiet" })
     end)
@@ -208,7 +210,7 @@ describe("cheskers match command", function()
     errfile:close()
     os.remove(out)
     assert(ok, err)
-    assert.matches("--games must be a positive integer", msgs, 1, true)
+    assert.is_string(msgs)
   end)
 end)
 
@@ -237,17 +239,18 @@ describe("the game options of match and tournament (match.game_options)", functi
     errfile:seek("set")
     local msgs = errfile:read("a")
     errfile:close()
+    if not ok and not tostring(status):find("\n") then return 1, tostring(status) end   -- a one-line error
     assert(ok, status)
     return status, msgs
   end
 
   local BAD = {
-    { { "--max-plies", "0" }, "--max-plies must be a positive integer" },
-    { { "--nodes", "0" }, "--nodes must be a positive integer" },
-    { { "--opening-plies=-1" }, "--opening-plies must be an integer >= 0" },
-    { { "--repetition=-2" }, "--repetition must be an integer >= 0" },
-    { { "--time", "0" }, "--time must be a positive number" },
-    { { "--move-timeout=-1" }, "--move-timeout must be a positive number" },
+    { { "--max-plies", "0" }, "--max-plies must be a whole number from 1 to" },
+    { { "--nodes", "0" }, "--nodes must be a whole number from 1 to" },
+    { { "--opening-plies=-1" }, "--opening-plies must be a whole number from 0 to" },
+    { { "--repetition=-2" }, "--repetition must be a whole number from 0 to" },
+    { { "--time", "0" }, "--time must be a number > 0 and <=" },
+    { { "--move-timeout=-1" }, "--move-timeout must be a number > 0 and <=" },
     { { "--rules", "capture=sometimes" }, "capture" },
   }
   for _, row in ipairs(BAD) do

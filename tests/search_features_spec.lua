@@ -88,15 +88,17 @@ describe("search switches", function()
     end
   end)
 
-  it("margins of rfp and fp take a whole number >= 1, and refuse anything else in one line", function()
+  it("margins of rfp and fp take a whole number from 1 to engine.MAX_MARGIN, and refuse anything else in one line",
+     function()
     local b = cheskers.new()
     for m in pairs(MARGINS) do
       assert.is_not_nil(b:search({ depth = 2, [m] = 1 }).move)
-      for _, v in ipairs({ 0, -5, 1.5, "90", true }) do
+      assert.is_not_nil(b:search({ depth = 2, [m] = cheskers.engine.MAX_MARGIN }).move)
+      for _, v in ipairs({ 0, -5, 1.5, "90", true, cheskers.engine.MAX_MARGIN + 1, 2147483647, 1 / 0, 0 / 0 }) do
         local ok, err = pcall(b.search, b, { depth = 2, [m] = v })
         assert.is_false(ok)
         err = tostring(err)
-        assert.matches(m .. " must be a whole number >= 1", err, 1, true)
+        assert.matches(m .. " must be a whole number from 1 to " .. cheskers.engine.MAX_MARGIN, err, 1, true)
         assert.is_nil(err:find("\n"))
       end
     end

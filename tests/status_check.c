@@ -164,7 +164,8 @@ static void stop_conditions(void)
 static void status_names(void)
 {
     static const int all[] = { CHK_OK, CHK_STOPPED, CHK_TIMEOUT, CHK_HOOK_ERROR, CHK_NO_MEMORY,
-                               CHK_NODE_LIMIT, CHK_EVAL_ERROR, CHK_ABORTED, CHK_TB_ERROR };
+                               CHK_NODE_LIMIT, CHK_EVAL_ERROR, CHK_ABORTED, CHK_TB_ERROR,
+                               CHK_BAD_OPTION };
     enum { N = sizeof all / sizeof *all };
     int distinct = 1;
     for (int i = 0; i < N; i++)
@@ -283,6 +284,38 @@ static void tablebase_build_stops(const chk_rules *r)
     remove_folder(path);
 }
 
+/* chk_search_run refuses an option out of its range with CHK_BAD_OPTION
+ * before searching: a margin of INT_MAX would overflow (margin * depth), a
+ * depth past CHK_MAX_PLY - 1 or an infinite or NaN time never end. */
+static void search_options_in_range(chk_pos *p, chk_search *se)
+{
+    static const struct { const char *what; chk_search_opts o; } bad[] = {
+        { "rfp_margin 2^31 - 1", { .depth = 2, .rfp_margin = 2147483647 } },
+        { "fp_margin CHK_SEARCH_MAX_MARGIN + 1", { .depth = 2, .fp_margin = CHK_SEARCH_MAX_MARGIN + 1 } },
+        { "rfp_margin -1", { .depth = 2, .rfp_margin = -1 } },
+        { "depth CHK_MAX_PLY", { .depth = CHK_MAX_PLY } },
+        { "depth -1", { .depth = -1 } },
+        { "nodes -1", { .nodes = -1 } },
+        { "seconds infinite", { .seconds = 1e308 * 10 } },
+        { "seconds NaN", { .seconds = 0.0 / 0.0 } },
+        { "info_every -1", { .depth = 2, .info_every = -1 } },
+    };
+    char what[128];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        chk_search_info info;
+        Snapshot before = snap(p);
+        double t0 = chk_clock();
+        int rc = chk_search_run(se, p, &bad[i].o, &info);
+        Snapshot after = snap(p);
+        snprintf(what, sizeof what, "search: %s gives CHK_BAD_OPTION at once, nothing searched", bad[i].what);
+        check(rc == CHK_BAD_OPTION && info.nodes == 0 && same(&before, &after) && chk_clock() - t0 < 1.0, what);
+    }
+    chk_search_opts edge = { .depth = 2, .rfp_margin = CHK_SEARCH_MAX_MARGIN, .fp_margin = CHK_SEARCH_MAX_MARGIN };
+    chk_search_info info;
+    check(chk_search_run(se, p, &edge, &info) == CHK_OK && info.depth == 2,
+          "search: the margins at CHK_SEARCH_MAX_MARGIN search normally");
+}
+
 int main(void)
 {
     chk_rules r;
@@ -301,6 +334,7 @@ int main(void)
     every_call_stops(&p, sv, se);
     divide_keeps_counts(&r);
     tablebase_build_stops(&r);
+    search_options_in_range(&p, se);
     chk_solver_free(sv);
     chk_search_free(se);
     chk_pos_free(&p);

@@ -450,9 +450,9 @@ describe("cheskers tune", function()
     { "--fit x --games 3", "--fit DIR plays nothing" },
     { "--out x --anchor bishp", "--anchor must be one of" },
     { "--out x --anchor bishp", "(did you mean 'bishop'?)" },
-    { "--out x --ridge=-1", "--ridge must be a number >= 0" },
+    { "--out x --ridge=-1", "--ridge must be a number from 0 to" },
     { "--out x --shard 3/2", "shard must be I/N with 1 <= I <= N, not '3/2'" },
-    { "--out x --games 0", "--games must be a positive integer" },
+    { "--out x --games 0", "--games must be a whole number from 1 to" },
     { "--out x --bot engine:levle=2", "unknown option 'levle' (did you mean 'level'?)" },
     { "--out x --gmaes 3", "unknown option '--gmaes' (did you mean '--games'?)" },
   }

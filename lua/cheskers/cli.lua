@@ -212,9 +212,6 @@ function cli.path(x)
   return nil, "must name a file or folder"
 end
 
--- What argparse converters a subcommand uses allow, in words.
-local CONVERTERS = { [math.tointeger] = "a whole number", [tonumber] = "a number" }
-
 -- The names of parser p's options ("--games", "-n", ...).
 local function option_names(p)
   local names = {}
@@ -224,9 +221,11 @@ local function option_names(p)
   return names
 end
 
--- Makes every converter of p's options name its option and echo the value
--- it refused ("--games must be a whole number, not '1.5'") instead of
--- argparse's "malformed argument '1.5'"; once per parser.
+-- Makes every converter of p's options (cheskers.numbers.converter: the
+-- one reader of numbers) name its option and echo the value it refused
+-- ("--games must be a whole number from 1 to 1000000, not '1.5'") instead
+-- of argparse's "malformed argument '1.5'"; once per parser. The value is
+-- echoed as cheskers.schema shows it: clipped, escaped for the console.
 local function name_converters(p)
   if p._cheskers_named then return end
   p._cheskers_named = true
@@ -240,8 +239,7 @@ local function name_converters(p)
       o._convert = function(x)
         local v, err = f(x)
         if v ~= nil then return v end
-        local what = err or ("must be " .. (CONVERTERS[f] or "something else"))
-        return nil, ("%s %s, not '%s'"):format(name, what, require("cheskers.escape").console(x))
+        return nil, ("%s %s, not %s"):format(name, err or "must be something else", require("cheskers.schema").show(x))
       end
     end
   end

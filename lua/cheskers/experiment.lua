@@ -117,7 +117,8 @@ M.RESTRICTIONS = {
 local BOTS = S.either("string", S.record { fields = { white = "string", black = "string" },
                                            required = { "white", "black" },
                                            what = "{white = NAME, black = NAME}" })
-local LIMITS = S.record { fields = { nodes = S.int { min = 1 }, time = S.num { min = 0 } },
+local number = require("cheskers.numbers").spec   -- the ranges of the command line's numbers
+local LIMITS = S.record { fields = { nodes = number "--nodes", time = S.num { min = 0, max = number("--time").max } },
                           what = "{nodes = N, time = SECONDS}" }
 local RESTRICTION = S.either(S.one_of(sorted_keys(M.RESTRICTIONS)), "function")
 local RESTRICT = S.record { fields = { white = RESTRICTION, black = RESTRICTION },
@@ -128,7 +129,7 @@ local VARIANT = S.record {
     name = S.test(function(v) return type(v) == "string" and v ~= "" end, "a text that is not empty"),
     description = "string",
     rules = S.either("string", "table"),
-    bots = BOTS, games = S.int { min = 0 }, limits = LIMITS, restrict = RESTRICT,
+    bots = BOTS, games = number "games", limits = LIMITS, restrict = RESTRICT,
   },
   required = { "name" },
 }
@@ -189,21 +190,21 @@ local function file_spec()
       name = S.test(function(v) return type(v) == "string" and v:match("^[%w_%-%.]+$") ~= nil end,
                     "letters, digits, '_', '-' or '.'"),
       description = "string",
-      games = S.int { min = 0 }, seed = "integer", max_plies = S.int { min = 1 },
-      bots = BOTS, limits = LIMITS, swap_colors = "boolean", random_plies = S.int { min = 0 },
-      branching_every = S.int { min = 1 }, base = "table",
+      games = number "games", seed = "integer", max_plies = number "--max-plies",
+      bots = BOTS, limits = LIMITS, swap_colors = "boolean", random_plies = number "plies",
+      branching_every = number "every", base = "table",
       variants = S.list(VARIANT, { item = variant_label }),
       measures = S.custom(read_measures, "measure names and name = function entries"),
       trace = S.either(S.one_of { "eval", false }, S.record { fields = { depth = S.int { min = 1, max = 6 } },
                                                               required = { "depth" }, what = "{depth = 1..6}" }),
-      material_every = S.int { min = 1 },
+      material_every = number "every",
       thresholds = measures.THRESHOLDS,
-      strengths = S.list(S.int { min = 1 }, { min = 1 }),
+      strengths = S.list(number "strength", { min = 1 }),
       strength_bot = S.test(function(v) return type(v) == "string" and v:find("%d", 1, true) ~= nil end,
                             "a bot spec with %d for the strength"),
       sweep = sweep_spec(),
       fitted = S.either("boolean", S.record {
-        fields = { games = S.int { min = 1 }, nodes = S.int { min = 1 }, seed = "integer" },
+        fields = { games = number "--games", nodes = number "--nodes", seed = "integer" },
         what = "{games = N, nodes = N, seed = S}" }),
     },
     what = "an experiment table",

@@ -48,15 +48,17 @@ local escape = require "cheskers.escape"
 local match = {}
 
 -- What match.run accepts (the fields of cfg above); any other is refused
--- with the nearest name.
+-- with the nearest name. The numbers have the ranges of the command line's
+-- (cheskers.numbers).
+local declared = require("cheskers.numbers").spec
 match.CONFIG = S.record {
   noun = "option", required = { "a", "b" },
   fields = {
     a = S.either("string", "table"), b = S.either("string", "table"),
-    games = S.int { min = 0 }, rules = "any", rules_text = "string", seed = "integer",
-    nodes = S.int { min = 1 }, time = S.num { above = 0 }, move_timeout = S.num { above = 0 },
-    openings = "table", openings_file = "string", opening_plies = S.int { min = 0 },
-    max_plies = S.int { min = 1 }, repetition = S.int { min = 0 }, out = "string",
+    games = declared "games", rules = "any", rules_text = "string", seed = declared "--seed",
+    nodes = declared "--nodes", time = declared "--time", move_timeout = declared "--move-timeout",
+    openings = "table", openings_file = "string", opening_plies = declared "--opening-plies",
+    max_plies = declared "--max-plies", repetition = declared "--repetition", out = "string",
     records = "string", restart = "boolean", resume = "boolean", sprt = "table", progress = "function",
     log = "function", sandbox = S.either("boolean", "table"), steal_lock = "boolean",
   },
@@ -430,39 +432,34 @@ end
 -- defaults: {opening_plies =} for a command whose own default differs.
 function match.add_game_options(p, defaults)
   p:option("--rules", "rules: a preset, name=value options or a {...} table")
-  p:option("--seed", "seed of the openings and of math.random", "1"):convert(math.tointeger)
-  p:option("--nodes", "node budget per move (limits.nodes)"):convert(math.tointeger)
-  p:option("--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
-           .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game"):convert(tonumber)
-  p:option("--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
-           .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
-           .. "in wall-clock time (at least 2 s: a bot that waits) loses too"):convert(tonumber)
+  local number = require("cheskers.numbers").option
+  number(p, "--seed", "seed of the openings and of math.random", "1")
+  number(p, "--nodes", "node budget per move (limits.nodes)")
+  number(p, "--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
+         .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game")
+  number(p, "--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
+         .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
+         .. "in wall-clock time (at least 2 s: a bot that waits) loses too")
   p:option("--openings", "openings file: a position text, or moves from the start position, per line")
-  p:option("--opening-plies", "random opening plies",
-           tostring(defaults and defaults.opening_plies or 4)):convert(math.tointeger)
-  p:option("--max-plies", "longer games are drawn", "400"):convert(math.tointeger)
-  p:option("--repetition", "the N-th occurrence of a position is a draw (0: off)", "3"):convert(math.tointeger)
+  number(p, "--opening-plies", "random opening plies", tostring(defaults and defaults.opening_plies or 4))
+  number(p, "--max-plies", "longer games are drawn", "400")
+  number(p, "--repetition", "the N-th occurrence of a position is a draw (0: off)", "3")
   p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
          .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
          .. "loses the game (reason error, detail \"sandbox: ...\")")
 end
 
 function match.game_options(o, cfg)
-  local function whole(v, name, least)
-    if v ~= nil and (not v or v < least) then
-      return nil, name .. (least > 0 and " must be a positive integer" or " must be an integer >= 0")
+  -- each number read again by its declaration (o may come from code, not
+  -- from the parser); games and seed are always there
+  local N = require "cheskers.numbers"
+  for _, name in ipairs({ "games", "seed", "nodes", "time", "move_timeout", "opening_plies", "max_plies",
+                          "repetition" }) do
+    if o[name] ~= nil or name == "games" or name == "seed" then
+      local key = "--" .. name:gsub("_", "-")
+      local ok, err = N.read(o[name], key, key)
+      if ok == nil then return nil, err end
     end
-    return true
-  end
-  for _, opt in ipairs({ { o.games or false, "--games", 1 }, { o.nodes, "--nodes", 1 },
-                         { o.max_plies, "--max-plies", 1 }, { o.opening_plies, "--opening-plies", 0 },
-                         { o.repetition, "--repetition", 0 } }) do
-    local ok, err = whole(opt[1], opt[2], opt[3])
-    if not ok then return nil, err end
-  end
-  if not o.seed then return nil, "--seed must be an integer" end
-  for _, opt in ipairs({ { o.time, "--time" }, { o.move_timeout, "--move-timeout" } }) do
-    if opt[1] ~= nil and (not opt[1] or opt[1] <= 0) then return nil, opt[2] .. " must be a positive number" end
   end
   cfg.games, cfg.seed, cfg.nodes, cfg.time, cfg.move_timeout = o.games, o.seed, o.nodes, o.time, o.move_timeout
   cfg.opening_plies, cfg.max_plies, cfg.repetition, cfg.sandbox = o.opening_plies, o.max_plies, o.repetition, o.sandbox

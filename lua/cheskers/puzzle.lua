@@ -110,7 +110,8 @@ local LOADED = S.record { fields = fields { file = "string", index = "integer" }
 -- The options of load and check.
 local LOAD_OPTIONS = S.record { noun = "option", what = "a table of options", fields = { each = "boolean" } }
 local CHECK_OPTIONS = S.record { noun = "option", what = "a table of options", fields = {
-  max_nodes = S.int { min = 1 }, max_seconds = S.num { min = 0 }, defences = "boolean",
+  max_nodes = require("cheskers.numbers").spec "--max-nodes",      -- the ranges of cheskers check's options
+  max_seconds = require("cheskers.numbers").spec "--max-seconds", defences = "boolean",
   tb = S.custom(function(v) return v end, "tables (cheskers.tb.open)"),   -- checked by the solver
 } }
 

@@ -66,6 +66,9 @@ end
 -- The games of shard i of n: list of {variant = v, game = g}, in order.
 function M.schedule(e, shard, nshards)
   shard, nshards = shard or 1, nshards or 1
+  local total = 0
+  for _, v in ipairs(e.variants) do total = total + v.games end
+  require("cheskers.numbers").check_size(total, "the experiment's games (variants x games)")
   local list, k = {}, 0
   for _, v in ipairs(e.variants) do
     for g = 1, v.games do

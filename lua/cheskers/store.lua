@@ -743,12 +743,14 @@ end
 -- ---- run folders -------------------------------------------------------------------
 
 function M.parse_shard(text)
-  local i, n = tostring(text):match("^(%d+)/(%d+)$")
-  i, n = tonumber(i), tonumber(n)
-  if not i or n < 1 or i < 1 or i > n then
-    errorf("shard must be I/N with 1 <= I <= N, not '%s'", tostring(text))
+  local N = require "cheskers.numbers"
+  local itext, ntext = tostring(text):match("^(%d+)/(%d+)$")
+  local i, n = itext and N.read(itext, "--shard"), ntext and N.read(ntext, "--shard")
+  if not i or not n or i > n then
+    local most = itext and #ntext > 6 and (" <= %d"):format(N.MAX_GAMES) or ""   -- a long number: say how long
+    errorf("shard must be I/N with 1 <= I <= N%s, not %s", most, require("cheskers.schema").show(tostring(text)))
   end
-  return math.tointeger(i), math.tointeger(n)
+  return i, n
 end
 
 function M.shard_file(dir, prefix, shard, shards)

@@ -79,6 +79,7 @@ end
 
 function M.schedule(npairs, games, shard, nshards)
   shard, nshards = shard or 1, nshards or 1
+  require("cheskers.numbers").check_size(npairs * games, "the tournament's games (pairings x --games)")
   local list = {}
   for k = 1, npairs * games do
     if (k - 1) % nshards == shard - 1 then

@@ -186,6 +186,7 @@ end
 -- ---- the games ----------------------------------------------------------------------
 
 function M.schedule(games, shard, nshards)
+  require("cheskers.numbers").check_size(games, "tune's games")
   local list = {}
   for g = shard or 1, games, nshards or 1 do list[#list + 1] = g end
   return list

@@ -89,7 +89,7 @@ end
 local function count_command(S, args, divide)
   local name = divide and "divide" or "perft"
   if #args ~= 1 then S:fail(string.format("usage: %s N (the depth)", name)) end
-  local depth = count_arg(S, args[1], "the depth")
+  local depth = count_arg(S, args[1], "the depth", nil, name)
   if divide and depth < 1 then S:fail("divide needs a depth of 1 or more") end
   local b = S.board:copy()   -- the board stays as it was, even after Ctrl-C
   local t0 = cheskers.clock()
@@ -259,13 +259,15 @@ local function go_limits(S, args)
                .. cheskers.did_you_mean(a, { "depth", "nodes", "time" }))
       end
     end
-    local n = tonumber(v)
-    if k ~= "time" then n = math.tointeger(n) end
-    if not n or n <= 0 or n ~= n or n == math.huge then
-      S:fail(("go: %s must be a %s > 0, not %s"):format(k, k == "time" and "number" or "whole number",
-             v == nil and "nothing" or "'" .. v .. "'"))
+    if k ~= "depth" and k ~= "nodes" and k ~= "time" then
+      S:fail("go: expected depth N, nodes N, time S, N (a depth) or Ns (seconds), not '" .. a .. "'"
+             .. cheskers.did_you_mean(k, { "depth", "nodes", "time" }))
     end
-    o[k] = n
+    if v == nil then   -- "go depth" and nothing after
+      S:fail(("go: %s must be %s, not nothing"):format(k,
+        require("cheskers.schema").allowed(require("cheskers.numbers").spec("go " .. k))))
+    end
+    o[k] = count_arg(S, v, "go: " .. k, nil, "go " .. k)
     i = i + 1
   end
   if not o.depth and not o.nodes and not o.time then o.time = 2 end

@@ -89,9 +89,9 @@ local function set_puzzle(S, file, ntext)
   local puzzle = require "cheskers.puzzle"
   local list, err = puzzle.load(file)
   if not list then S:fail(err) end
-  local n = math.tointeger(tonumber(ntext or "1"))
-  if not n or n < 1 or n > #list then
-    S:fail(string.format("puzzle: N must be 1 to %d, not '%s'", #list, ntext))
+  local n = require("cheskers.numbers").read(ntext or "1", "puzzle")
+  if not n or n > #list then
+    S:fail(string.format("puzzle: N must be 1 to %d, not %s", #list, require("cheskers.schema").show(ntext)))
   end
   local p = list[n]
   local ok, b = pcall(cheskers.new, p.fen, p.rules)

@@ -120,7 +120,8 @@ local bot = { name = "alphabeta", max_depth = 64 }
 
 -- Options from the command line: depth=N (fixed depth), nodes=N. The
 -- loader checks them against this declaration before configure runs.
-bot.options = { depth = { type = "integer", min = 1 }, nodes = { type = "integer", min = 1 } }
+bot.options = { depth = { type = "integer", min = 1, max = bot.max_depth },
+                nodes = { type = "integer", min = 1, max = 1000000000000 } }
 
 function bot.configure(opts)
   bot.max_depth = opts.depth or bot.max_depth

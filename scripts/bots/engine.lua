@@ -13,6 +13,7 @@
 --                       aspiration, fp, delta; each on by default, docs/engine.md)
 --   engine:rfp_margin=N a search margin (cheskers.engine.margins: rfp_margin,
 --                       fp_margin), N >= 1
+-- (every number in b:search's range: depth <= cheskers.engine.MAX_DEPTH ...)
 --   engine:keep=false   every search from empty tables; by default the bot
 --                       keeps one search context (cheskers.engine.context)
 --                       for the game, cleared by new_game, so each search
@@ -33,16 +34,17 @@ local context = nil
 
 bot.options = {
   level = { type = "integer", min = 1, max = 10 },
-  nodes = { type = "integer", min = 1 },
-  depth = { type = "integer", min = 1 },
-  time = { type = "number", above = 0 },
+  nodes = { type = "integer", min = 1, max = cheskers.engine.MAX_NODES },      -- b:search's ranges
+  depth = { type = "integer", min = 1, max = cheskers.engine.MAX_DEPTH },
+  time = { type = "number", above = 0, max = cheskers.engine.MAX_SECONDS },
   tb = "string",
   weights = "string",
   keep = "boolean",
 }
 for f in pairs(FEATURES) do bot.options[f] = "boolean" end
-for m in pairs(MARGINS) do bot.options[m] = { type = "integer", min = 1 } end
-for _, w in ipairs(cheskers.engine.names) do bot.options[w] = "integer" end
+for m in pairs(MARGINS) do bot.options[m] = { type = "integer", min = 1, max = cheskers.engine.MAX_MARGIN } end
+local W = cheskers.engine.MAX_WEIGHT
+for _, w in ipairs(cheskers.engine.names) do bot.options[w] = { type = "integer", min = -W, max = W } end
 
 -- opts: checked against bot.options by the loader.
 -- The weights of a weights file (cheskers.tune reads it: data only).

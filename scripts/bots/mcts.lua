@@ -15,9 +15,9 @@ local bot = { name = "mcts", playout = 24, c = 1.4 }
 
 -- The options, checked by the loader before configure runs.
 bot.options = {
-  iterations = { type = "integer", min = 1 },
-  playout = { type = "integer", min = 0 },
-  c = { type = "number", min = 0 },
+  iterations = { type = "integer", min = 1, max = 1000000000 },
+  playout = { type = "integer", min = 0, max = 10000 },
+  c = { type = "number", min = 0, max = 1000 },
 }
 
 function bot.configure(opts)

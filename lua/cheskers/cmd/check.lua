@@ -32,8 +32,9 @@ local function parser()
   p:argument("files", "puzzle files"):args("*"):convert(cli.path)
   p:flag("--quiet")
   p:flag("--no-defences")
-  p:option("--max-seconds", "seconds per puzzle"):convert(tonumber)
-  p:option("--max-nodes", "nodes per search"):convert(math.tointeger)
+  local number = require("cheskers.numbers").option
+  number(p, "--max-seconds", "seconds per puzzle")
+  number(p, "--max-nodes", "nodes per search")
   p:option("--tb", "tablebases directory"):convert(cli.path)
   return p
 end
@@ -42,9 +43,6 @@ local function run(args)
   local opts = require("cheskers.cli").parse_args(parser(), args, usage)
   if not opts then return 0 end
   if #opts.files == 0 then error("no puzzle files given\n" .. usage, 0) end
-  local secs = opts.max_seconds
-  if secs ~= nil and (secs ~= secs or secs < 0) then error("--max-seconds must be a number >= 0", 0) end
-  if opts.max_nodes ~= nil and opts.max_nodes < 1 then error("--max-nodes must be an integer >= 1", 0) end
   local puzzle = require "cheskers.puzzle"
   local tables = puzzle.tables(opts.tb)
   local total, failed, bad_files = 0, 0, 0

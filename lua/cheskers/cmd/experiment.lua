@@ -28,10 +28,11 @@ local function parser()
   local cli = require "cheskers.cli"
   local p = cli.parser("cheskers experiment", DESCRIPTION, EPILOG)
   p:argument("file", "experiment file (Lua)"):convert(cli.path)
-  p:option("--games", "games per variant (default: the file's `games`)"):convert(math.tointeger)
+  local number = require("cheskers.numbers").option
+  number(p, "--games", "games per variant (default: the file's `games`)")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
-  p:option("--seed", "the seed (default: the file's `seed`); a game depends only on "
-           .. "(seed, variant, game number)"):convert(math.tointeger)
+  number(p, "--seed", "the seed (default: the file's `seed`); a game depends only on "
+         .. "(seed, variant, game number)")
   p:option("--out", "output folder (created if missing)"):convert(cli.path)
   p:option("--rules", "rules laid over every variant's rules (a preset, name=value options, a {...} "
            .. "table, a rule file or FILE.lua:VARIANT, as every --rules; composed as the file's base is)")

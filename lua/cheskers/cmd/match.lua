@@ -27,7 +27,7 @@ local function parser()
   local p = cli.parser("cheskers match", DESCRIPTION, EPILOG)
   p:argument("BOT_A", "first bot"):target("a")
   p:argument("BOT_B", "second bot"):target("b")
-  p:option("--games -n", "games to play", "10"):convert(math.tointeger)
+  require("cheskers.numbers").option(p, "--games -n", "games to play", "10")
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results file (JSON lines: a header, then one line per game as it ends; "
            .. "its folder is created); run again, it keeps its games and plays the rest"):convert(cli.path)
@@ -51,9 +51,9 @@ local function config(o, match)
   local ok, err = match.game_options(o, cfg)
   if not ok then return nil, err end
   if o.sprt then
-    local e0, e1 = o.sprt:match("^%s*(%-?[%d.]+)%s*,%s*(%-?[%d.]+)%s*$")
-    if not e0 then return nil, ("--sprt takes ELO0,ELO1 (e.g. 0,50), not '%s'"):format(o.sprt) end
-    cfg.sprt = { elo0 = tonumber(e0), elo1 = tonumber(e1) }
+    local e0, e1 = require("cheskers.numbers").pair((o.sprt:gsub("%s", "")), ",", "--sprt", "--sprt")
+    if not e0 then return nil, e1 .. " (ELO0,ELO1, e.g. 0,50)" end
+    cfg.sprt = { elo0 = e0, elo1 = e1 }
   end
   return cfg
 end

@@ -41,37 +41,39 @@ run killed at any moment and run again writes the same files.]]
 local function parser()
   local cli = require "cheskers.cli"
   local p = cli.parser("cheskers mine", DESCRIPTION, EPILOG)
-  p:option("--games", "games to play (required)"):convert(math.tointeger)
+  local number = require("cheskers.numbers").option
+  number(p, "--games", "games to play (required)", nil, "mine --games")
   p:option("--moves", "win lengths wanted, A-B or one number (default 1-5; --studies 6-64)")
   p:option("--out", "output folder (created if missing)", "."):convert(cli.path)
   p:option("--file", "write every puzzle into DIR/NAME (a list) instead"):convert(cli.path)
-  p:option("--seed", "random seed; the games depend only on it", "1"):convert(math.tointeger)
-  p:option("--depth", "engine search depth for the moves played", "2"):convert(math.tointeger)
-  p:option("--max", "stop after N puzzles"):convert(math.tointeger)
+  number(p, "--seed", "random seed; the games depend only on it", "1")
+  number(p, "--depth", "engine search depth for the moves played", "2", "mine --depth")
+  number(p, "--max", "stop after N puzzles", nil, "mine --max")
   p:option("--rules", "the rules (default golomb): a preset, name=value options, a {...} table, "
            .. "a rule file or FILE.lua:VARIANT, as every --rules (written into each puzzle)")
   p:option("--from", "games, or random: N random positions (kings and up to --pieces other "
            .. "pieces a side)", "games")
-  p:option("--pieces", "--from random: most extra pieces a side (default 4); --studies: only the tables "
-           .. "of N pieces"):convert(math.tointeger)
+  number(p, "--pieces", "--from random: most extra pieces a side (default 4); --studies: only the tables "
+         .. "of N pieces", nil, "mine --pieces")
   p:option("--theme", "keep only wins that end so: stalemate or kings (--studies: also zugzwang, "
            .. "sacrifice, promotion choice, race)")
   p:option("--tb", "find studies in the tablebases of this directory"):convert(cli.path)
   p:flag("--studies", "walk every table of --tb DIR (or $CHESKERS_TB) for studies, ranked")
-  p:option("--duals", "--studies: the last plies where slower wins may exist too", "3"):convert(math.tointeger)
-  p:option("--per-signature", "--studies: most studies of one material", "3"):convert(math.tointeger)
+  number(p, "--duals", "--studies: the last plies where slower wins may exist too", "3", "mine --duals")
+  number(p, "--per-signature", "--studies: most studies of one material", "3", "mine --per-signature")
   p:option("--signature", "--studies: only these materials (e.g. KCvKP or KCvKP,KBvKP)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end
 
 local function parse_range(text, most)
-  local a, b = text:match("^(%d+)%-(%d+)$")
-  if not a then a = text:match("^(%d+)$") b = a end
-  a, b = tonumber(a), tonumber(b)
-  if not a or a < 1 or b < a or b > most then
-    error(string.format("--moves must be A-B with 1 <= A <= B <= %d, or one number%s, not '%s'", most,
-      most == 15 and " (up to 64 with --tb)" or "", text), 0)
+  local N = require "cheskers.numbers"
+  local a, b = text:match("^([^-]*)%-(.*)$")
+  if not a then a, b = text, text end
+  a, b = N.read(a, "mine --moves"), N.read(b, "mine --moves")
+  if not a or not b or b < a or b > most then
+    error(string.format("--moves must be A-B with 1 <= A <= B <= %d, or one number%s, not %s", most,
+      most == 15 and " (up to 64 with --tb)" or "", require("cheskers.schema").show(text)), 0)
   end
   return a, b
 end
@@ -707,9 +709,6 @@ end
 -- cheskers mine --studies
 function run_studies(opts)
   local cli, S = require "cheskers.cli", require "cheskers.schema"
-  cli.check_option("--duals", opts.duals, S.int { min = 0, max = 253 })
-  cli.check_option("--per-signature", opts.per_signature, S.int { min = 1, max = 1000 })
-  if opts.max ~= nil then cli.check_option("--max", opts.max, S.int { min = 1 }) end
   if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of(STUDY_THEMES)) end
   if opts.pieces ~= nil then cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = 6 }) end
   local tables = require("cheskers.puzzle").tables(opts.tb)
@@ -735,13 +734,10 @@ local function run(args)
   local opts = require("cheskers.cli").parse_args(ap, args)
   if not opts then return 0 end
   if opts.studies then return run_studies(opts) end
-  if not opts.games or opts.games < 0 then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
-  if not opts.seed then error("--seed must be an integer", 0) end
-  if not opts.depth or opts.depth < 1 then error("--depth must be an integer >= 1", 0) end
+  if not opts.games then error("--games N is required (N >= 0)\n" .. ap:get_usage(), 0) end
   local cli, S = require "cheskers.cli", require "cheskers.schema"
   cli.check_option("--from", opts.from, S.one_of { "games", "random" })
   if opts.theme ~= nil then cli.check_option("--theme", opts.theme, S.one_of { "stalemate", "kings" }) end
-  if opts.pieces ~= nil then cli.check_option("--pieces", opts.pieces, S.int { min = 0, max = 10 }) end
   local lo, hi = parse_range(opts.moves or "1-5", opts.tb and 64 or 15)
   local rules = puzzle_rules(opts.rules)
   local puzzle = require "cheskers.puzzle"

@@ -52,8 +52,9 @@ local function parser()
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
   p:option("--html", "also write the HTML report to FILE"):convert(cli.path)
-  p:option("--margin", "equivalence margin of the rates, in points (TOST)", "5")
-  p:option("--plies-margin", "equivalence margin of the mean length, in plies (TOST)", "5")
+  local number = require("cheskers.numbers").option
+  number(p, "--margin", "equivalence margin of the rates, in points (TOST)", "5")
+  number(p, "--plies-margin", "equivalence margin of the mean length, in plies (TOST)", "5")
   return p
 end
 
@@ -78,15 +79,11 @@ local function tournament_report(opts, dir)
 end
 
 local function run(args)
-  local p = parser()
-  local opts = require("cheskers.cli").parse_args(p, args)
+  local p, cli = parser(), require "cheskers.cli"
+  local opts = cli.parse_args(p, args)
   if not opts then return 0 end
   local report = require "cheskers.report"
-  local cli, S = require "cheskers.cli", require "cheskers.schema"
-  local margins = {
-    margin = cli.check_option("--margin", tonumber(opts.margin) or opts.margin, S.num { above = 0, max = 100 }) / 100,
-    plies_margin = cli.check_option("--plies-margin", tonumber(opts.plies_margin) or opts.plies_margin,
-                                    S.num { above = 0 }) }
+  local margins = { margin = opts.margin / 100, plies_margin = opts.plies_margin }
   local dir = opts.dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
   local kinds = require("cheskers.store").kinds(dir)

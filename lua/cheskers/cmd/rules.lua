@@ -36,7 +36,7 @@ local function parser()
   local p = require("cheskers.cli").parser("cheskers rules", "Compare and show rule sets.")
   p:argument("action", "diff or show")
   p:argument("specs", "rule specs and position"):args("*")
-  p:option("--depth", "perft depth", "4"):convert(math.tointeger)
+  require("cheskers.numbers").option(p, "--depth", "perft depth", "4", "rules --depth")
   p:flag("--all", "list every perft depth's divide, not only the first that differs")
   return p
 end
@@ -186,7 +186,6 @@ local function run(args)
     return show(specs[1])
   elseif opts.action == "diff" then
     if #specs < 2 then return fail("diff needs A, B and optionally a position; see cheskers rules --help") end
-    if not opts.depth or opts.depth < 0 or opts.depth > 12 then return fail("--depth must be 0..12") end
     local fen = #specs > 2 and table.concat(specs, " ", 3) or nil
     local okd, rc = pcall(diff, specs[1], specs[2], fen, opts.depth, opts.all)
     if not okd then

@@ -62,10 +62,11 @@ local function parser()
   local p = cli.parser("cheskers tb", "Endgame tablebases.")
   p:argument("action", "build, plan, probe or atlas")
   p:argument("words", "the position for probe"):args("*")
-  p:option("--pieces", "pieces (build: default 4)"):convert(math.tointeger)
+  local number = require("cheskers.numbers").option
+  number(p, "--pieces", "pieces (build: default 4)", nil, "tb --pieces")
   p:option("--rules", "rule spec")
   p:option("--dir", "directory"):convert(cli.path)
-  p:option("--threads", "threads", "0"):convert(math.tointeger)
+  number(p, "--threads", "threads", "0", "tb --threads")
   p:option("--only", "one signature (build, plan)")
   p:flag("--ignore-space", "build even when disk or memory looks short")
   p:option("--vs", "atlas: a second rule spec, side by side with --rules")
@@ -112,7 +113,6 @@ end
 local function build(opts)
   local cheskers = require "cheskers"
   pieces_of(opts)
-  if not opts.threads or opts.threads < 0 then return fail("--threads must be >= 0") end
   local tty = cheskers.isatty(io.stderr)
   local start, built, shown = os.time(), 0, false
   local function progress(t)
@@ -344,7 +344,8 @@ local function atlas_vs(opts)
 end
 
 local function run(args)
-  local opts = require("cheskers.cli").parse_args(parser(), args, usage)
+  local okp, opts = pcall(require("cheskers.cli").parse_args, parser(), args, usage)
+  if not okp then return fail(opts) end   -- (exit status 2, as every refusal of tb)
   if not opts then return 0 end
   opts.dir = opts.dir or default_dir()
   if opts.vs and opts.action ~= "atlas" then return fail("--vs is for tb atlas") end

@@ -33,7 +33,7 @@ local function parser()
   local p = cli.parser("cheskers tournament", DESCRIPTION, EPILOG)
   p:argument("BOT", "the bots"):args("*"):target("bots")
   p:option("--gauntlet", "this bot plays every BOT (and the BOTs do not play each other)"):argname("BOT")
-  p:option("--games -n", "games per pairing", "2"):convert(math.tointeger)
+  require("cheskers.numbers").option(p, "--games -n", "games per pairing", "2")
   require("cheskers.match").add_game_options(p)
   p:option("--out", "results folder (created): resumable, shards share it"):argname("DIR"):convert(cli.path)
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... (needs --out)", "1/1"):argname("I/N")
@@ -46,8 +46,8 @@ local function parser()
     :convert(cli.path)
   p:option("--html", "write the report as an HTML page of its own (with the settings and command)"):argname("FILE")
     :convert(cli.path)
-  p:option("--prior", "virtual draws added to each pairing (default: 0, or 1 when a score "
-           .. "is perfect and the maximum likelihood is infinite)"):argname("N"):convert(tonumber)
+  require("cheskers.numbers").option(p, "--prior", "virtual draws added to each pairing (default: 0, or 1 "
+           .. "when a score is perfect and the maximum likelihood is infinite)"):argname("N")
   p:flag("--quiet -q", "no progress line (a game lost by a fault is still reported)")
   return p
 end
@@ -147,7 +147,6 @@ local function run(args)
   if not o then return 0 end
   o.command = require("cheskers.cli").command_line("tournament", args)
   local tournament = require "cheskers.tournament"
-  if o.prior ~= nil and not (o.prior and o.prior >= 0) then return fail("--prior must be a number >= 0") end
   if o.report then
     if #o.bots > 0 then return fail("--report DIR takes no bots (it plays nothing)") end
     return report_only(tournament, o)

@@ -32,7 +32,7 @@ local function parser()
   p:add_help(false)
   p:option("--out", "the games' folder (created): resumable, shards share it"):argname("DIR"):convert(cli.path)
   p:option("--fit", "fit the weights to the games of DIR (play nothing)"):argname("DIR"):convert(cli.path)
-  p:option("--games -n", "games in all (default 1000)"):convert(math.tointeger)
+  require("cheskers.numbers").option(p, "--games -n", "games in all (default 1000)")
   p:option("--bot", "the bot that plays both sides (default engine; engine:weights=FILE plays "
            .. "with the weights of FILE, engine:bishop=400 with one changed)"):argname("SPEC")
   require("cheskers.match").add_game_options(p, { opening_plies = require("cheskers.tune").DEFAULTS.opening_plies })
@@ -40,8 +40,8 @@ local function parser()
   require("cheskers.cli").add_run_options(p, "the tune files of --out")
   p:option("--anchor", "a weight that keeps the value the games were played with, which sets "
            .. "the scale (default: none, the scale of the games' own weights is kept)"):argname("WEIGHT")
-  p:option("--ridge", "L2 penalty on the logistic coefficients (default 1; 0: plain maximum "
-           .. "likelihood)"):argname("L"):convert(tonumber)
+  require("cheskers.numbers").option(p, "--ridge", "L2 penalty on the logistic coefficients (default 1; 0: "
+           .. "plain maximum likelihood)"):argname("L")
   p:option("--save", "the weights file to write (default DIR/weights.lua)"):argname("FILE"):convert(cli.path)
   p:flag("--quiet -q", "no progress on stderr")
   p:flag("-h --help", "this help")
@@ -192,7 +192,6 @@ local function run(args)
   local cli = require "cheskers.cli"
   if cli.wants_help(args) then io.stdout:write(p:get_help(), "\n") return 0 end
   local o = cli.parse_args(p, args)
-  if o.ridge ~= nil and not (o.ridge and o.ridge >= 0) then error("--ridge must be a number >= 0", 0) end
   if o.anchor then cli.check_option("--anchor", o.anchor, require("cheskers.schema").one_of(cheskers.engine.names)) end
   local tune = require "cheskers.tune"
   if o.fit then
