@@ -84,12 +84,17 @@ local tables_of = {}     -- directory -> tables object (opened once)
 
 -- The REPL's tablebases: the directory of the setting tb (false: none),
 -- else the default of the command line and of Lua (cheskers.tb.default():
--- $CHESKERS_TB when set, else ./tb).
-function draw.tables()
+-- $CHESKERS_TB when set, else ./tb). With fresh, the folder is looked at
+-- again (tables:reload()): tables built since the session opened it count.
+function draw.tables(fresh)
   local dir = registry.settings.tb
   if dir == false then return nil end
   if dir == nil then dir = cheskers.tb.default():dir() end
-  if not tables_of[dir] then tables_of[dir] = cheskers.tb.open(dir) end
+  if not tables_of[dir] then
+    tables_of[dir] = cheskers.tb.open(dir)
+  elseif fresh then
+    tables_of[dir]:reload()
+  end
   return tables_of[dir]
 end
 

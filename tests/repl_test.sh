@@ -777,6 +777,22 @@ run "tb $TMP/tb
 tb
 "
 has "tb where no table covers the position (24 pieces at the start)" "no table covers this position (24 pieces)" "$ERR"
+# tables built while the session runs are found: by `tb` (a position they
+# did not cover sends it to the folder again) and by `tb DIR`
+run "fen 8/8/8/8/8/2k5/8/K7 w
+tb $TMP/later
+tb
+os.execute([[\"$BIN\" tb build --pieces 3 --dir \"$TMP/later\" >/dev/null 2>&1]])
+tb
+tb $TMP/later2
+show
+os.execute([[\"$BIN\" tb build --pieces 3 --dir \"$TMP/later2\" >/dev/null 2>&1]])
+tb $TMP/later2
+show
+"
+has "tb finds the tables built after the session looked" "a1-b2  loss in 2" "$OUT"
+has "tb DIR finds the tables built after the session looked" "tablebases: $TMP/later2 (every position with up to 3 pieces)" "$OUT"
+has "and the board shows their verdict from then on" "tablebase: Black wins in 2 plies" "$OUT"
 
 # go on a terminal: a live line of the depth in progress ("best so far")
 start "" ""

@@ -94,9 +94,9 @@ local function set_dir(S, dir)
     S:print("tablebases off")
     return
   end
-  local t = cheskers.tb.open(dir)
-  local n = t:max_pieces(S.board) or 0
   registry.settings.tb = dir
+  local t = draw.tables(true)
+  local n = t:max_pieces(S.board) or 0
   if n < 2 then
     S:print(string.format("tablebases: %s (no tables for these rules there yet: %s)", dir,
       puzzle.build_hint(S.board, dir)))
@@ -119,6 +119,9 @@ registry.command {
     if #args > 1 then S:fail("usage: tb [DIR | off]") end
     if args[1] then return set_dir(S, args[1]) end
     local t = draw.tables()
+    -- a position the tables do not cover: the folder looked at again first
+    -- (tables built since the session opened it)
+    if t and not S.board:probe(t) then t = draw.tables(true) end
     if not t or (t:max_pieces(S.board) or 0) < 2 then S:fail(no_tables(t and t:dir(), S.board)) end
     local lines, why = tb.move_lines(S.board, t)
     if not lines then S:fail(why) end
