@@ -306,19 +306,19 @@ function Session:unknown_command_message(word)
   return string.format("unknown command '%s' (help lists the commands; other lines are Lua)", word)
 end
 
--- Reports an error caught by rl.run: Ctrl-C, a command's one-line error,
--- else the message, with the traceback (cut to the user's frames) for Lua
--- code, or for a command whose message has a source position (a bug).
-function Session:report_failure(e, tb, lua_code)
+-- Reports an error caught by rl.run: Ctrl-C; the traceback (cut to the
+-- user's frames) for Lua code, or for a command whose message has a source
+-- position (a bug); else the one line of registry.failure_message (cmd:
+-- the command that failed, when it was one).
+function Session:report_failure(e, tb, lua_code, cmd)
   self:clear_progress()
   if is_interrupt(e) then
     self:interrupted()
-  elseif registry.is_user_error(e) then
-    self:error(e.message)
-  elseif tb and (lua_code or type(e) == "string" and e:match("^[^\n]-:%d+: ")) then
+  elseif tb and not registry.is_user_error(e)
+      and (lua_code or type(e) == "string" and e:match("^[^\n]-:%d+: ")) then
     self:error(user_traceback(tb))
   else
-    self:error(tostring(e))
+    self:error(registry.failure_message(e, cmd and cmd.name))
   end
 end
 
@@ -374,7 +374,7 @@ end
 function Session:run_command(cmd, rest)
   local ok, e, tb = rl.run(cmd.run, self, words_of(rest), rest)
   if ok then return true end
-  self:report_failure(e, tb, false)
+  self:report_failure(e, tb, false, cmd)
   return false
 end
 

@@ -352,6 +352,19 @@ describe("a session", function()
     assert.equal(3, select(2, err.text:gsub("\n", "")))
   end)
 
+  it("says a binding's argument error in the command's words, not Lua's", function()
+    -- perft's depth goes to 64 (docs/lua_api.md); the binding's message is
+    -- "bad argument #2 to '?' (...)": neither the argument nor the function
+    -- as the user typed them
+    for _, line in ipairs({ "perft 99", "divide 99" }) do
+      local S, _, err = session()
+      assert.is_false(feed(S, line))
+      local name = line:match("^%a+")
+      assert.truthy(err.text:find("^cheskers: " .. name .. ": [^\n]*64[^\n]*\n$"), err.text)
+      assert.falsy(err.text:find("bad argument", 1, true), err.text)
+    end
+  end)
+
   it("keeps the game under changed rules; new starts over", function()
     local S = session()
     feed(S, "d6-e5")
