@@ -618,6 +618,9 @@ describe("cheskers.movetext", function()
     { CAMEL, "g1-f4", "illegal move g1-f4: f4 holds your own piece; legal moves: c3xe5" },
     { CAMEL, "g1-h4", "illegal move g1-h4: a capture elsewhere is compulsory; legal moves: c3xe5" },
     { CAMEL, "g1-e3", "illegal move g1-e3: not a legal path for the piece on g1; legal moves: c3xe5" },
+    -- a step written as a capture: docs/rules.md's wording, as b:parse says it
+    { START, "b6xa5", "b6xa5 is not a capture: write b6-a5" },
+    { START, "b6:a5", "b6:a5 is not a capture: write b6-a5" },
   }
   it("gives the true reason and the legal moves once", function()
     for _, row in ipairs(REFUSED) do
@@ -625,6 +628,13 @@ describe("cheskers.movetext", function()
       local _, err = b:parse(row[2])
       assert.equal(row[3], movetext.illegal_message(b, row[2], err))
     end
+  end)
+
+  it("refuses a step written as a capture in the REPL as docs/rules.md says", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "b6xa5"))
+    assert.equal("cheskers: b6xa5 is not a capture: write b6-a5\n", err.text)
+    assert.equal(START, S.board:fen())
   end)
 
   it("says a finished game is over in one wording", function()
