@@ -275,17 +275,15 @@ local function same_but_kind(a, b)
   return unpromoted(a) == unpromoted(b)
 end
 
--- The moves of list but one of those that are one move but for the kind.
-local function distinct_moves(list)
-  local out, seen = {}, {}
+-- How many moves list holds, the kinds of one promotion counted once.
+local function distinct_count(list)
+  local seen, n = {}, 0
   for _, m in ipairs(list) do
     local u = unpromoted(m)
-    if not seen[u] then
-      seen[u] = true
-      out[#out + 1] = m
-    end
+    n = n + (seen[u] and 0 or 1)
+    seen[u] = true
   end
-  return out
+  return n
 end
 
 -- Reads text, a solver's move, on board b whose winning moves are wins:
@@ -411,7 +409,7 @@ local function check_key(r, b, s, key, n)
     end
   end
   if not key then
-    if #distinct_moves(s.moves) > 1 then
+    if distinct_count(s.moves) > 1 then
       fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
     end
     return
@@ -681,7 +679,7 @@ function puzzle.main_line(b, n, tb)
   local s = b:solve(within(n, true, tb))
   if not s.win then return nil, "no win within " .. n end
   if s.shortest ~= n then return nil, "a shorter win (in " .. s.shortest .. ")" end
-  if #distinct_moves(s.moves) > 1 then
+  if distinct_count(s.moves) > 1 then
     return nil, "more than one move wins within " .. n .. ": " .. join(texts(s.moves))
   end
   local key = s.moves[1]
