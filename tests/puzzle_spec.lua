@@ -693,6 +693,29 @@ describe("cheskers book", function()
     assert.truthy(html:find('<p class="goal">Black to play and stalemate White in 1.</p>', 1, true))
   end)
 
+  it("--check exits 1 on unsound puzzles, and takes the puzzles plain book takes", function()
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
+    local page = H.tmpname(".html")
+    -- composed.lua's two puzzles are sound; unsound.lua's key is refuted
+    local out, code = run_program(("book --check scripts/puzzles/composed.lua --out %s"):format(page))
+    assert.are.equal(0, code, out)
+    out, code = run_program(("book --check tests/puzzles/faulty/unsound.lua scripts/puzzles/composed.lua --out %s")
+      :format(page))
+    assert.are.equal(1, code, out)
+    assert.truthy(out:find("3 puzzles written to " .. page, 1, true), out)
+    assert.truthy(out:find("not forced: no win in 2 for White", 1, true), out)
+    assert.truthy(out:find("cheskers book: 1 puzzle of 3 unsound (marked on the page)", 1, true), out)
+    -- mixed.lua's second puzzle has a misspelt field: plain book refuses
+    -- the file, and so does book --check (no page of two puzzles out of three)
+    for _, flag in ipairs({ "", "--check " }) do
+      os.remove(page)
+      out, code = run_program(("book %stests/puzzles/faulty/mixed.lua --out %s"):format(flag, page))
+      assert.are.equal(1, code, out)
+      assert.truthy(out:find("unknown field 'solutoin'", 1, true), out)
+      assert.is_false(exists(page), flag .. ": a page was written")
+    end
+  end)
+
   it("writes one page with every diagram, goal and a hidden solution", function()
     local book = require "cheskers.cmd.book"
     local list = assert(puzzle.load("scripts/puzzles/win-in-2.lua"))
