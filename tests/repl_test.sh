@@ -821,6 +821,12 @@ show
 has "tb finds the tables built after the session looked" "a1-b2  loss in 2" "$OUT"
 has "tb DIR finds the tables built after the session looked" "tablebases: $TMP/later2 (every position with up to 3 pieces)" "$OUT"
 has "and the board shows their verdict from then on" "tablebase: Black wins in 2 plies" "$OUT"
+# the tables of other rules: the command that builds them says which
+run "rules majority=false
+tb $TMP/tb
+"
+has "tb DIR under other rules names them in the build command" \
+  "tablebases: $TMP/tb (no tables for these rules there yet: cheskers tb build --pieces 4 --rules 'majority=false' --dir $TMP/tb)" "$OUT"
 
 # go on a terminal: a live line of the depth in progress ("best so far")
 start "" ""

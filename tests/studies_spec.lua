@@ -421,6 +421,11 @@ describe("tb atlas", function()
     assert.matches("%-%-vs is for tb atlas", out)
     out, code = run_program(("tb atlas --dir %s --vs majority=false"):format(DIR))
     assert.are.equal(2, code, out)
-    assert.matches("no tables", out)
+    -- with the command that builds the missing tables: those of --vs's rules
+    assert.truthy(out:find(("no tables in %s for the rules majority=false: build them with "
+      .. "`cheskers tb build --pieces 4 --rules 'majority=false' --dir %s`"):format(DIR, DIR), 1, true), out)
+    out, code = run_program(("tb atlas --dir %s --vs majority=false --pieces 3"):format(DIR))
+    assert.are.equal(2, code, out)
+    assert.truthy(out:find("`cheskers tb build --pieces 3 --rules 'majority=false' --dir " .. DIR .. "`", 1, true), out)
   end)
 end)

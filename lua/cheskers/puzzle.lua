@@ -22,7 +22,8 @@
 --       (N: the position's pieces), and so it does when the tables do not
 --       cover it and hold fewer pieces than it has.
 --   puzzle.pieces(b)             -> the number of pieces on board b
---   puzzle.build_hint(b [, dir]) -> "cheskers tb build --pieces N [--dir DIR]"
+--   puzzle.build_hint(b [, dir [, pieces]]) -> "cheskers tb build --pieces N
+--       [--rules 'SPEC'] [--dir DIR]": the tables b needs
 --   puzzle.tables([dir])         -> the tables of dir, else of $CHESKERS_TB
 --       when it is set, else nil (for check --tb and mine --tb)
 --   puzzle.format_report(r)      -> text for people
@@ -616,14 +617,21 @@ function puzzle.pieces(b)
   return #b:pieces("white") + #b:pieces("black")
 end
 
--- The command that builds the tables b needs: its pieces when a table can
--- hold them (up to cheskers.tb.MAX_PIECES), else the usual 4-piece set (a
--- bigger position reaches the tables by captures): "cheskers tb build
--- --pieces 5", with " --dir DIR" when dir is given.
-function puzzle.build_hint(b, dir)
-  local n = puzzle.pieces(b)
+-- The command that builds the tables b needs: pieces when given, else
+-- b's pieces when a table can hold them (up to cheskers.tb.MAX_PIECES),
+-- else the usual 4-piece set (a bigger position reaches the tables by
+-- captures): "cheskers tb build --pieces 5", with " --rules 'SPEC'" when
+-- b's rules are not golomb's for the tables (the draw options and first
+-- play no part in them) and " --dir DIR" when dir is given.
+function puzzle.build_hint(b, dir, pieces)
+  local n = pieces or puzzle.pieces(b)
   if n > cheskers.tb.MAX_PIECES or n < 2 then n = 4 end
-  return string.format("cheskers tb build --pieces %d%s", n, dir and (" --dir " .. dir) or "")
+  local r, golomb = b:rules(), cheskers.rules()
+  r.draw_repetition, r.draw_quiet_plies, r.first = golomb.draw_repetition, golomb.draw_quiet_plies, golomb.first
+  local text = require("cheskers.rulespec").format(r)
+  return string.format("cheskers tb build --pieces %d%s%s", n,
+    text ~= "golomb" and (" --rules '" .. text:gsub("'", "'\\''") .. "'") or "",
+    dir and (" --dir " .. dir) or "")
 end
 
 -- The tablebases of a command: dir's, else $CHESKERS_TB's when it is set,
