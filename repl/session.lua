@@ -138,10 +138,6 @@ end
 -- on errors.
 function Session:error(msg)
   self.failed = true
-  if self.stop_on_error and not self.interactive then
-    self.done = true
-    self.exit_status = self.exit_status or 1
-  end
   self.out:flush()
   if self.fancy then
     self.errout:write(COLOR.red, msg, COLOR.reset, "\n")
@@ -152,6 +148,10 @@ function Session:error(msg)
     self.errout:write(msg, "\n")
   end
   self.errout:flush()
+  if self.stop_on_error and not self.interactive then
+    self.done = true
+    self.exit_status = self.exit_status or 1
+  end
 end
 
 -- After a Ctrl-C in a command or Lua code: one line (over the "^C" the
@@ -314,19 +314,20 @@ function Session:unknown_command_message(word)
   return string.format("unknown command '%s' (help lists the commands; other lines are Lua)", word)
 end
 
--- Reports an error caught by rl.run: Ctrl-C; the traceback (cut to the
--- user's frames) for Lua code, or for a command whose message has a source
--- position (a bug); else the one line of registry.failure_message (cmd:
--- the command that failed, when it was one).
-function Session:report_failure(e, tb, lua_code, cmd)
+-- Reports an error caught by rl.run: Ctrl-C, a command's one-line error,
+-- else the message, with the traceback (cut to the user's frames) for Lua
+-- code, or for a command whose message has a source position (a bug).
+function Session:report_failure(e, tb, lua_code)
   self:clear_progress()
   if is_interrupt(e) then
     self:interrupted()
-  elseif tb and not registry.is_user_error(e)
-      and (lua_code or type(e) == "string" and e:match("^[^\n]-:%d+: ")) then
+  elseif registry.is_user_error(e) then
+    self:error(e.message)
+  elseif tb and (lua_code or type(e) == "string" and e:match("^[^\n]-:%d+: ")) then
     self:error(user_traceback(tb))
   else
-    self:error(registry.failure_message(e, cmd and cmd.name))
+    -- (a binding's argument error in the words of the command that failed)
+    self:error(registry.failure_message(e, not lua_code and self.command_running))
   end
 end
 
@@ -380,9 +381,14 @@ function Session:lua(code, continued)
 end
 
 function Session:run_command(cmd, rest)
+  self.command_running = cmd.name
   local ok, e, tb = rl.run(cmd.run, self, words_of(rest), rest)
-  if ok then return true end
-  self:report_failure(e, tb, false, cmd)
+  if ok then
+    self.command_running = nil
+    return true
+  end
+  self:report_failure(e, tb, false)
+  self.command_running = nil
   return false
 end
 
