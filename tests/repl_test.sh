@@ -821,6 +821,18 @@ show
 has "tb finds the tables built after the session looked" "a1-b2  loss in 2" "$OUT"
 has "tb DIR finds the tables built after the session looked" "tablebases: $TMP/later2 (every position with up to 3 pieces)" "$OUT"
 has "and the board shows their verdict from then on" "tablebase: Black wins in 2 plies" "$OUT"
+# go and the board's verdict see tables built after the session looked
+# (the longest win of KK v K, 33 plies: docs/endgames.md, the atlas; a
+# search of depth 3 alone cannot see it)
+run "fen 1K1K4/8/8/8/8/8/8/2k5 w 0 1
+tb $TMP/later3
+show
+os.execute([[\"$BIN\" tb build --pieces 3 --dir \"$TMP/later3\" >/dev/null 2>&1]])
+go depth 3
+show
+"
+has "go answers from tables built after the session looked" "(score win in 33, " "$OUT"
+has "and the board shows their verdict" "tablebase: White wins in 33 plies" "$OUT"
 # the tables of other rules: the command that builds them says which
 run "rules majority=false
 tb $TMP/tb
