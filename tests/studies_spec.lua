@@ -248,7 +248,8 @@ describe("cheskers mine --studies", function()
       { "--theme zugswang", "did you mean 'zugzwang'" },
       { "--moves 0-3", "--moves must be" },
       { "--pieces 7", "--pieces must be a whole number from 2 to 6, not 7" },
-      { "--pieces 4", "no tables of 4 pieces in" },
+      { "--pieces 4", "no tables of 4 pieces in " .. DIR .. " for these rules: build them with "
+        .. "`cheskers tb build --pieces 4 --dir " .. DIR .. "`" },
     } do
       local text, code = run_program(("mine --studies --tb %s --out %s --quiet %s"):format(DIR, out, row[1]))
       assert.are_not.equal(0, code, text)
