@@ -22,6 +22,8 @@
 --       (N: the position's pieces), and so it does when the tables do not
 --       cover it and hold fewer pieces than it has.
 --   puzzle.pieces(b)             -> the number of pieces on board b
+--   puzzle.not_covered(b, tables) -> "no table covers this position (5
+--       pieces): the tables in tb go to 4 pieces; build them with `...`"
 --   puzzle.build_hint(b [, dir [, pieces]]) -> "cheskers tb build --pieces N
 --       [--rules 'SPEC'] [--dir DIR]": the tables b needs
 --   puzzle.tables([dir])         -> the tables of dir, else of $CHESKERS_TB
@@ -632,6 +634,22 @@ function puzzle.build_hint(b, dir, pieces)
   return string.format("cheskers tb build --pieces %d%s%s", n,
     text ~= "golomb" and (" --rules '" .. text:gsub("'", "'\\''") .. "'") or "",
     dir and (" --dir " .. dir) or "")
+end
+
+-- Why tables t say nothing of board b (b:probe(t) gave nothing): "no
+-- table covers this position (5 pieces)", and when tables of b's pieces
+-- could, what the folder holds and the command that builds them ("...: the
+-- tables in tb go to 4 pieces; build them with `cheskers tb build --pieces
+-- 5 --dir tb`").
+function puzzle.not_covered(b, t)
+  local n = puzzle.pieces(b)
+  local why = string.format("no table covers this position (%s)", cheskers.plural(n, "piece"))
+  local most = 0
+  for _, info in ipairs(t:info(b) or {}) do most = math.max(most, info.pieces) end
+  if n > cheskers.tb.MAX_PIECES or n <= most then return why end
+  local holds = most == 0 and string.format("there are none in %s for these rules", t:dir())
+    or string.format("the tables in %s go to %s", t:dir(), cheskers.plural(most, "piece"))
+  return string.format("%s: %s; build them with `%s`", why, holds, puzzle.build_hint(b, t:dir()))
 end
 
 -- The tablebases of a command: dir's, else $CHESKERS_TB's when it is set,

@@ -66,13 +66,7 @@ function tb.move_lines(b, t)
   if not b:probe(t) then
     local _, perr = b:probe(t)
     if perr then return nil, "tablebase: " .. perr end
-    local n = puzzle.pieces(b)
-    local why = string.format("no table covers this position (%s)", cheskers.plural(n, "piece"))
-    if n <= cheskers.tb.MAX_PIECES and n > largest_tables(t, b) then
-      why = string.format("%s: the tables in %s go to %s; build them with `%s`", why, t:dir(),
-        cheskers.plural(largest_tables(t, b), "piece"), puzzle.build_hint(b, t:dir()))
-    end
-    return nil, why
+    return nil, puzzle.not_covered(b, t)
   end
   local width = 0
   for _, e in ipairs(list) do

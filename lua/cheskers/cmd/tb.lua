@@ -178,7 +178,7 @@ local function probe(opts)
   if value == nil and dist ~= nil then return fail(dist) end
   local side = b:turn() == "white" and "White" or "Black"
   if value == nil then
-    io.stdout:write("no table covers this position\n")
+    io.stdout:write(require("cheskers.puzzle").not_covered(b, tables), "\n")
     return 1
   end
   io.stdout:write(("%s to move: %s\n"):format(side, value_text(value, dist)))
