@@ -80,17 +80,27 @@ end
 
 -- ---- the tablebase verdict ----------------------------------------------
 
-local tables_of = {}     -- directory -> tables object (opened once)
+local tables_of = {}     -- directory -> { tables = (opened once), mtime = the folder's when last looked at }
 
 -- The REPL's tablebases: the directory of the setting tb (false: none),
 -- else the default of the command line and of Lua (cheskers.tb.default():
--- $CHESKERS_TB when set, else ./tb).
-function draw.tables()
+-- $CHESKERS_TB when set, else ./tb). The folder is looked at again
+-- (tables:reload()) when it changed since (its modification time: tables
+-- built since count, for the verdict, `tb` and `go`), or with fresh.
+function draw.tables(fresh)
   local dir = registry.settings.tb
   if dir == false then return nil end
   if dir == nil then dir = cheskers.tb.default():dir() end
-  if not tables_of[dir] then tables_of[dir] = cheskers.tb.open(dir) end
-  return tables_of[dir]
+  local mtime = require("lfs").attributes(dir, "modification")
+  local e = tables_of[dir]
+  if not e then
+    e = { tables = cheskers.tb.open(dir) }
+    tables_of[dir] = e
+  elseif fresh or e.mtime ~= mtime then
+    e.tables:reload()
+  end
+  e.mtime = mtime
+  return e.tables
 end
 
 -- The tables' verdict on the position: "tablebase: White wins in 17

@@ -122,6 +122,19 @@ function registry.is_user_error(e)
   return getmetatable(e) == UserError
 end
 
+-- The one line that reports error e of the command named name: a
+-- command's own error (registry.fail) as it is; an argument error of the
+-- binding ("bad argument #2 to '?' (depth must be 0..64)", which names
+-- neither the argument nor the function as the user typed them) as
+-- "name: depth must be 0..64"; any other error as its text.
+function registry.failure_message(e, name)
+  if registry.is_user_error(e) then return e.message end
+  local msg = tostring(e)
+  local inner = msg:match("^bad argument #%d+ to '[^']*' %((.*)%)$")
+  if inner and name then return name .. ": " .. inner end
+  return msg
+end
+
 -- Calls f(...) so that a command can report what it found before Ctrl-C
 -- stopped it. Returns "done" and f's results, "interrupted", or raises
 -- f's other errors. (After Ctrl-C the terminal module also raises

@@ -12,8 +12,9 @@
 --   the current board (assigning another board to `board` makes it current).
 -- Interactive sessions draw the board after each change. Batch sessions (input
 -- not a terminal, or `cheskers -c`) print no prompts, colours or boards unless
--- asked (`show`), report errors on stderr and end with status 1 if any line
--- failed.
+-- asked (`show`: a move says "played d6-e5" instead), report errors on stderr
+-- and end with status 1 if any line failed; with stop_on_error
+-- (--stop-on-error) they stop at the first line that fails.
 --
 -- Extending, from ~/.cheskersrc.lua ($CHESKERS_RC) or at the prompt, where
 -- `repl` is this module: repl.command { ... } (see repl/registry.lua),
@@ -64,7 +65,8 @@ end
 -- A new session. opts: interactive (a terminal at both ends: prompts,
 -- colours, history, boards), ascii, rc (load the start-up file; default
 -- true), board, out and errout (files for results and errors; default
--- io.stdout and io.stderr).
+-- io.stdout and io.stderr), stop_on_error (a batch session stops at its
+-- first error, exit status 1).
 function repl.session(opts)
   opts = opts or {}
   local S = setmetatable({}, Session)
@@ -72,6 +74,7 @@ function repl.session(opts)
   S.redo = {}
   S.tags = {}
   S.failed = false
+  S.stop_on_error = opts.stop_on_error or false
   S.lineno = 0
   if opts.ascii then registry.settings.ascii = true end
   S:set_interactive(opts.interactive or false)
@@ -131,7 +134,8 @@ function Session:fail(msg)
 end
 
 -- Prints an error line (or lines): red on a terminal; in batch sessions
--- "cheskers: line N: " first.
+-- "cheskers: line N: " first, and the end of the session when it stops
+-- on errors.
 function Session:error(msg)
   self.failed = true
   self.out:flush()
@@ -145,6 +149,10 @@ function Session:error(msg)
     self.errout:write(msg, "\n")
   end
   self.errout:flush()
+  if self.stop_on_error and not self.interactive then
+    self.done = true
+    self.exit_status = self.exit_status or 1
+  end
 end
 
 -- After a Ctrl-C in a command or Lua code: one line (over the "^C" the
@@ -318,7 +326,8 @@ function Session:report_failure(e, tb, lua_code)
   elseif tb and (lua_code or require("cheskers.cli").is_bug(e, tb)) then
     self:error(user_traceback(tb))
   else
-    self:error(tostring(e))
+    -- (a binding's argument error in the words of the command that failed)
+    self:error(registry.failure_message(e, not lua_code and self.command_running))
   end
 end
 
@@ -372,9 +381,14 @@ function Session:lua(code, continued)
 end
 
 function Session:run_command(cmd, rest)
+  self.command_running = cmd.name
   local ok, e, tb = rl.run(cmd.run, self, words_of(rest), rest)
-  if ok then return true end
+  if ok then
+    self.command_running = nil
+    return true
+  end
   self:report_failure(e, tb, false)
+  self.command_running = nil
   return false
 end
 

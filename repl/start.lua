@@ -4,7 +4,7 @@
 --   cheskers                      the REPL (batch mode when stdin is not a terminal)
 --   cheskers FILE [args]          a Lua script, `arg` set as lua5.4 sets it
 --   cheskers WORD [args]          the subcommand cheskers.cmd.WORD (when no file WORD exists)
---   cheskers -e CODE / -l MOD / -c 'CMD; CMD' / -i / --ascii / --norc / -v / -h
+--   cheskers -e CODE / -l MOD / -c 'CMD; CMD' / -i / --ascii / --norc / --stop-on-error / -v / -h
 -- What subcommands share (their list, the help, reading their arguments,
 -- reporting errors) is cheskers.cli, below this module; the REPL itself is
 -- repl.session.
@@ -56,7 +56,7 @@ local function is_file(path)
 end
 
 -- The options before FILE: { actions = {{"e"|"l"|"c", value}...}, script =
--- index of FILE in argv or nil, interactive, version, ascii, rc }, or nil
+-- index of FILE in argv or nil, interactive, version, ascii, rc, stop_on_error }, or nil
 -- and the exit status when the options end the program (--help, a mistake).
 local function parse_options(argv)
   local o = { actions = {}, rc = true }
@@ -85,7 +85,7 @@ local function parse_options(argv)
       return nil, 0
     else
       local flag = ({ ["-i"] = "interactive", ["-v"] = "version", ["--version"] = "version",
-                      ["--ascii"] = "ascii" })[a]
+                      ["--ascii"] = "ascii", ["--stop-on-error"] = "stop_on_error" })[a]
       if flag then o[flag] = true
       elseif a == "--norc" then o.rc = false
       else
@@ -111,7 +111,8 @@ end
 -- The REPL session of this run (made once, for -c and for the REPL).
 local function session_of(o, interactive)
   if not o.session then
-    o.session = require("repl.session").session { ascii = o.ascii, rc = o.rc, interactive = interactive }
+    o.session = require("repl.session").session { ascii = o.ascii, rc = o.rc, interactive = interactive,
+                                                  stop_on_error = o.stop_on_error }
   end
   return o.session
 end

@@ -116,7 +116,8 @@ cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart
 cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
-cheskers.rulespec cheskers.bots cheskers.puzzle cheskers.store
+cheskers.rulespec
+cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment
 cheskers.selfplay cheskers.report cheskers.rulearg
 cheskers.match cheskers.report_html

@@ -401,6 +401,38 @@ describe("faulty puzzles", function()
     assert.equal("solution move 1 'c5d4' (solver): c5d4 is not move text: write c5-d4", r.faults[1].message)
   end)
 
+  -- The kinds of one promotion are one move: no cook, no dual, and the
+  -- move may be written without its kind when every kind wins.
+  -- W: Ka1 Ph6; B: kg7 alone. h6xf8 jumps Black's last king and lands on
+  -- the last rank: whichever kind it becomes (K, B or C), White has won.
+  local LAST_KING = "8/6k1/7P/8/8/8/8/K7 w 0 1"
+  -- W: Kg3 Pf6; B: kf8 pf2. g3xe1 (compulsory); the king f8 steps to e7
+  -- or g7, and the pawn jumps it either way (f6xd8 or f6xh8), promoting.
+  local LATE = "5k2/8/5P2/8/8/6K1/5p2/8 w 0 1"
+  -- W: Kf6 Pa7 Pb4; B: kc7 ka3. After a7-b8 Black must jump b4 (a3xc5);
+  -- then only a king on b8 takes both kings (b8xd6xb4): a bishop takes one,
+  -- a camel none. Only a7-b8=K wins in 2.
+  local ONLY_K = "8/P1k5/5K2/8/1P6/k7/8/8 w 0 1"
+  local PROMOTIONS = {
+    { LAST_KING, 1, { "h6xf8" } },
+    { LAST_KING, 1, { "h6xf8=C" } },
+    { LATE, 2, { "g3xe1", "f8-e7", "f6xd8" } },
+    { LATE, 2, { "g3xe1", "f8-e7", "f6xd8=B" } },
+    { ONLY_K, 2, { "a7-b8=K", "a3xc5", "b8xd6xb4" } },
+  }
+  it("counts the kinds of one promotion as one move (no cook, no dual)", function()
+    for _, row in ipairs(PROMOTIONS) do
+      local r = puzzle.check { fen = row[1], moves = row[2], solution = row[3] }
+      assert(r.ok, puzzle.format_report(r))
+    end
+  end)
+
+  it("refuses a promotion written without its kind when not every kind wins", function()
+    local r = puzzle.check { fen = ONLY_K, moves = 2, solution = { "a7-b8", "a3xc5", "b8xd6xb4" } }
+    assert.are.same({ { kind = "illegal move", message = "solution move 1 'a7-b8' (solver): ambiguous move a7-b8: "
+      .. "it could be a7-b8=K, a7-b8=B, a7-b8=C (only a7-b8=K wins)" } }, r.faults)
+  end)
+
   it("gives up on a puzzle that is too hard, within its node budget", function()
     local r = puzzle.check({ fen = cheskers.START, moves = 12, solution = { "b6-a5" } }, { max_nodes = 50000 })
     assert.is_false(r.ok)
@@ -586,6 +618,10 @@ describe("the miner", function()
     local none, why = puzzle.main_line(cheskers.new("8/b7/1k5p/2p5/7P/b3K3/8/8 b"), 2)
     assert.is_nil(none)
     assert.matches("dual", why)
+    -- the kinds of a promotion are not several winning moves (LAST_KING above)
+    line = assert(puzzle.main_line(cheskers.new("8/6k1/7P/8/8/8/8/K7 w 0 1"), 1))
+    assert.equal(1, #line)
+    assert.matches("^h6xf8=[KBC]$", line[1])
   end)
 
   it("writes files that load back", function()
@@ -655,6 +691,29 @@ describe("cheskers book", function()
     local html = book.page(list, "t")
     assert.truthy(html:find('<p class="goal">Black to play and win in 2.</p>', 1, true))
     assert.truthy(html:find('<p class="goal">Black to play and stalemate White in 1.</p>', 1, true))
+  end)
+
+  it("--check exits 1 on unsound puzzles, and takes the puzzles plain book takes", function()
+    if not exists(EXE) then error(EXE .. " is not built (make)") end
+    local page = H.tmpname(".html")
+    -- composed.lua's two puzzles are sound; unsound.lua's key is refuted
+    local out, code = run_program(("book --check scripts/puzzles/composed.lua --out %s"):format(page))
+    assert.are.equal(0, code, out)
+    out, code = run_program(("book --check tests/puzzles/faulty/unsound.lua scripts/puzzles/composed.lua --out %s")
+      :format(page))
+    assert.are.equal(1, code, out)
+    assert.truthy(out:find("3 puzzles written to " .. page, 1, true), out)
+    assert.truthy(out:find("not forced: no win in 2 for White", 1, true), out)
+    assert.truthy(out:find("cheskers book: 1 puzzle of 3 unsound (marked on the page)", 1, true), out)
+    -- mixed.lua's second puzzle has a misspelt field: plain book refuses
+    -- the file, and so does book --check (no page of two puzzles out of three)
+    for _, flag in ipairs({ "", "--check " }) do
+      os.remove(page)
+      out, code = run_program(("book %stests/puzzles/faulty/mixed.lua --out %s"):format(flag, page))
+      assert.are.equal(1, code, out)
+      assert.truthy(out:find("unknown field 'solutoin'", 1, true), out)
+      assert.is_false(exists(page), flag .. ": a page was written")
+    end
   end)
 
   it("writes one page with every diagram, goal and a hidden solution", function()

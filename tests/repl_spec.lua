@@ -352,6 +352,19 @@ describe("a session", function()
     assert.equal(3, select(2, err.text:gsub("\n", "")))
   end)
 
+  it("says a binding's argument error in the command's words, not Lua's", function()
+    -- perft's depth goes to 64 (docs/lua_api.md); the binding's message is
+    -- "bad argument #2 to '?' (...)": neither the argument nor the function
+    -- as the user typed them
+    for _, line in ipairs({ "perft 99", "divide 99" }) do
+      local S, _, err = session()
+      assert.is_false(feed(S, line))
+      local name = line:match("^%a+")
+      assert.truthy(err.text:find("^cheskers: " .. name .. ": [^\n]*64[^\n]*\n$"), err.text)
+      assert.falsy(err.text:find("bad argument", 1, true), err.text)
+    end
+  end)
+
   it("keeps the game under changed rules; new starts over", function()
     local S = session()
     feed(S, "d6-e5")
@@ -605,6 +618,9 @@ describe("cheskers.movetext", function()
     { CAMEL, "g1-f4", "illegal move g1-f4: f4 holds your own piece; legal moves: c3xe5" },
     { CAMEL, "g1-h4", "illegal move g1-h4: a capture elsewhere is compulsory; legal moves: c3xe5" },
     { CAMEL, "g1-e3", "illegal move g1-e3: not a legal path for the piece on g1; legal moves: c3xe5" },
+    -- a step written as a capture: docs/rules.md's wording, as b:parse says it
+    { START, "b6xa5", "b6xa5 is not a capture: write b6-a5" },
+    { START, "b6:a5", "b6:a5 is not a capture: write b6-a5" },
   }
   it("gives the true reason and the legal moves once", function()
     for _, row in ipairs(REFUSED) do
@@ -612,6 +628,13 @@ describe("cheskers.movetext", function()
       local _, err = b:parse(row[2])
       assert.equal(row[3], movetext.illegal_message(b, row[2], err))
     end
+  end)
+
+  it("refuses a step written as a capture in the REPL as docs/rules.md says", function()
+    local S, _, err = session()
+    assert.is_false(feed(S, "b6xa5"))
+    assert.equal("cheskers: b6xa5 is not a capture: write b6-a5\n", err.text)
+    assert.equal(START, S.board:fen())
   end)
 
   it("says a finished game is over in one wording", function()

@@ -97,7 +97,25 @@ check "the help subcommand exits 0" 0 "$RC"
 has "the help subcommand prints the usage" "usage: cheskers" "$OUT"
 
 run '' -c 'd6-e5; c3-d4; history'
-check "-c runs REPL commands" "1. d6-e5 c3-d4" "$OUT"
+check "-c runs REPL commands; a move says it was played" "played d6-e5
+played c3-d4
+1. d6-e5 c3-d4" "$OUT"
+
+# --stop-on-error: a batch stops at its first failing line, exit status 1
+run '' --stop-on-error -c 'd6-e5; d6-e5; perft 1'
+check "--stop-on-error: -c stops at the first failure" "played d6-e5" "$OUT"
+check "--stop-on-error: the failure is said" 1 "$(printf '%s\n' "$ERR" | grep -c '^cheskers: illegal move d6-e5: d6 is empty')"
+check "--stop-on-error: -c exits 1" 1 "$RC"
+run 'd6-e5
+d6-e5
+perft 1
+' --stop-on-error
+check "--stop-on-error: lines from a pipe stop at the first failure" "played d6-e5" "$OUT"
+check "--stop-on-error: the failing line is named" 1 "$(printf '%s\n' "$ERR" | grep -c '^cheskers: line 2: illegal move d6-e5')"
+check "--stop-on-error: a pipe exits 1" 1 "$RC"
+run '' --stop-on-error -c 'd6-e5; perft 1'
+check "--stop-on-error: exit 0 when nothing failed" 0 "$RC"
+has "--stop-on-error: help says it" "--stop-on-error" "$("$BIN" --help)"
 
 run '' -c 'x = 6; x * 7'
 check "-c runs Lua; an expression prints its value" "42" "$OUT"
@@ -114,7 +132,8 @@ run 'd6-e5
 fen
 '
 check "batch: a bare move plays it; fen prints the position" \
-  "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+  "played d6-e5
+1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
 check "batch: exit 0 when every line succeeded" 0 "$RC"
 check "batch: nothing on stderr" "" "$ERR"
 hasnot "batch: no colours" "$ESC" "$OUT"
@@ -127,7 +146,8 @@ RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
 check "batch: a line with a NUL byte is refused in one line" \
   "cheskers: line 1: a NUL byte (at column 6) in the line: it is skipped" "$ERR"
 check "batch: the line after a NUL byte is read on its own" \
-  "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+  "played d6-e5
+1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
 check "batch: a refused line makes the exit status 1" 1 "$RC"
 
 run 'fen
@@ -175,7 +195,9 @@ redo
 redo
 history
 '
-check "batch: undo 2 goes back to the start; redo replays" "$START
+check "batch: undo 2 goes back to the start; redo replays" "played d6-e5
+played c3-d4
+$START
 1. d6-e5 c3-d4" "$OUT"
 
 run 'for i = 1, 3 do
@@ -320,7 +342,8 @@ run 'D6-E5
 fen
 '
 check "square names are case-insensitive: D6-E5 plays d6-e5" \
-  "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
+  "played d6-e5
+1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1" "$OUT"
 run 'D6
 moves F6
 '
@@ -418,7 +441,9 @@ c3xe5
 moves
 a1-b2
 '
-check "game over: one wording" "Game over. White wins: Black has no king left" "$OUT"
+check "game over: one wording, when the move is played and by moves" "played c3xe5
+Game over. White wins: Black has no king left
+Game over. White wins: Black has no king left" "$OUT"
 check "a move after the end: the same wording" \
   "cheskers: line 4: Game over. White wins: Black has no king left; no more moves (undo or new)" "$ERR"
 
@@ -431,7 +456,8 @@ new
 fen
 '
 check "rules keep the position and its moves; new starts over" \
-"rules: majority=false (position and 1 move kept)
+"played d6-e5
+rules: majority=false (position and 1 move kept)
 1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1
 1. d6-e5
 $START" "$OUT"
@@ -444,7 +470,8 @@ rules promote=K
 fen
 '
 check "a history not legal under the new rules is cleared, and the REPL says so" \
-"rules: promote=K (position kept; history cleared: move 1 (g7-f8=C) is not legal under these rules)
+"played g7-f8=C
+rules: promote=K (position kept; history cleared: move 1 (g7-f8=C) is not legal under these rules)
 5C2/k7/8/8/8/8/8/K7 b 0 2" "$OUT"
 run 'rules majorty=false
 rules flying_kings
@@ -463,14 +490,15 @@ history
 check "undo takes back the bot's reply and your move" \
   "took back 2 moves (back to your turn; greedy plays white)
 $START
-no moves yet" "$(printf '%s\n' "$OUT" | sed -n '3,$p')"
+no moves yet" "$(printf '%s\n' "$OUT" | sed -n '4,$p')"
 
 # redo past the end; save into a missing folder
 run 'd6-e5
 undo
 redo 3
 '
-check "redo N past the end says so" "redid 1 move (no more to redo)" "$OUT"
+check "redo N past the end says so" "played d6-e5
+redid 1 move (no more to redo)" "$OUT"
 run "save $TMP/no-such-folder/game.pgn
 "
 check "a failed save names the file given" \
@@ -777,6 +805,40 @@ run "tb $TMP/tb
 tb
 "
 has "tb where no table covers the position (24 pieces at the start)" "no table covers this position (24 pieces)" "$ERR"
+# tables built while the session runs are found: by `tb` (a position they
+# did not cover sends it to the folder again) and by `tb DIR`
+run "fen 8/8/8/8/8/2k5/8/K7 w
+tb $TMP/later
+tb
+os.execute([[\"$BIN\" tb build --pieces 3 --dir \"$TMP/later\" >/dev/null 2>&1]])
+tb
+tb $TMP/later2
+show
+os.execute([[\"$BIN\" tb build --pieces 3 --dir \"$TMP/later2\" >/dev/null 2>&1]])
+tb $TMP/later2
+show
+"
+has "tb finds the tables built after the session looked" "a1-b2  loss in 2" "$OUT"
+has "tb DIR finds the tables built after the session looked" "tablebases: $TMP/later2 (every position with up to 3 pieces)" "$OUT"
+has "and the board shows their verdict from then on" "tablebase: Black wins in 2 plies" "$OUT"
+# go and the board's verdict see tables built after the session looked
+# (the longest win of KK v K, 33 plies: docs/endgames.md, the atlas; a
+# search of depth 3 alone cannot see it)
+run "fen 1K1K4/8/8/8/8/8/8/2k5 w 0 1
+tb $TMP/later3
+show
+os.execute([[\"$BIN\" tb build --pieces 3 --dir \"$TMP/later3\" >/dev/null 2>&1]])
+go depth 3
+show
+"
+has "go answers from tables built after the session looked" "(score win in 33, " "$OUT"
+has "and the board shows their verdict" "tablebase: White wins in 33 plies" "$OUT"
+# the tables of other rules: the command that builds them says which
+run "rules majority=false
+tb $TMP/tb
+"
+has "tb DIR under other rules names them in the build command" \
+  "tablebases: $TMP/tb (no tables for these rules there yet: cheskers tb build --pieces 4 --rules 'majority=false' --dir $TMP/tb)" "$OUT"
 
 # go on a terminal: a live line of the depth in progress ("best so far")
 start "" ""

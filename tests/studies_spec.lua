@@ -248,7 +248,8 @@ describe("cheskers mine --studies", function()
       { "--theme zugswang", "did you mean 'zugzwang'" },
       { "--moves 0-3", "--moves must be" },
       { "--pieces 7", "--pieces must be a whole number from 2 to 6, not 7" },
-      { "--pieces 4", "no tables of 4 pieces in" },
+      { "--pieces 4", "no tables of 4 pieces in " .. DIR .. " for these rules: build them with "
+        .. "`cheskers tb build --pieces 4 --dir " .. DIR .. "`" },
     } do
       local text, code = run_program(("mine --studies --tb %s --out %s --quiet %s"):format(DIR, out, row[1]))
       assert.are_not.equal(0, code, text)
@@ -421,6 +422,11 @@ describe("tb atlas", function()
     assert.matches("%-%-vs is for tb atlas", out)
     out, code = run_program(("tb atlas --dir %s --vs majority=false"):format(DIR))
     assert.are.equal(2, code, out)
-    assert.matches("no tables", out)
+    -- with the command that builds the missing tables: those of --vs's rules
+    assert.truthy(out:find(("no tables in %s for the rules majority=false: build them with "
+      .. "`cheskers tb build --pieces 4 --rules 'majority=false' --dir %s`"):format(DIR, DIR), 1, true), out)
+    out, code = run_program(("tb atlas --dir %s --vs majority=false --pieces 3"):format(DIR))
+    assert.are.equal(2, code, out)
+    assert.truthy(out:find("`cheskers tb build --pieces 3 --rules 'majority=false' --dir " .. DIR .. "`", 1, true), out)
   end)
 end)

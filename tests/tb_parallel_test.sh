@@ -40,6 +40,11 @@ check "tb plan --pieces 5: 85 units, 1363992848 entries, at most 1.37 GB" \
 check "tb plan --pieces 5: a pawn's promotion comes after the pawnless tables (KPvK at 3, KPPPvK last)" \
   'grep -q "^level 3: KPvK " "$tmp/plan5" && tail -n 3 "$tmp/plan5" | grep -q "^level 7: KPPPvK KPPvKP$"'
 check "tb plan writes nothing" '[ ! -e "$tmp/none" ]'
+# the memory of the largest unit, as the build's preflight counts it (the
+# 17.8 MB the preflight below refuses a 3-piece build with)
+./cheskers tb plan --pieces 3 --dir "$tmp/none" >"$tmp/plan3" 2>"$tmp/out"
+check "tb plan: the memory of its largest unit" \
+  'grep -q "^building one unit needs at most about 17.8 MB of memory (KP v K, " "$tmp/plan3"'
 ./cheskers tb plan --only KXvK >"$tmp/out" 2>&1
 check "tb plan --only: a name that is no signature is refused" \
   '[ $? -eq 2 ] && grep -q "^cheskers tb: .KXvK. is not a signature" "$tmp/out"'

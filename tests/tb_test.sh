@@ -86,9 +86,9 @@ check "tb probe: the value and each move" \
 CHESKERS_TB=$dir ./cheskers tb probe "8/8/8/8/3k4/2K5/8/8 b" >"$tmp/out" 2>&1
 check "tb probe: CHESKERS_TB, Black to move" '[ $? -eq 0 ] && grep -qx "Black to move: win in 1 ply" "$tmp/out"'
 ./cheskers tb probe "8/8/8/8/3k4/2K5/8/B1B5 w" --dir "$dir" >"$tmp/out" 2>&1
-check "tb probe: 4 pieces, not covered, exit 1" '[ $? -eq 1 ] && grep -q "no table covers" "$tmp/out"'
+check "tb probe: 4 pieces, not covered, exit 1, with the tables to build" '[ $? -eq 1 ] && grep -qxF "no table covers this position (4 pieces): the tables in $dir go to 3 pieces; build them with \`cheskers tb build --pieces 4 --dir $dir\`" "$tmp/out"'
 ./cheskers tb probe "8/8/8/8/3k4/2K5/8/8 w" --dir "$dir" --rules "majority=false" >"$tmp/out" 2>&1
-check "tb probe: other rules, not covered" '[ $? -eq 1 ]'
+check "tb probe: other rules, not covered, with the tables to build" '[ $? -eq 1 ] && grep -qxF "no table covers this position (2 pieces): there are none in $dir for these rules; build them with \`cheskers tb build --pieces 2 --rules '"'"'majority=false'"'"' --dir $dir\`" "$tmp/out"'
 ./cheskers tb probe "8/8/9/8/3k4/2K5/8/8 w" --dir "$dir" >"$tmp/out" 2>&1
 check "tb probe: a bad position is an error (exit 2)" '[ $? -eq 2 ] && grep -q "cheskers tb:" "$tmp/out"'
 # hooks come from rule files (rule literals on a command line are data only)

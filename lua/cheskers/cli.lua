@@ -23,7 +23,8 @@ usage: cheskers [options] [FILE [args] | SUBCOMMAND [args]]
 
 With no FILE or SUBCOMMAND: the interactive REPL (type help there).
 When standard input is not a terminal, lines are read as a batch: no
-prompts or colours, errors on stderr, exit status 1 if any line failed.
+prompts, colours or boards ("played d6-e5" for moves), errors on stderr,
+exit status 1 if any line failed.
 
   FILE [args]     run the Lua script FILE, with arg[1..] = args ('-' = stdin)
   SUBCOMMAND      run cheskers.cmd.SUBCOMMAND (see the list below)
@@ -33,6 +34,7 @@ prompts or colours, errors on stderr, exit status 1 if any line failed.
   -i              enter the REPL after FILE / -e / -c
   --ascii         draw the board in plain ASCII, without colours
   --norc          do not load ~/.cheskersrc.lua (or $CHESKERS_RC)
+  --stop-on-error a batch (-c, or lines from a pipe) stops at its first failing line
   -v, --version   print the version
   -h, --help      print this help
   --              stop handling options

@@ -160,7 +160,10 @@ function movetext.illegal_message(b, text, err)
   if shape ~= "move" then
     return err or select(2, b:parse(text)) or (text .. " is not move text")
   end
-  if err and err:match("^ambiguous") then return err end
+  -- what b:parse says of a capture sign on a step ("b6xa5 is not a
+  -- capture: write b6-a5", docs/rules.md) is said as it is
+  err = err or select(2, b:parse(text))
+  if err and (err:match("^ambiguous") or err:match("^%S+ is not a capture: write ")) then return err end
   local why, hint = reason_and_hint(b, norm)
   return string.format("illegal move %s: %s; %s", norm, why, hint)
 end

@@ -22,7 +22,10 @@
 --       (N: the position's pieces), and so it does when the tables do not
 --       cover it and hold fewer pieces than it has.
 --   puzzle.pieces(b)             -> the number of pieces on board b
---   puzzle.build_hint(b [, dir]) -> "cheskers tb build --pieces N [--dir DIR]"
+--   puzzle.not_covered(b, tables) -> "no table covers this position (5
+--       pieces): the tables in tb go to 4 pieces; build them with `...`"
+--   puzzle.build_hint(b [, dir [, pieces]]) -> "cheskers tb build --pieces N
+--       [--rules 'SPEC'] [--dir DIR]": the tables b needs
 --   puzzle.tables([dir])         -> the tables of dir, else of $CHESKERS_TB
 --       when it is set, else nil (for check --tb and mine --tb)
 --   puzzle.format_report(r)      -> text for people
@@ -256,6 +259,57 @@ local function join(list)
   return table.concat(list, ", ")
 end
 
+-- ---- promotion kinds ---------------------------------------------------------
+-- The kinds of one promotion (h6xf8=K, h6xf8=B, h6xf8=C) are one move for a
+-- puzzle: a choice among kinds that win is no cook and no dual, and a
+-- solution may write the move without its kind ("h6xf8") when every kind
+-- wins.
+
+-- The text of move m without its promotion kind: "h6xf8" for "h6xf8=K".
+local function unpromoted(m)
+  local t = tostring(m)
+  return m.promotion and (t:gsub("=%w+$", "")) or t
+end
+
+-- Whether moves a and b are one move but for the promotion kind.
+local function same_but_kind(a, b)
+  return unpromoted(a) == unpromoted(b)
+end
+
+-- How many moves list holds, the kinds of one promotion counted once.
+local function distinct_count(list)
+  local seen, n = {}, 0
+  for _, m in ipairs(list) do
+    local u = unpromoted(m)
+    n = n + (seen[u] and 0 or 1)
+    seen[u] = true
+  end
+  return n
+end
+
+-- Reads text, a solver's move, on board b whose winning moves are wins:
+-- b:parse's move; for a promotion written without its kind when every
+-- kind is among wins, the first of them. Else nil and b:parse's error.
+local function read_solver_move(b, text, wins)
+  local m, err = b:parse(text)
+  if m or type(text) ~= "string" or not tostring(err):match("^ambiguous") then return m, err end
+  local kinds = {}
+  for _, c in ipairs(b:moves()) do
+    if c.promotion and b:parse(text .. "=" .. c.promotion) == c then kinds[#kinds + 1] = c end
+  end
+  if #kinds < 2 then return nil, err end
+  local winning = {}
+  for _, c in ipairs(kinds) do
+    if not same_but_kind(c, kinds[1]) then return nil, err end
+    for _, w in ipairs(wins) do
+      if w == c then winning[#winning + 1] = tostring(c) break end
+    end
+  end
+  if #winning == #kinds then return kinds[1] end
+  return nil, string.format("%s (%s)", err, #winning == 0 and "none of them wins"
+    or "only " .. join(winning) .. " wins")
+end
+
 -- Move texts with their shortest wins: "c3-d4 (2), e1-f2 (3)".
 local function with_lengths(moves, lengths)
   local t = {}
@@ -350,18 +404,19 @@ local function check_key(r, b, s, key, n)
   end
   local others, olens = {}, {}
   for i, m in ipairs(s.moves) do
-    if not (key and m == key) then
+    if not (key and same_but_kind(m, key)) then
       others[#others + 1] = m
       olens[#olens + 1] = s.lengths[i]
     end
   end
   if not key then
-    if #s.moves > 1 then
+    if distinct_count(s.moves) > 1 then
       fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
     end
     return
   end
-  local wins = #others < #s.moves
+  local wins = false
+  for _, m in ipairs(s.moves) do wins = wins or m == key end
   if not wins then
     local d = puzzle.refute(b, key, n)
     local msg = "the key " .. tostring(key) .. " does not win within " .. n
@@ -380,19 +435,20 @@ local function check_key(r, b, s, key, n)
 end
 
 -- Step 2: every winning first move, and what it says of the key. Returns
--- whether there is a win at all.
+-- whether there is a win at all, the key, and why there is none.
 local function check_first_move(r, b, sol, n)
-  local key = sol[1] and b:parse(sol[1]) or nil
   local s = b:solve(within(n))
+  local key, key_err
+  if sol[1] then key, key_err = read_solver_move(b, sol[1], s.moves) end
   r.shortest = s.shortest
   r.winning = texts(s.moves)
   r.nodes = s.nodes
   if not s.win then
     fault_no_win(r, b, key, n)
-    return false
+    return false, key, key_err
   end
   check_key(r, b, s, key, n)
-  return true
+  return true, key, key_err
 end
 
 -- A solver move of the line (i > 1): the only one that keeps the win?
@@ -402,7 +458,7 @@ local function check_solver_move(r, line, m, i, left)
   for k, w in ipairs(ws.moves) do
     if w == m then
       found = true
-    else
+    elseif not same_but_kind(w, m) then
       alts[#alts + 1] = w
       alens[#alens + 1] = ws.lengths[k]
     end
@@ -437,9 +493,10 @@ local function note_defence(r, line, m, i, n)
 end
 
 -- Step 3: the solution line, move by move (the solver's moves are judged
--- only when there is a win to keep). Returns the position after it and the
--- number of moves played.
-local function check_line(r, b, sol, n, opts, has_win)
+-- only when there is a win to keep; key, key_err: the first move as step 2
+-- read it, or why it could not).
+-- Returns the position after it and the number of moves played.
+local function check_line(r, b, sol, n, opts, has_win, key, key_err)
   if #sol == 0 then
     fault(r, "bad puzzle", "no solution given")
   elseif #sol > 2 * n - 1 then
@@ -451,6 +508,11 @@ local function check_line(r, b, sol, n, opts, has_win)
     if i > 2 * n - 1 then break end
     local mine = i % 2 == 1
     local m, err = line:parse(text)
+    if not m and i == 1 then
+      m, err = key, key_err
+    elseif not m and mine and has_win and not line:result() then
+      m, err = read_solver_move(line, text, line:solve(within(n - (i + 1) // 2 + 1)).moves)
+    end
     if not m then
       -- the REPL's wording (cheskers.movetext): "e9 is not a square", "illegal move ...: why; legal moves: ..."
       local why = line:result() and "the game is already over"
@@ -514,8 +576,8 @@ local function check_body(p, opts, r)
       return r
     end
   end
-  local has_win = check_first_move(r, b, sol, n)
-  local line, played = check_line(r, b, sol, n, opts, has_win)
+  local has_win, key, key_err = check_first_move(r, b, sol, n)
+  local line, played = check_line(r, b, sol, n, opts, has_win, key, key_err)
   check_end(r, line, played, sol, b:turn())
   r.ok = #r.faults == 0
   return r
@@ -555,14 +617,37 @@ function puzzle.pieces(b)
   return #b:pieces("white") + #b:pieces("black")
 end
 
--- The command that builds the tables b needs: its pieces when a table can
--- hold them (up to cheskers.tb.MAX_PIECES), else the usual 4-piece set (a
--- bigger position reaches the tables by captures): "cheskers tb build
--- --pieces 5", with " --dir DIR" when dir is given.
-function puzzle.build_hint(b, dir)
-  local n = puzzle.pieces(b)
+-- The command that builds the tables b needs: pieces when given, else
+-- b's pieces when a table can hold them (up to cheskers.tb.MAX_PIECES),
+-- else the usual 4-piece set (a bigger position reaches the tables by
+-- captures): "cheskers tb build --pieces 5", with " --rules 'SPEC'" when
+-- b's rules are not golomb's for the tables (the draw options and first
+-- play no part in them) and " --dir DIR" when dir is given.
+function puzzle.build_hint(b, dir, pieces)
+  local n = pieces or puzzle.pieces(b)
   if n > cheskers.tb.MAX_PIECES or n < 2 then n = 4 end
-  return string.format("cheskers tb build --pieces %d%s", n, dir and (" --dir " .. dir) or "")
+  local r, golomb = b:rules(), cheskers.rules()
+  r.draw_repetition, r.draw_quiet_plies, r.first = golomb.draw_repetition, golomb.draw_quiet_plies, golomb.first
+  local text = require("cheskers.rulespec").format(r)
+  return string.format("cheskers tb build --pieces %d%s%s", n,
+    text ~= "golomb" and (" --rules '" .. text:gsub("'", "'\\''") .. "'") or "",
+    dir and (" --dir " .. dir) or "")
+end
+
+-- Why tables t say nothing of board b (b:probe(t) gave nothing): "no
+-- table covers this position (5 pieces)", and when tables of b's pieces
+-- could, what the folder holds and the command that builds them ("...: the
+-- tables in tb go to 4 pieces; build them with `cheskers tb build --pieces
+-- 5 --dir tb`").
+function puzzle.not_covered(b, t)
+  local n = puzzle.pieces(b)
+  local why = string.format("no table covers this position (%s)", cheskers.plural(n, "piece"))
+  local most = 0
+  for _, info in ipairs(t:info(b) or {}) do most = math.max(most, info.pieces) end
+  if n > cheskers.tb.MAX_PIECES or n <= most then return why end
+  local holds = most == 0 and string.format("there are none in %s for these rules", t:dir())
+    or string.format("the tables in %s go to %s", t:dir(), cheskers.plural(most, "piece"))
+  return string.format("%s: %s; build them with `%s`", why, holds, puzzle.build_hint(b, t:dir()))
 end
 
 -- The tablebases of a command: dir's, else $CHESKERS_TB's when it is set,
@@ -618,7 +703,7 @@ function puzzle.main_line(b, n, tb)
   local s = b:solve(within(n, true, tb))
   if not s.win then return nil, "no win within " .. n end
   if s.shortest ~= n then return nil, "a shorter win (in " .. s.shortest .. ")" end
-  if #s.moves > 1 then
+  if distinct_count(s.moves) > 1 then
     return nil, "more than one move wins within " .. n .. ": " .. join(texts(s.moves))
   end
   local key = s.moves[1]

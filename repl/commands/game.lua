@@ -15,7 +15,9 @@ local game = {}
 
 -- Plays move texts on the board, all or none: each is read once, on the
 -- board itself (the moves before a refused one are taken back). Fails with
--- the legal moves that could have been meant.
+-- the legal moves that could have been meant. Where the board is not drawn
+-- after it (a batch session), says "played d6-e5 c3-d4", and the end of the
+-- game when it came.
 function game.play_moves(S, texts)
   local b, played = S.board, {}
   for i, typed in ipairs(texts) do
@@ -27,6 +29,13 @@ function game.play_moves(S, texts)
       S:fail(msg)
     end
     played[i] = b:play(m)
+  end
+  if not S:autoshow() then
+    local t = {}
+    for i, m in ipairs(played) do t[i] = tostring(m) end
+    S:print("played " .. table.concat(t, " "))
+    local over = movetext.game_over(b)
+    if over then S:print(over) end
   end
   for _, m in ipairs(played) do
     -- keep the redo list when the move is its next one

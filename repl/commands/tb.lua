@@ -66,13 +66,7 @@ function tb.move_lines(b, t)
   if not b:probe(t) then
     local _, perr = b:probe(t)
     if perr then return nil, "tablebase: " .. perr end
-    local n = puzzle.pieces(b)
-    local why = string.format("no table covers this position (%s)", cheskers.plural(n, "piece"))
-    if n <= cheskers.tb.MAX_PIECES and n > largest_tables(t, b) then
-      why = string.format("%s: the tables in %s go to %s; build them with `%s`", why, t:dir(),
-        cheskers.plural(largest_tables(t, b), "piece"), puzzle.build_hint(b, t:dir()))
-    end
-    return nil, why
+    return nil, puzzle.not_covered(b, t)
   end
   local width = 0
   for _, e in ipairs(list) do
@@ -94,9 +88,9 @@ local function set_dir(S, dir)
     S:print("tablebases off")
     return
   end
-  local t = cheskers.tb.open(dir)
-  local n = t:max_pieces(S.board) or 0
   registry.settings.tb = dir
+  local t = draw.tables(true)
+  local n = t:max_pieces(S.board) or 0
   if n < 2 then
     S:print(string.format("tablebases: %s (no tables for these rules there yet: %s)", dir,
       puzzle.build_hint(S.board, dir)))
@@ -119,6 +113,9 @@ registry.command {
     if #args > 1 then S:fail("usage: tb [DIR | off]") end
     if args[1] then return set_dir(S, args[1]) end
     local t = draw.tables()
+    -- a position the tables do not cover: the folder looked at again first
+    -- (tables built since the session opened it)
+    if t and not S.board:probe(t) then t = draw.tables(true) end
     if not t or (t:max_pieces(S.board) or 0) < 2 then S:fail(no_tables(t and t:dir(), S.board)) end
     local lines, why = tb.move_lines(S.board, t)
     if not lines then S:fail(why) end

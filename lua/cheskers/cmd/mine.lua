@@ -557,8 +557,9 @@ local function study_tables(opts, board)
     end
   end
   if #todo == 0 then
-    error(("no tables%s in %s for these rules"):format(opts.pieces and (" of %d pieces"):format(opts.pieces) or "",
-      opts.tables:dir()), 0)
+    error(("no tables%s in %s for these rules: build them with `%s`"):format(
+      opts.pieces and (" of %d pieces"):format(opts.pieces) or "", opts.tables:dir(),
+      require("cheskers.puzzle").build_hint(board, opts.tables:dir(), opts.pieces)), 0)
   end
   return todo
 end

@@ -179,7 +179,7 @@ local function probe(opts)
   if value == nil and dist ~= nil then return fail(dist) end
   local side = b:turn() == "white" and "White" or "Black"
   if value == nil then
-    io.stdout:write("no table covers this position\n")
+    io.stdout:write(require("cheskers.puzzle").not_covered(b, tables), "\n")
     return 1
   end
   io.stdout:write(("%s to move: %s\n"):format(side, value_text(value, dist)))
@@ -212,15 +212,19 @@ local function atlas_tables(opts, rules_text)
   local tables = cheskers.tb.open(opts.dir)
   local list, err = tables:info(board)
   if not list then error(err, 0) end
-  if #list == 0 then error("no tables in " .. opts.dir .. " for these rules", 0) end
+  local hint = require("cheskers.puzzle").build_hint
+  if #list == 0 then
+    error(("no tables in %s for the rules %s: build them with `%s`"):format(opts.dir, rules_text or "golomb",
+      hint(board, opts.dir, opts.pieces)), 0)
+  end
   local complete = tables:max_pieces(board) or 0
   if opts.pieces then
     local cli, S = require "cheskers.cli", require "cheskers.schema"
     cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = cheskers.tb.MAX_PIECES })
     if complete < opts.pieces then
       error(("%s holds every table up to %s, not up to %d: the atlas of a partial set would "
-        .. "mislead (cheskers tb build --pieces %d --dir %s first)"):format(opts.dir,
-        cheskers.plural(complete, "piece"), opts.pieces, opts.pieces, opts.dir), 0)
+        .. "mislead (%s first)"):format(opts.dir, cheskers.plural(complete, "piece"), opts.pieces,
+        hint(board, opts.dir, opts.pieces)), 0)
     end
     complete = opts.pieces
   end
