@@ -228,7 +228,7 @@ end
 M.schema = file_spec
 
 M.DEFAULTS = { seed = 1, max_plies = 200, random_plies = 4, round = 50, looks = 8, alpha = 0.05,
-               candidates = 40, bots = "engine:level=1" }
+               candidates = 64, bots = "engine:level=1" }
 
 -- Every non-empty subset of the letters of s, in order of size then text.
 local function subsets(s)
