@@ -163,14 +163,11 @@ M.MEASURE_NAMES = sorted_keys(M.MEASURES)
 
 -- ---- the schema ---------------------------------------------------------------------
 
-local LEAP = S.test(function(v)
-  return type(v) == "table" and #v == 2 and math.type(v[1]) == "integer" and math.type(v[2]) == "integer"
-end, "a leap vector {a, b}")
 
 local function space_spec()
   local fields = {}
   for _, name in ipairs(rulespec.option_names()) do fields[name] = S.list("any", { min = 1 }) end
-  fields.camel = S.list(LEAP, { min = 1 })
+  fields.camel = S.list(experiment.LEAP, { min = 1 })
   fields.promote = S.either(S.one_of { "subsets" }, S.list("string", { min = 1 }))
   fields.pieces = S.list("table", { min = 1 })
   fields.start = S.list("string", { min = 1 })
@@ -230,24 +227,12 @@ M.schema = file_spec
 M.DEFAULTS = { seed = 1, max_plies = 200, random_plies = 4, round = 50, looks = 8, alpha = 0.05,
                candidates = 64, bots = "engine:level=1" }
 
--- Every non-empty subset of the letters of s, in order of size then text.
-local function subsets(s)
-  local out = {}
-  for mask = 1, (1 << #s) - 1 do
-    local t = {}
-    for i = 1, #s do if mask & (1 << (i - 1)) ~= 0 then t[#t + 1] = s:sub(i, i) end end
-    out[#out + 1] = table.concat(t)
-  end
-  table.sort(out, function(a, b) if #a ~= #b then return #a < #b end return a < b end)
-  return out
-end
-
 -- The axes of the space: sorted list of {key, values, labels}.
 local function axes_of(space)
   local axes = {}
   for _, key in ipairs(sorted_keys(space)) do
     local values = space[key]
-    if key == "promote" and values == "subsets" then values = subsets("KBC") end
+    if key == "promote" and values == "subsets" then values = experiment.subsets("KBC") end
     local labels = {}
     for i, v in ipairs(values) do
       if key == "camel" then labels[i] = ("%d-%d"):format(v[1], v[2])
@@ -300,9 +285,21 @@ function M.normalize(t, path)
   d.size = M.space_size(d)
   d.enumerated = d.size <= d.max_candidates
   d.candidates_max = d.enumerated and d.size or d.max_candidates
-  -- a space check: the first candidate must make a board
+  -- every value of the space must make a board with the others' first values
   local first = {}
   for _, a in ipairs(d.axes) do first[a.key] = 1 end
+  for _, a in ipairs(d.axes) do
+    for i = 1, #a.values do
+      local assign = copy(first)
+      assign[a.key] = i
+      local c = M.candidate(d, assign)
+      local ok, err = pcall(cheskers.new, nil, c.rules)
+      if not ok then
+        errorf("%s: space: %s: value %d (%s): %s", where, a.key, i, escape.console(a.labels[i]),
+               escape.console((tostring(err):gsub("^[^\n]*: ", ""))))
+      end
+    end
+  end
   M.experiment(d, M.candidate(d, first))
   return d
 end
@@ -468,6 +465,11 @@ end
 -- into its folder OUT/games/<name> (shard opts.shard of opts.shards; other
 -- shards' games are waited for). Returns its records.
 local function play(d, c, n, opts, state)
+  if opts.play then
+    local recs = opts.play(c, n)
+    state.played = state.played + (n - c.games) * (d.strengths and #d.strengths or 1)
+    return recs
+  end
   local e = c.experiment
   if not e then
     e = M.experiment(d, c)
@@ -510,7 +512,7 @@ local function play(d, c, n, opts, state)
       return mine
     end
     if opts.waiting then opts.waiting(c, count, want) end
-    require("cheskers.fitted").sleep(opts.poll or 2)
+    require("cheskers.fitted").sleep(opts.poll or 0.25)
   end
 end
 
@@ -583,7 +585,9 @@ end
 -- The search. opts: out (results folder; nil: games in memory), shard,
 -- shards, budget (games, overrides the file's), time (seconds), restart,
 -- steal_lock, weights_cache, command, progress(state, text), waiting(c,
--- have, want), clock (a function, for tests). Returns the result:
+-- have, want), clock (a function, for tests), play (function(c, n) -> the
+-- records of c's first n games a strength, made some other way: tests plant
+-- a known truth with it). Returns the result:
 -- {design = d, candidates (every one tested, in order: label, name, rules,
 -- status "meets" | "rejected" | "undecided", why (a test index), games (a
 -- strength), looks, estimates, goals), z, m (intervals of the family),
