@@ -290,6 +290,17 @@ return {
     H.rmdir(dir)
   end)
 
+  it("runs a design file given --sandbox in a box", function()
+    local dir = H.tmpdir()
+    local file = dir .. "/evil.lua"
+    H.write_file(file, "io.open('" .. dir .. "/planted', 'w')\nreturn {}")
+    local out, ok = run({ "design", file, "--out", dir .. "/o", "--sandbox", "--quiet" })
+    assert.is_false(ok)
+    assert.matches("sandbox: 'io' is not available", out)
+    assert.is_nil(io.open(dir .. "/planted"))
+    H.rmdir(dir)
+  end)
+
   it("says what is wrong with a bad file in one line", function()
     local dir = H.tmpdir()
     local file = dir .. "/bad.lua"

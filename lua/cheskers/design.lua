@@ -40,7 +40,7 @@
 -- or "rejected" is wrong, is at most alpha.
 --
 --   design.MEASURES                         the measures a target may name
---   design.load(path) -> d                  reads and checks a design file
+--   design.load(path [, opts]) -> d         reads and checks a design file (opts.sandbox)
 --   design.normalize(t [, path]) -> d
 --   design.space_size(d) -> n               the candidates of the space (constraints
 --                                           not applied)
@@ -304,10 +304,23 @@ function M.normalize(t, path)
   return d
 end
 
-function M.load(path)
-  local t, err = luadata.load_file(path)
+-- Reads a design file. opts.sandbox (--sandbox; a table: the box's limits):
+-- the file runs in an untrusted box (cheskers.sandbox.load_file), its
+-- constraints are called through it, and its bots are loaded in boxes.
+function M.load(path, opts)
+  local t, err
+  if opts and opts.sandbox then
+    local limits = {}
+    for k, v in pairs(type(opts.sandbox) == "table" and opts.sandbox or {}) do limits[k] = v end
+    limits.label = function(keys) return "constraint " .. tostring(keys[#keys]) end
+    t, err = require("cheskers.sandbox").load_file(path, limits)
+  else
+    t, err = luadata.load_file(path)
+  end
   if t == nil then errorf("%s", err) end
-  return M.normalize(t, path)
+  local d = M.normalize(t, path)
+  d.sandbox = opts and opts.sandbox or nil
+  return d
 end
 
 -- ---- candidates ---------------------------------------------------------------------
@@ -483,7 +496,7 @@ local function play(d, c, n, opts, state)
   local want = n * #e.variants
   if not opts.out then
     c.recs = c.recs or {}
-    if not c.prepared then require("cheskers.selfplay").prepare(e) c.prepared = true end
+    if not c.prepared then require("cheskers.selfplay").prepare(e, { sandbox = d.sandbox }) c.prepared = true end
     local have = {}
     for _, r in ipairs(c.recs) do have[r.variant .. "\0" .. r.game] = true end
     for _, v in ipairs(e.variants) do
@@ -491,6 +504,7 @@ local function play(d, c, n, opts, state)
         if not have[v.name .. "\0" .. g] then
           c.recs[#c.recs + 1] = require("cheskers.selfplay").play_game(e, v, g, d.seed)
           state.played = state.played + 1
+          if opts.tick then opts.tick(state, c) end
         end
       end
     end
@@ -498,9 +512,10 @@ local function play(d, c, n, opts, state)
   end
   local dir = opts.out .. "/games/" .. c.name
   local s = require("cheskers.selfplay").run(e, dir, opts.shard or 1, opts.shards or 1,
-    { seed = d.seed, games = n, steal_lock = opts.steal_lock, command = opts.command,
-      restart = opts.restart and c.looks == 0 })
-  state.played = state.played + s.played
+    { seed = d.seed, games = n, steal_lock = opts.steal_lock, command = opts.command, sandbox = d.sandbox,
+      restart = opts.restart and c.looks == 0,
+      progress = opts.tick and function() state.played = state.played + 1 opts.tick(state, c) end })
+  if not opts.tick then state.played = state.played + s.played end   -- else counted game by game
   local report = require "cheskers.report"
   while true do
     local recs = report.read_dir(dir)
@@ -584,7 +599,8 @@ end
 
 -- The search. opts: out (results folder; nil: games in memory), shard,
 -- shards, budget (games, overrides the file's), time (seconds), restart,
--- steal_lock, weights_cache, command, progress(state, text), waiting(c,
+-- steal_lock, weights_cache, command, progress(state, look) after each round,
+-- tick(state, c) after each game played (state.played: games played here), waiting(c,
 -- have, want), clock (a function, for tests), play (function(c, n) -> the
 -- records of c's first n games a strength, made some other way: tests plant
 -- a known truth with it). Returns the result:

@@ -35,6 +35,8 @@ local function parser()
   p:option("--weights-cache", "with fitted players: the folder of the fitted weights (default DIR/weights)")
     :argname("CACHE")
   cli.add_run_options(p, "the design's games in DIR")
+  p:flag("--sandbox", "for a design you did not write: run FILE itself, its constraints and the bot files "
+         .. "in sandboxes (as experiment --sandbox; docs/security.md)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end
@@ -51,15 +53,25 @@ local function run(args)
   local report = require "cheskers.design_report"
   local store = require "cheskers.store"
   local shard, nshards = store.parse_shard(opts.shard)
-  local d = design.load(opts.file)
+  local d = design.load(opts.file, { sandbox = opts.sandbox })
   if opts.seed then d.seed = opts.seed end
   local quiet = opts.quiet
+  local last, look_now = 0, 1
   local command = cli.command_line("design", args)
   local result = design.run(d, {
     out = opts.out, shard = shard, shards = nshards, budget = opts.budget, time = opts.time,
     restart = opts.restart, steal_lock = opts.steal_lock, weights_cache = opts.weights_cache, command = command,
     progress = not quiet and function(state, look)
-      io.stderr:write(("%s: %s\n"):format(d.name, report.progress(state, look)))
+      look_now = look + 1
+      io.stderr:write(("\r%s: %s\n"):format(d.name, report.progress(state, look)))
+    end or nil,
+    tick = not quiet and function(state, c)
+      local now = require("cheskers").clock()
+      if now - last >= 1 then
+        last = now
+        io.stderr:write(("\r%s: look %d: %s: %d games played here"):format(d.name, look_now, c.name, state.played))
+        io.stderr:flush()
+      end
     end or nil,
     waiting = not quiet and function(c, have, want)
       io.stderr:write(("%s: waiting for other shards: %s has %d of %d games\n"):format(d.name, c.name, have, want))
