@@ -6,17 +6,13 @@
 -- the issue and the stated method (docs/guide/design.md: Bonferroni over
 -- candidates x tests x looks), never from the program's output. Small
 -- budgets, fast bots (builtin-greedy, engine:nodes=30).
-local cheskers = require "cheskers"
 local design = require "cheskers.design"
 local design_report = require "cheskers.design_report"
 local report = require "cheskers.report"
 local stats = require "cheskers.stats"
 local H = require "helpers"
 
-local START = cheskers.START
--- White without its bishop (a1), Black without its bishop (h8)
-local NO_WHITE_BISHOP = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/2K1K1C1 b 0 1"
-local NO_BLACK_BISHOP = "1c1k1k2/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
+local P = require "design_planted"
 
 local function base_design(t)
   local d = { name = "t", players = { bots = "builtin-greedy" }, max_plies = 80, random_plies = 2,
@@ -37,25 +33,6 @@ local function by_label(result)
   local t = {}
   for _, c in ipairs(result.candidates) do t[c.label] = c end
   return t
-end
-
--- P(X >= k) for X ~ Binomial(n, p).
-local function binomial_tail(n, p, k)
-  local sum = 0
-  for x = k, n do
-    local c = 1
-    for i = 1, x do c = c * (n - x + i) / i end
-    sum = sum + c * p ^ x * (1 - p) ^ (n - x)
-  end
-  return sum
-end
-
--- The smallest count c with P(X > c) <= 0.01: more false claims than c in n
--- seeds would be unlikely (1%) if each seed erred with probability alpha.
-local function tolerance(n, alpha)
-  local c = 0
-  while binomial_tail(n, alpha, c + 1) > 0.01 do c = c + 1 end
-  return c
 end
 
 describe("design files", function()
@@ -120,95 +97,33 @@ describe("racing's error control", function()
     assert.is_true(math.abs(1 - stats.normal_cdf(r.z) - 0.05 / (2 * 16)) < 1e-6)
   end)
 
-  -- Bernoulli games of a known draw rate at the target's bound: any
-  -- "rejected" is a false claim, as is any "meets" of a rate just outside.
-  local function planted(p, target, seed)
-    local d = design.normalize(base_design {
-      seed = seed, space = { majority = { true, false }, pawns_capture_backward = { true, false } },
-      targets = { target }, racing = { round = 50, looks = 6, alpha = 0.05 },
-    })
-    local rng = seed * 7919
-    local function draw()
-      rng = (rng * 1103515245 + 12345) % 2147483648
-      return rng / 2147483648
-    end
-    local games = {}
-    return design.run(d, { play = function(c, n)
-      games[c.label] = games[c.label] or {}
-      local list = games[c.label]
-      while #list < n do
-        list[#list + 1] = { result = draw() < p and "draw" or "white", first = "black", plies = 40 }
-      end
-      return { table.unpack(list, 1, n) }
-    end })
-  end
-
   it("claims falsely no more often than alpha over 200 seeds of known truth", function()
-    local false_reject, false_meet = 0, 0
-    for seed = 1, 200 do
-      for _, c in ipairs(planted(0.30, { measure = "draws", at_least = 0.30 }, seed).candidates) do
-        if c.status == "rejected" then false_reject = false_reject + 1 break end
-      end
-      for _, c in ipairs(planted(0.29, { measure = "draws", at_least = 0.30 }, seed).candidates) do
-        if c.status == "meets" then false_meet = false_meet + 1 break end
-      end
-    end
-    assert.is_true(false_reject <= tolerance(200, 0.05), "false rejections in " .. false_reject .. " of 200 seeds")
-    assert.is_true(false_meet <= tolerance(200, 0.05), "false claims of meeting in " .. false_meet .. " of 200 seeds")
+    local false_reject, false_meet = P.known_rates(200)
+    assert.is_true(false_reject <= P.tolerance(200, 0.05), "false rejections in " .. false_reject .. " of 200 seeds")
+    assert.is_true(false_meet <= P.tolerance(200, 0.05), "false claims of meeting in " .. false_meet .. " of 200 seeds")
   end)
 
   it("A/A: over 20 seeds, candidates that play the same game are not declared different", function()
-    -- options that change nothing: the same rules named twice, a draw rule
-    -- longer than any game
-    local differ, claims = 0, 0
-    for seed = 1, 20 do
-      local d = design.normalize(base_design {
-        seed = seed, max_plies = 60,
-        space = { promote = { "KBC", "CBK" }, draw_quiet_plies = { 0, 1000 } },
-        targets = { { measure = "first_mover_score", within = { 0.35, 0.70 } } },
-        racing = { round = 30, looks = 3, alpha = 0.05 },
-      })
-      local r = design.run(d)
-      assert.equal(4, #r.candidates)
-      local seen = {}
-      for _, c in ipairs(r.candidates) do
-        seen[c.status] = true
-        if c.status ~= "undecided" then claims = claims + 1 end
-      end
-      if seen.meets and seen.rejected then differ = differ + 1 end
-    end
-    assert.is_true(differ <= tolerance(20, 0.05), "declared different in " .. differ .. " of 20 seeds")
+    local differ, claims = P.aa(20)
+    assert.is_true(differ <= P.tolerance(20, 0.05), "declared different in " .. differ .. " of 20 seeds")
     assert.is_true(claims > 0, "the A/A check decided nothing: its target tests nothing")
   end)
 end)
 
 describe("planted truth with real games", function()
   it("drops a planted handicap early and reports the games it used", function()
-    local d = design.normalize(base_design {
-      space = { start = { START, NO_WHITE_BISHOP } },
-      targets = { { measure = "white_score", within = { 0.3, 0.85 } } },
-      players = { bots = "engine:nodes=30" }, max_plies = 100,
-      racing = { round = 20, looks = 6 },
-    })
-    local r = design.run(d)
-    local c = by_label(r)["start=2"]
+    local r, c = P.handicap()
     assert.equal("rejected", c.status)
     assert.equal(1, c.why)
     assert.is_true(c.games <= 40, "the handicap took " .. c.games .. " games")
-    assert.is_true(c.games < d.round * d.looks)
+    assert.is_true(c.games < r.design.round * r.design.looks)
     assert.not_equal("rejected", by_label(r)["start=1"].status)
     local text = design_report.text(r)
     assert.matches("start=2.-rejected by white_score within 0.300%-0.850 after " .. c.games .. " games", text)
   end)
 
   it("finds the known answer: the one candidate that meets a target the others miss", function()
-    local d = design.normalize(base_design {
-      space = { start = { START, NO_WHITE_BISHOP, NO_BLACK_BISHOP } },
-      targets = { { measure = "white_score", at_least = 0.72 } },
-      players = { bots = "engine:nodes=30" }, max_plies = 100,
-      racing = { round = 30, looks = 8 },
-    })
-    local r = design.run(d)
+    local r = P.known_answer()
     local ranked = design.ranked(r)
     assert.equal(1, #ranked)
     assert.equal("start=3", ranked[1].label)
