@@ -24,5 +24,5 @@ return {
   max_plies = 200,
   random_plies = 4,                 -- two random moves a side: varied openings
   racing = { round = 500, looks = 20, alpha = 0.05 },
-  budget = { games = 150000 },
+  budget = { games = 110000 },
 }
