@@ -607,8 +607,11 @@ end
 -- {design = d, candidates (every one tested, in order: label, name, rules,
 -- status "meets" | "rejected" | "undecided", why (a test index), games (a
 -- strength), looks, estimates, goals), z, m (intervals of the family),
--- games (played in all, over strengths), grid (games of a fixed grid),
--- stopped (nil, "budget" or "time")}.
+-- games (played in all, over strengths), grid (games of a fixed grid of
+-- racing's most games a candidate), grid_same, grid_per, z_grid (the games
+-- of a one-look grid at the same error level that decides what racing
+-- decided: its intervals, at z_grid, as narrow as racing's at its hardest
+-- decision), stopped (nil, "budget" or "time")}.
 function M.run(d, opts)
   opts = opts or {}
   local clock = opts.clock or cheskers.clock
@@ -661,9 +664,19 @@ function M.run(d, opts)
     if c.status == "racing" then c.status = "undecided" end
     c.recs = nil
   end
+  -- a fixed grid at the same error level: one look, so each interval at
+  -- alpha / (C T) (z1 < z); to decide the hardest candidate racing decided
+  -- (n games) its intervals must be as narrow: n (z1 / z)^2 games a candidate
+  local z1 = stats.bonferroni_z(d.alpha, d.candidates_max * math.max(1, #d.tests))
+  local hardest = 0
+  for _, c in ipairs(state.candidates) do
+    if c.status ~= "undecided" and c.games > hardest then hardest = c.games end
+  end
+  local per = math.ceil(hardest * (z1 / z) ^ 2)
   return {
     design = d, candidates = state.candidates, z = z, m = m, games = state.games, played = state.played,
     grid = #state.candidates * d.looks * d.round * nstr, stopped = stopped, looks = look,
+    z_grid = z1, grid_per = per, grid_same = #state.candidates * per * nstr,
     seconds = clock() - started,
   }
 end

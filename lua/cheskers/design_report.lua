@@ -64,6 +64,9 @@ local function method_lines(r)
     ("Games: %d played by racing; a fixed grid of %d games a candidate would have played %d "
      .. "(racing used %.0f%%)."):format(r.games, d.round * d.looks, r.grid,
                                         r.grid > 0 and 100 * r.games / r.grid or 0),
+    ("A one-look grid at the same error level (z = %.3f) deciding what racing decided needs %d games a "
+     .. "candidate, %d in all (racing used %.0f%%)."):format(r.z_grid, r.grid_per, r.grid_same,
+                                        r.grid_same > 0 and 100 * r.games / r.grid_same or 0),
   }
 end
 
