@@ -450,18 +450,16 @@ end
 -- "meets" / "rejected" (c.why: the test) or unchanged.
 local function judge_candidate(d, c, recs, z)
   c.estimates = {}
-  local all_meet = true
+  local all_meet, missed = true, nil
   for ti, test in ipairs(d.tests) do
     local est = M.estimate(d, of_strength(recs, test.strength), test.target, z)
     c.estimates[ti] = est
     local verdict = est and M.judge(test.target, est)
-    if verdict == "misses" then
-      c.status, c.why = "rejected", ti
-      return
-    end
+    if verdict == "misses" and not missed then missed = ti end
     if verdict ~= "meets" then all_meet = false end
   end
-  if all_meet then c.status = "meets" end
+  if missed then c.status, c.why = "rejected", missed
+  elseif all_meet then c.status = "meets" end
 end
 
 -- The point estimates of the goals (direction targets) at level z.
