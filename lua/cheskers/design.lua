@@ -606,10 +606,11 @@ end
 -- status "meets" | "rejected" | "undecided", why (a test index), games (a
 -- strength), looks, estimates, goals), z, m (intervals of the family),
 -- games (played in all, over strengths), grid (games of a fixed grid of
--- racing's most games a candidate), grid_same, grid_per, z_grid (the games
--- of a one-look grid at the same error level that decides what racing
--- decided: its intervals, at z_grid, as narrow as racing's at its hardest
--- decision), stopped (nil, "budget" or "time")}.
+-- racing's most games a candidate), grid_same and grid_per (in all, a
+-- candidate: a one-look grid at the same error level, intervals at z_grid,
+-- as narrow as racing's at its last look), grid_oracle and oracle_per (the
+-- same grid as narrow as racing's hardest decision), stopped (nil,
+-- "budget" or "time")}.
 function M.run(d, opts)
   opts = opts or {}
   local clock = opts.clock or cheskers.clock
@@ -663,18 +664,22 @@ function M.run(d, opts)
     c.recs = nil
   end
   -- a fixed grid at the same error level: one look, so each interval at
-  -- alpha / (C T) (z1 < z); to decide the hardest candidate racing decided
-  -- (n games) its intervals must be as narrow: n (z1 / z)^2 games a candidate
+  -- alpha / (C T) (z1 < z). With the resolution racing reaches at its last
+  -- look (intervals as narrow as after K round games) it plays K round
+  -- (z1 / z)^2 games a candidate; an oracle grid that knew beforehand the
+  -- games of the hardest decision racing made (n) would play n (z1 / z)^2.
   local z1 = stats.bonferroni_z(d.alpha, d.candidates_max * math.max(1, #d.tests))
   local hardest = 0
   for _, c in ipairs(state.candidates) do
     if c.status ~= "undecided" and c.games > hardest then hardest = c.games end
   end
-  local per = math.ceil(hardest * (z1 / z) ^ 2)
+  local per = math.ceil(d.looks * d.round * (z1 / z) ^ 2)
+  local oracle = math.ceil(hardest * (z1 / z) ^ 2)
   return {
     design = d, candidates = state.candidates, z = z, m = m, games = state.games, played = state.played,
     grid = #state.candidates * d.looks * d.round * nstr, stopped = stopped, looks = look,
     z_grid = z1, grid_per = per, grid_same = #state.candidates * per * nstr,
+    oracle_per = oracle, grid_oracle = #state.candidates * oracle * nstr,
     seconds = clock() - started,
   }
 end
@@ -730,13 +735,16 @@ local function objectives(d, c)
   return out
 end
 
--- The Pareto front of the candidates not rejected: those no other one beats
--- in every objective (and strictly in one), by their point estimates.
+-- The Pareto front of every candidate tested (rejected ones too: when none
+-- meets every target, the front shows the best trades there are): those no
+-- other one beats in every objective (and strictly in one), by their point
+-- estimates.
 function M.pareto(result)
   local d = result.design
   local list, objs = {}, {}
   for _, c in ipairs(result.candidates) do
-    if c.status ~= "rejected" then list[#list + 1] = c objs[#list] = objectives(d, c) end
+    list[#list + 1] = c
+    objs[#list] = objectives(d, c)
   end
   local front = {}
   for i, c in ipairs(list) do

@@ -64,9 +64,11 @@ local function method_lines(r)
     ("Games: %d played by racing; a fixed grid of %d games a candidate would have played %d "
      .. "(racing used %.0f%%)."):format(r.games, d.round * d.looks, r.grid,
                                         r.grid > 0 and 100 * r.games / r.grid or 0),
-    ("A one-look grid at the same error level (z = %.3f) deciding what racing decided needs %d games a "
-     .. "candidate, %d in all (racing used %.0f%%)."):format(r.z_grid, r.grid_per, r.grid_same,
-                                        r.grid_same > 0 and 100 * r.games / r.grid_same or 0),
+    ("A fixed grid at the same error level (one look, z = %.3f) with racing's resolution plays %d games a "
+     .. "candidate, %d in all: racing used %.0f%% of it; one that knew beforehand the games of racing's "
+     .. "hardest decision would play %d (%d a candidate): racing used %.0f%%."):format(r.z_grid, r.grid_per,
+      r.grid_same, r.grid_same > 0 and 100 * r.games / r.grid_same or 0, r.grid_oracle, r.oracle_per,
+      r.grid_oracle > 0 and 100 * r.games / r.grid_oracle or 0),
   }
 end
 
@@ -96,7 +98,7 @@ function M.text(r, opts)
   local by = { rejected = {}, undecided = {} }
   for _, c in ipairs(r.candidates) do if by[c.status] then table.insert(by[c.status], c) end end
   block("Meet every target, ranked", design.ranked(r))
-  block("Pareto front (not rejected, by point estimates)", design.pareto(r))
+  block("Pareto front (by point estimates)", design.pareto(r), function(c) return c.status end)
   block("Rejected", by.rejected, function(c)
     local test = d.tests[c.why]
     return ("rejected by %s after %d games (look %d)")
@@ -148,7 +150,7 @@ function M.html(r, opts)
   local by = { rejected = {}, undecided = {} }
   for _, c in ipairs(r.candidates) do if by[c.status] then table.insert(by[c.status], c) end end
   section("Meet every target, ranked", design.ranked(r))
-  section("Pareto front", design.pareto(r))
+  section("Pareto front", design.pareto(r), function(c) return c.status end)
   section("Rejected", by.rejected, function(c)
     local test = d.tests[c.why]
     return ("%s, look %d"):format(M.target_text(test.target, test.strength), c.looks)
