@@ -200,8 +200,10 @@ return {
     -- a run stopped by its budget, then run again without it
     local part = run({ "design", file, "--out", dir .. "/three", "--quiet", "--budget", "70" })
     assert.matches("Stopped early", part)
+    H.write_file(dir .. "/three/survivors/tiny-0000000000.lua", "-- a survivor of an earlier run\n")
     local again = run({ "design", file, "--out", dir .. "/three", "--quiet" })
     assert.equal(decisions(one), decisions(again))
+    assert.is_nil(io.open(dir .. "/three/survivors/tiny-0000000000.lua"), "an earlier run's survivor is left")
     H.rmdir(dir)
   end)
 

@@ -766,12 +766,20 @@ end
 
 -- Writes each candidate that meets every target as OUT/survivors/<name>.rules
 -- (its rules as text) and <name>.lua (an experiment file that `cheskers
--- experiment` replays: the same name, seed, variants and so the same games).
--- Returns the list of {candidate, rules, file}.
+-- experiment` replays: the same name, seed, variants and so the same games),
+-- after removing the design's survivor files of an earlier run. Returns the
+-- list of {candidate, rules, file}.
 function M.write_survivors(result, dir)
   local d = result.design
   local ok, err = store.mkdir(dir)
   if not ok then error(err, 0) end
+  -- the design's survivors of an earlier run (other targets, another budget) go
+  local prefix = d.name .. "-"
+  for name in require("lfs").dir(dir) do
+    if name:sub(1, #prefix) == prefix and (name:match("%.rules$") or name:match("%.lua$")) then
+      os.remove(dir .. "/" .. name)
+    end
+  end
   local out = {}
   for _, c in ipairs(M.ranked(result)) do
     local text = rulespec.format(c.rules)
