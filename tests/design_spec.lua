@@ -82,6 +82,15 @@ describe("design files", function()
     local c2 = design.enumerate(d2)[1]
     assert.equal("capture=mixed,majority=false", c2.label)
     assert.equal(design.enumerate(d)[2].name, c2.name)
+    -- a start position is labelled by its place, but another position is another candidate
+    local function first_name(fen)
+      return design.enumerate(design.normalize(base_design { space = { start = { fen } },
+        targets = { { measure = "draws", at_most = 1 } } }))[1]
+    end
+    local a, b = first_name(P.START), first_name(P.NO_WHITE_BISHOP)
+    assert.equal("start=1", a.label)
+    assert.equal(a.label, b.label)
+    assert.not_equal(a.name, b.name)
   end)
 end)
 

@@ -335,10 +335,13 @@ end
 -- ("capture=jumps,majority=false"), key (a digest of it, with the design's
 -- name: the name of its experiment), and rules (base, then the options).
 function M.candidate(d, assign)
-  local parts, opts = {}, {}
+  local parts, opts, values = {}, {}, {}
   for _, a in ipairs(d.axes) do
     local i = assign[a.key]
     parts[#parts + 1] = a.key .. "=" .. a.labels[i]
+    -- start positions and pieces are labelled by their place in the list:
+    -- their values name the candidate too (another list, another candidate)
+    if a.key == "start" or a.key == "pieces" then values[#values + 1] = luadata.write(a.values[i]) end
     local v = copy(a.values[i])
     if a.key == "camel" then
       opts.pieces = opts.pieces or {}
@@ -354,7 +357,7 @@ function M.candidate(d, assign)
   local rules, err = rulespec.compose(copy(d.base), opts)
   if not rules then errorf("%s: candidate %s: %s", d.path or d.name, label, err) end
   return { label = label, assign = copy(assign), options = opts, rules = rules,
-           name = ("%s-%s"):format(d.name, store.digest(label):sub(1, 10)) }
+           name = ("%s-%s"):format(d.name, store.digest(label .. table.concat(values, "\0")):sub(1, 10)) }
 end
 
 local function allowed(d, c)
