@@ -214,6 +214,7 @@ clean:
 #   make install-test  make install into a temporary DESTDIR, then run it
 #   make slurm-check   the Slurm recipe run for real on a single-node Slurm
 #                      set up for it (root; installs slurm-wlm and munge)
+#   make design-check  design search's planted-truth checks at larger budgets
 #   make check-all     all of the above (fuzz-short), make test and the chaos
 #                      test with 20 kills (CHAOS_KILLS=20 tests/chaos_test.sh)
 # Targets and corpora: tests/fuzz/ (see tests/fuzz/run.sh).
@@ -226,7 +227,8 @@ FUZZ_TIME    ?= 600
 FUZZ_SHORT   ?= 10
 FUZZ_BIN      = $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all html-check check-studies5
+.PHONY: fuzz fuzz-build fuzz-short sanitize valgrind install-test slurm-check check-all html-check check-studies5 \
+        design-check
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -264,6 +266,12 @@ slurm-check:
 	@$(MAKE) -s deps DEBIAN_PACKAGES="$(SLURM_PACKAGES)"
 	@sh tests/slurm_check.sh
 
+# design search's planted-truth checks at larger budgets (tests/design_planted.lua:
+# A/A over 100 seeds, known rates over 2000; make test runs them small)
+design-check:
+	@$(MAKE) -s all
+	@./cheskers tests/design_planted.lua large
+
 check-all:
 	@$(MAKE) -s test
 	@$(MAKE) -s fuzz-short
@@ -272,6 +280,7 @@ check-all:
 	@$(MAKE) -s install-test
 	@$(MAKE) -s slurm-check
 	@$(MAKE) -s html-check
+	@$(MAKE) -s design-check
 	@CHAOS_KILLS=20 sh tests/chaos_test.sh
 
 # the 5-piece studies (scripts/puzzles/studies5.lua) checked against a whole

@@ -278,6 +278,28 @@ else
     "$(diff "$tmp/whole.txt" "$tmp/elsewhere.txt" | head -n 20)"
 fi
 
+# ---- 1c. a design search as an array: the shards wait for each other each round -------
+
+# (cheskers design; the decisions: the report's lines of candidates and verdicts)
+decisions() { grep -E '^ *[0-9]+\. |rejected by|^[A-Z].*: [0-9]+$' "$1"; }
+DESIGN=scripts/designs/example.lua
+timeout 120 ./cheskers design $DESIGN --out "$tmp/design-whole" --quiet >"$tmp/dw.out" 2>&1 ||
+  not_ok "the unsplit design search" "$(cat "$tmp/dw.out")"
+job=$(submit "$tmp/submit1c.out" design $DESIGN 100000 2 runs/design)
+if [ -n "$job" ] && wait_until 180 job_done "$job" &&
+   [ "$(task_states "$job" | tr '\n' ' ')" = "1 COMPLETED 2 COMPLETED " ]; then
+  ok "$SCRIPT design $DESIGN 100000 2 runs/design: both tasks complete"
+else
+  not_ok "$SCRIPT design $DESIGN 100000 2 runs/design: both tasks complete" "$(cat "$tmp/submit1c.out")" \
+    "task states: $(task_states "$job" | tr '\n' ' ')" "$(cat runs/design/*.log 2>/dev/null)"
+fi
+if [ -s runs/design/design.txt ] && [ "$(decisions "$tmp/dw.out")" = "$(decisions runs/design/design.txt)" ]; then
+  ok "and the array reaches the decisions of one process"
+else
+  not_ok "and the array reaches the decisions of one process" \
+    "$(diff "$tmp/dw.out" runs/design/design.txt 2>&1 | head -n 20)"
+fi
+
 # ---- 2. a task cancelled midway, then resubmitted alone ---------------------------------
 
 # Slower games (the engine at 64000 nodes a move) so that a shard of 6 games

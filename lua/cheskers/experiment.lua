@@ -63,6 +63,8 @@
 --   experiment.shard_file(dir, e, seed, shard, nshards) -> path
 --                                            DIR/<name>.seed<S>.shard<I>of<N>.jsonl
 --   experiment.shard_prefix(e, seed) -> "<name>.seed<S>"   (store.shard_file's prefix)
+--   experiment.subsets("KBC") -> {"B", "C", "K", "BC", ...}   a sweep's promote = "subsets"
+--   experiment.LEAP                          the schema of a leap vector {a, b}
 --
 -- e: name, description, path, games, seed, max_plies, branching_every,
 -- bots {white, black}, limits, swap_colors, random_plies, base, measures
@@ -248,6 +250,8 @@ end
 -- One sweep axis: list of {label, apply(rules)}. "camel" sets the camel's
 -- leap vectors (each value one {a, b}); any other key is a rule option;
 -- promote = "subsets" means every non-empty subset of K, B and C.
+M.subsets, M.LEAP = subsets, LEAP   -- cheskers.design's spaces too
+
 local function sweep_axis(key, values)
   if key == "promote" and values == "subsets" then values = subsets("KBC") end
   local axis = {}

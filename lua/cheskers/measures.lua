@@ -30,7 +30,7 @@
 --   measures.of_game(rec, th) -> {drama =, lead_changes =, decided_at =, killer_moves =, uncertainty =}
 --   measures.summarize(recs, th) -> {name -> {value, lo, hi, n, se}} (NAMES order)
 --   measures.material_rows(rec) -> list of {kinds -> difference} with the game's score
---   measures.piece_values(recs) -> {values = {kind -> {value, lo, hi}}, ...} or nil, reason
+--   measures.piece_values(recs [, z]) -> {values = {kind -> {value, lo, hi}}, ...} or nil, reason
 local stats = require "cheskers.stats"
 local S = require "cheskers.schema"
 local escape = require "cheskers.escape"
@@ -320,8 +320,8 @@ end
 -- Returns {values = {kind -> {value, lo, hi, bounded, ratio_se (delta
 -- method), coef, se}}, kinds (P first), beta
 -- (kind -> coefficient, "first" -> intercept), positions, games}, or nil
--- and a reason.
-function M.piece_values(recs)
+-- and a reason. z: the normal quantile of the intervals (default 95%).
+function M.piece_values(recs, z)
   local all, ys, clusters = {}, {}, {}
   local games = 0
   for gi, rec in ipairs(recs) do
@@ -350,8 +350,8 @@ function M.piece_values(recs)
   for j, k in ipairs(kinds) do
     local c = j + 1
     out.beta[k] = fit.beta[c]
-    local r, _, _, se = stats.ratio_ci(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p])
-    local lo, hi, bounded = stats.fieller(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p])
+    local r, _, _, se = stats.ratio_ci(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p], z)
+    local lo, hi, bounded = stats.fieller(fit.beta[c], fit.beta[p], cov[c][c], cov[p][p], cov[c][p], z)
     out.values[k] = { value = r, lo = lo, hi = hi, bounded = bounded, ratio_se = se,
                       coef = fit.beta[c], se = math.sqrt(cov[c][c]) }
   end

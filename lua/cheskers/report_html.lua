@@ -9,6 +9,8 @@
 -- families, secondary) and cheskers.measures; the charts from cheskers.chart.
 --
 --   report_html.page(groups, files, opts) -> html text
+--   report_html.CSS, report_html.table(add, head, rows)   the page's style and
+--                                 tables (cheskers.design_report's page too)
 -- groups: report.summarize's list; files: report.read_dir's third result
 -- ({path, header}); opts: title, command (the report command line), dir,
 -- margins ({margin, plies_margin}: report.compare's equivalence margins).
@@ -341,6 +343,8 @@ local function experiment_section(add, list, files, opts)
   end
   provenance(add, list, files, opts)
 end
+
+M.CSS, M.table = CSS, html_table
 
 -- The page.
 function M.page(groups, files, opts)

@@ -33,6 +33,10 @@
 --                                               opts: ridge, center, offset, progress (cheskers.tune)
 --   stats.ratio_ci(a, b, va, vb, cab [, z]) -> r, lo, hi, se   delta method
 --   stats.fieller(a, b, va, vb, cab [, z]) -> lo, hi, bounded  Fieller's interval of a / b
+-- Racing (cheskers.design):
+--   stats.bonferroni_z(alpha, m) -> z           the normal quantile of each of m two-sided
+--                                               intervals whose family-wise error is <= alpha
+--   stats.bounded_mean_ci(mean, n [, z]) -> lo, hi   the mean of n values in [0, 1]
 local M = {}
 
 M.Z95 = 1.959963984540054
@@ -713,6 +717,25 @@ function M.los(r, i, j)
   local d = r.elo[i] - r.elo[j]
   if var ~= var or var <= 0 or var == math.huge then return d > 0 and 1 or d < 0 and 0 or 0.5 end
   return M.normal_cdf(d / math.sqrt(var))
+end
+
+-- ---- racing (cheskers.design) ------------------------------------------------------
+
+-- The two-sided normal quantile of each of m intervals whose family-wise
+-- error is at most alpha (Bonferroni: each interval at level alpha / m, so
+-- the chance that any of them misses its true value is at most alpha,
+-- whatever their dependence).
+function M.bonferroni_z(alpha, m)
+  return M.normal_quantile(1 - alpha / (2 * m))
+end
+
+-- The interval of the mean of n values in [0, 1] (a score counting a draw
+-- 1/2, a share of games): Wilson's score interval with mean * n successes.
+-- The variance of such a value is at most mean * (1 - mean), a Bernoulli's,
+-- so the interval holds for draws too (conservatively), and unlike the
+-- normal interval it is not a point when every game ended alike.
+function M.bounded_mean_ci(mean, n, z)
+  return M.wilson(mean * n, n, z)
 end
 
 return M
