@@ -398,3 +398,35 @@ describe("measure values that are not finite", function()
     H.rmdir(dir)
   end)
 end)
+
+describe("a match's results file resumed", function()
+  it("refuses forged game lines in one line by file and line", function()
+    local dir = H.tmpdir()
+    local match = require "cheskers.match"
+    local fp = match.fingerprint({ games = 2 }, { { spec = "builtin-random" }, { spec = "builtin-greedy" } })
+    local game = { game = 1, white = "builtin-random", black = "builtin-greedy", a_color = "white", winner = "draw",
+                   reason = "plies", plies = 0, score_a = 0.5, moves = {}, opening = "" }
+    local path = dir .. "/m.jsonl"
+    local cmd = "match builtin-random builtin-greedy --games 1 --out " .. q(path) .. " --records " .. q(dir .. "/r.pgn")
+    for _, c in ipairs {
+      { { moves = { "zz" } }, "game 1: illegal move 'zz'" },
+      { { moves = 3 }, "moves must be" },
+      { { score_a = "x" }, "score_a must be" },
+      { { winner = true }, "winner must be" },
+    } do
+      local g = {}
+      for k, v in pairs(game) do g[k] = v end
+      for k, v in pairs(c[1]) do g[k] = v end
+      write_results(path, header("match", fp), { g })
+      local out, code = run(cmd)
+      assert.equal(1, code, out)
+      assert.truthy(out:find(path .. ", line 2: " .. c[2], 1, true), out)
+      assert.equal(1, select(2, out:gsub("\n", "")), out)
+    end
+    -- the same line, not forged: resumed (the game kept, nothing played)
+    write_results(path, header("match", fp), { game })
+    local out, code = run(cmd)
+    assert.equal(0, code, out)
+    H.rmdir(dir)
+  end)
+end)

@@ -16,6 +16,9 @@
 --     o.key         function(rec) -> text: the identity of a game
 --     o.records     game records file, or nil; o.render(rec) -> its text
 --     o.order       keys first in each result line (see encode)
+--     o.fields      name -> cheskers.schema spec: what the kept lines' fields
+--                   must be when present (a forged value raises
+--                   "PATH, line N: ...", store.expect)
 --     o.restart_hint how the user starts over (default "use --restart to
 --                   start over"), in the message refusing other inputs
 --     o.lock        a lock of o.path already held (from store.lock), kept
@@ -316,6 +319,14 @@ function M.read(path)
   end
   if torn then at.torn = n + 1 end
   return header, results, torn, bad, at
+end
+
+-- The keys of t, sorted (a fields table's names, in a fixed order).
+function M.sorted_names(t)
+  local names = {}
+  for k in pairs(t) do names[#names + 1] = k end
+  table.sort(names)
+  return names
 end
 
 function M.refuse(path, line, what)
@@ -642,22 +653,37 @@ local function file_text(header, results, order)
   return table.concat(lines, "\n") .. "\n"
 end
 
-local function records_text(o, results)
+-- The records of the kept results; a stored game that cannot be rendered
+-- (a forged move) is refused by its line (where: result -> line number).
+local function records_text(o, results, where)
   local parts = {}
-  for _, r in ipairs(results) do parts[#parts + 1] = o.render(r) end
+  for _, r in ipairs(results) do
+    local ok, text = pcall(o.render, r)
+    if not ok and cheskers.error_code(text) == "interrupted" then error(text, 0) end
+    if not ok then
+      M.refuse(o.path, where and where[r], "game " .. tostring(r.game) .. ": "
+               .. tostring(text):gsub("^[^\n]-%.lua:%d+: ", ""))
+    end
+    parts[#parts + 1] = text
+  end
   return table.concat(parts)
 end
 
 -- What is kept of an existing file (nothing on restart); the file is
 -- rewritten when a line was cut short or unreadable.
 local function load_existing(self, o)
-  local header, results, torn, bad = M.read(o.path)
+  local header, results, torn, bad, at = M.read(o.path)
   if o.restart or (not header and #results == 0 and bad == 0) then return {}, true end
   M.check_header(o.path, header, setmetatable({ engine = M.engine_signature() }, { __index = o }))
   local kept, seen = {}, {}
-  for _, r in ipairs(results) do
+  for i, r in ipairs(results) do
+    if o.fields then   -- forged values refused by line (kept games are read back: records, summaries)
+      for _, name in ipairs(M.sorted_names(o.fields)) do
+        M.expect(o.path, at.lines[i], r[name], o.fields[name], name)
+      end
+    end
     local k = o.key(r)
-    if k and not seen[k] then seen[k] = true; kept[#kept + 1] = r end
+    if k and not seen[k] then seen[k] = true; kept[#kept + 1] = r; self.where[r] = at.lines[i] end
   end
   self.header = header
   return kept, torn or bad > 0 or #kept ~= #results
@@ -671,7 +697,7 @@ function M.open(o)
     if not ok then error(err, 0) end
   end
   local lock = o.lock or M.lock(o.path, o.steal_lock)
-  local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {} }, Store)
+  local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {}, where = {} }, Store)
   local ok, err = pcall(function()
     local kept, rewrite = load_existing(self, o)
     self.header = self.header or header_of(o)
@@ -692,7 +718,7 @@ end
 function Store:open_records()
   local o = self.opts
   if not o.records then return end
-  M.write_file(o.records, records_text(o, self.results))
+  M.write_file(o.records, records_text(o, self.results, self.where))
   local err
   self.rf, err = io.open(o.records, "ab")
   if not self.rf then errorf("cannot write %s: %s", o.records, tostring(err)) end
