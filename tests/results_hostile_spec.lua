@@ -343,6 +343,15 @@ describe("forged values in headers and game lines", function()
     h.plan = true
     write_results(path, h, { tournament_game(1) })
     refused("tournament --report " .. q(dir), path, 1, "plan must be a table")
+    -- a move that is not legal, when the games' records are written
+    local g = tournament_game(1)
+    g.moves = { "zz" }
+    h.plan = { names = PLAYERS, games = 2 }
+    write_results(path, h, { g })
+    local out, code = run("tournament --report " .. q(dir) .. " --records " .. q(dir .. "/r.pgn"))
+    assert.equal(1, code, out)
+    assert.truthy(out:find(path .. ", line 2: game 1.1: illegal move 'zz'", 1, true), out)
+    assert.is_nil(out:find("traceback", 1, true), out)
     H.rmdir(dir)
   end)
 
