@@ -39,6 +39,10 @@
 --                                 without a line), one line: the one refusal of
 --                                 a forged value in a results file (a header's
 --                                 or a game line's), never a traceback
+--   store.refuse_error(path, line, what, err)   the same for an error met
+--                                 reading a line (a move not legal): "PATH,
+--                                 line N: what: err", err without its Lua
+--                                 position (an interruption raised as it is)
 --   store.expect(path, line, value, spec, name) -> value   value checked against
 --                                 spec (cheskers.schema; nil passes), else
 --                                 store.refuse with the schema's message
@@ -321,18 +325,15 @@ function M.read(path)
   return header, results, torn, bad, at
 end
 
--- The keys of t, sorted (a fields table's names, in a fixed order).
-function M.sorted_names(t)
-  local names = {}
-  for k in pairs(t) do names[#names + 1] = k end
-  table.sort(names)
-  return names
-end
-
 function M.refuse(path, line, what)
   what = tostring(what):gsub("\n", " ")
   if line then errorf("%s, line %d: %s", path, line, what) end
   errorf("%s: %s", path, what)
+end
+
+function M.refuse_error(path, line, what, err)
+  if cheskers.error_code(err) == "interrupted" then error(err, 0) end   -- Ctrl-C stays Ctrl-C
+  M.refuse(path, line, what .. ": " .. tostring(err):gsub("^[^\n]-%.lua:%d+: ", ""))
 end
 
 function M.expect(path, line, value, spec, name)
@@ -659,11 +660,7 @@ local function records_text(o, results, where)
   local parts = {}
   for _, r in ipairs(results) do
     local ok, text = pcall(o.render, r)
-    if not ok and cheskers.error_code(text) == "interrupted" then error(text, 0) end
-    if not ok then
-      M.refuse(o.path, where and where[r], "game " .. tostring(r.game) .. ": "
-               .. tostring(text):gsub("^[^\n]-%.lua:%d+: ", ""))
-    end
+    if not ok then M.refuse_error(o.path, where and where[r], "game " .. tostring(r.game), text) end
     parts[#parts + 1] = text
   end
   return table.concat(parts)
@@ -678,7 +675,7 @@ local function load_existing(self, o)
   local kept, seen = {}, {}
   for i, r in ipairs(results) do
     if o.fields then   -- forged values refused by line (kept games are read back: records, summaries)
-      for _, name in ipairs(M.sorted_names(o.fields)) do
+      for _, name in ipairs(luadata.sorted_keys(o.fields)) do
         M.expect(o.path, at.lines[i], r[name], o.fields[name], name)
       end
     end

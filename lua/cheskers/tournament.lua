@@ -149,10 +149,7 @@ function M.render_record(cfg, r)
   if not at then return match.render_record(cfg, r, "cheskers tournament", round) end
   -- a game read from a folder: one that cannot be replayed (a forged move) is refused by its line
   local ok, text = pcall(match.render_record, cfg, r, "cheskers tournament", round)
-  if not ok and require("cheskers").error_code(text) == "interrupted" then error(text, 0) end
-  if not ok then
-    store.refuse(at[1], at[2], "game " .. round .. ": " .. tostring(text):gsub("^[^\n]-%.lua:%d+: ", ""))
-  end
+  if not ok then store.refuse_error(at[1], at[2], "game " .. round, text) end
   return text
 end
 
