@@ -343,6 +343,15 @@ describe("forged values in headers and game lines", function()
     h.plan = true
     write_results(path, h, { tournament_game(1) })
     refused("tournament --report " .. q(dir), path, 1, "plan must be a table")
+    -- a move that is not legal, when the games' records are written
+    local g = tournament_game(1)
+    g.moves = { "zz" }
+    h.plan = { names = PLAYERS, games = 2 }
+    write_results(path, h, { g })
+    local out, code = run("tournament --report " .. q(dir) .. " --records " .. q(dir .. "/r.pgn"))
+    assert.equal(1, code, out)
+    assert.truthy(out:find(path .. ", line 2: game 1.1: illegal move 'zz'", 1, true), out)
+    assert.is_nil(out:find("traceback", 1, true), out)
     H.rmdir(dir)
   end)
 
@@ -395,6 +404,38 @@ describe("measure values that are not finite", function()
     g = report.summarize { experiment_game(1, m(0 / 0)) }[1]
     assert.equal("- (1 value not finite, left out: nan 1)", report.measure_text(g, "odd"))
     assert.same({ "odd" }, report.measure_names { g })
+    H.rmdir(dir)
+  end)
+end)
+
+describe("a match's results file resumed", function()
+  it("refuses forged game lines in one line by file and line", function()
+    local dir = H.tmpdir()
+    local match = require "cheskers.match"
+    local fp = match.fingerprint({ games = 2 }, { { spec = "builtin-random" }, { spec = "builtin-greedy" } })
+    local game = { game = 1, white = "builtin-random", black = "builtin-greedy", a_color = "white", winner = "draw",
+                   reason = "plies", plies = 0, score_a = 0.5, moves = {}, opening = "" }
+    local path = dir .. "/m.jsonl"
+    local cmd = "match builtin-random builtin-greedy --games 1 --out " .. q(path) .. " --records " .. q(dir .. "/r.pgn")
+    for _, c in ipairs {
+      { { moves = { "zz" } }, "game 1: illegal move 'zz'" },
+      { { moves = 3 }, "moves must be" },
+      { { score_a = "x" }, "score_a must be" },
+      { { winner = true }, "winner must be" },
+    } do
+      local g = {}
+      for k, v in pairs(game) do g[k] = v end
+      for k, v in pairs(c[1]) do g[k] = v end
+      write_results(path, header("match", fp), { g })
+      local out, code = run(cmd)
+      assert.equal(1, code, out)
+      assert.truthy(out:find(path .. ", line 2: " .. c[2], 1, true), out)
+      assert.equal(1, select(2, out:gsub("\n", "")), out)
+    end
+    -- the same line, not forged: resumed (the game kept, nothing played)
+    write_results(path, header("match", fp), { game })
+    local out, code = run(cmd)
+    assert.equal(0, code, out)
     H.rmdir(dir)
   end)
 end)

@@ -283,9 +283,9 @@ describe("run folders", function()
     assert.equal("x", header.kind)
     assert.same({ { game = 1 }, { game = 2 } }, results)
     assert.same({ true, 1 }, { torn, bad })
-    assert.same({ lines = { 2, 5 }, unreadable = { 4 }, torn = 6 }, at)
+    assert.same({ header = 1, lines = { 2, 5 }, unreadable = { 4 }, torn = 6 }, at)
     local f = store.folder(dir .. "/f")[1]
-    assert.same({ { 2, 5 }, { 4 }, 6 }, { f.lines, f.unreadable, f.torn_line })
+    assert.same({ { 2, 5 }, { 4 }, 6, 1 }, { f.lines, f.unreadable, f.torn_line, f.header_line })
   end)
 
   it("notes what does not belong by file and line, the lines of one note together", function()

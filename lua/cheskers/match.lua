@@ -162,7 +162,8 @@ local function add_result(sum, r)
   if r.score_a == 1 then sum.wins = sum.wins + 1
   elseif r.score_a == 0 then sum.losses = sum.losses + 1
   else sum.draws = sum.draws + 1 end
-  sum.reasons[r.reason] = (sum.reasons[r.reason] or 0) + 1
+  local reason = r.reason or "?"   -- (a line written by hand may have none)
+  sum.reasons[reason] = (sum.reasons[reason] or 0) + 1
   sum.results[#sum.results + 1] = r
 end
 
@@ -253,6 +254,14 @@ function match.render_record(cfg, r, event, round)
   return record.write(board, tags) .. "\n"
 end
 
+-- What the fields of a stored game that a resumed match reads must be
+-- (store.open's fields: a forged value is refused by file and line).
+match.RESULT_FIELDS = {
+  reason = "string", winner = S.one_of { "white", "black", "draw" }, score_a = S.one_of { 0, 0.5, 1 },
+  moves = S.list("string"), plies = S.int { min = 0 }, white = "string", black = "string", detail = "string",
+  a_color = S.one_of { "white", "black" }, opening = "string",
+}
+
 -- The two bots, told apart when they have the same name.
 local function load_bots(cfg)
   local bopts = { sandbox = cfg.sandbox }
@@ -279,6 +288,7 @@ local function open_store(cfg, bots)
     restart = cfg.restart, steal_lock = cfg.steal_lock,
     key = function(r) return math.type(r.game) == "integer" and r.game or nil end,
     records = cfg.records, render = function(r) return match.render_record(cfg, r) end,
+    fields = match.RESULT_FIELDS,
   }
 end
 

@@ -13,6 +13,11 @@
 --   an experiment variant    scripts/experiments/camel.lua:camel-1-5 (a
 --                            variant's name or its family)
 --
+-- Only text the user gives (a command line, the REPL) comes here: rules
+-- read from data (results folders, caches, game records) go to
+-- cheskers.rulespec.parse_text, which refuses a file's name (issue 30: a
+-- header naming x.lua made the readers of a folder run it).
+--
 --   rulearg.parse(spec) -> rules (a preset name or a table), checked | nil, message
 local rulespec = require "cheskers.rulespec"
 local luadata = require "cheskers.luadata"

@@ -16,6 +16,9 @@
 --     o.key         function(rec) -> text: the identity of a game
 --     o.records     game records file, or nil; o.render(rec) -> its text
 --     o.order       keys first in each result line (see encode)
+--     o.fields      name -> cheskers.schema spec: what the kept lines' fields
+--                   must be when present (a forged value raises
+--                   "PATH, line N: ...", store.expect)
 --     o.restart_hint how the user starts over (default "use --restart to
 --                   start over"), in the message refusing other inputs
 --     o.lock        a lock of o.path already held (from store.lock), kept
@@ -36,6 +39,10 @@
 --                                 without a line), one line: the one refusal of
 --                                 a forged value in a results file (a header's
 --                                 or a game line's), never a traceback
+--   store.refuse_error(path, line, what, err)   the same for an error met
+--                                 reading a line (a move not legal): "PATH,
+--                                 line N: what: err", err without its Lua
+--                                 position (an interruption raised as it is)
 --   store.expect(path, line, value, spec, name) -> value   value checked against
 --                                 spec (cheskers.schema; nil passes), else
 --                                 store.refuse with the schema's message
@@ -321,6 +328,11 @@ function M.refuse(path, line, what)
   what = tostring(what):gsub("\n", " ")
   if line then errorf("%s, line %d: %s", path, line, what) end
   errorf("%s: %s", path, what)
+end
+
+function M.refuse_error(path, line, what, err)
+  if cheskers.error_code(err) == "interrupted" then error(err, 0) end   -- Ctrl-C stays Ctrl-C
+  M.refuse(path, line, what .. ": " .. tostring(err):gsub("^[^\n]-%.lua:%d+: ", ""))
 end
 
 function M.expect(path, line, value, spec, name)
@@ -637,22 +649,33 @@ local function file_text(header, results, order)
   return table.concat(lines, "\n") .. "\n"
 end
 
-local function records_text(o, results)
+-- The records of the kept results; a stored game that cannot be rendered
+-- (a forged move) is refused by its line (where: result -> line number).
+local function records_text(o, results, where)
   local parts = {}
-  for _, r in ipairs(results) do parts[#parts + 1] = o.render(r) end
+  for _, r in ipairs(results) do
+    local ok, text = pcall(o.render, r)
+    if not ok then M.refuse_error(o.path, where and where[r], "game " .. tostring(r.game), text) end
+    parts[#parts + 1] = text
+  end
   return table.concat(parts)
 end
 
 -- What is kept of an existing file (nothing on restart); the file is
 -- rewritten when a line was cut short or unreadable.
 local function load_existing(self, o)
-  local header, results, torn, bad = M.read(o.path)
+  local header, results, torn, bad, at = M.read(o.path)
   if o.restart or (not header and #results == 0 and bad == 0) then return {}, true end
   M.check_header(o.path, header, setmetatable({ engine = M.engine_signature() }, { __index = o }))
   local kept, seen = {}, {}
-  for _, r in ipairs(results) do
+  for i, r in ipairs(results) do
+    if o.fields then   -- forged values refused by line (kept games are read back: records, summaries)
+      for _, name in ipairs(luadata.sorted_keys(o.fields)) do
+        M.expect(o.path, at.lines[i], r[name], o.fields[name], name)
+      end
+    end
     local k = o.key(r)
-    if k and not seen[k] then seen[k] = true; kept[#kept + 1] = r end
+    if k and not seen[k] then seen[k] = true; kept[#kept + 1] = r; self.where[r] = at.lines[i] end
   end
   self.header = header
   return kept, torn or bad > 0 or #kept ~= #results
@@ -665,7 +688,7 @@ function M.open(o)
   local made, merr = M.mkdir(parent(o.path))
   if not made then error(merr, 0) end
   local lock = o.lock or M.lock(o.path, o.steal_lock)
-  local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {} }, Store)
+  local self = setmetatable({ path = o.path, lock_dir = lock, opts = o, done = {}, where = {} }, Store)
   local ok, err = pcall(function()
     local kept, rewrite = load_existing(self, o)
     self.header = self.header or header_of(o)
@@ -686,7 +709,7 @@ end
 function Store:open_records()
   local o = self.opts
   if not o.records then return end
-  M.write_file(o.records, records_text(o, self.results))
+  M.write_file(o.records, records_text(o, self.results, self.where))
   local err
   self.rf, err = io.open(o.records, "ab")
   if not self.rf then errorf("cannot write %s: %s", o.records, tostring(err)) end

@@ -11,9 +11,12 @@
 --   tournament.schedule(npairs, games, shard, nshards) -> {{round, pair, game}, ...}
 --   tournament.run(cfg) -> summary            plays (this shard of) the tournament
 --   tournament.read_dir(dir) -> summary | nil, message   the games of a folder
---   tournament.config_of(fingerprint [, rules]) -> cfg   enough of it for
---                                             render_record (rules: given on
---                                             the command line, for hooks)
+--   tournament.config_of(fingerprint [, rules [, where]]) -> cfg   enough of
+--                                             it for render_record (rules: given
+--                                             on the command line, for hooks;
+--                                             where: read_dir's, result -> {path,
+--                                             line}: a game that cannot be replayed
+--                                             is refused by its line)
 --   tournament.standings(summary [, prior]) -> standings
 --   tournament.report(standings) -> text      standings, crosstable, how games ended
 --   tournament.html(standings [, opts]) -> text   the same as an HTML page of its own
@@ -143,7 +146,12 @@ end
 function M.render_record(cfg, r)
   if cfg.rules_error then error(cfg.rules_error, 0) end
   local round = string.format("%s.%s", tostring(r.game), tostring(r.pair))
-  return match.render_record(cfg, r, "cheskers tournament", round)
+  local at = cfg.where and cfg.where[r]
+  if not at then return match.render_record(cfg, r, "cheskers tournament", round) end
+  -- a game read from a folder: one that cannot be replayed (a forged move) is refused by its line
+  local ok, text = pcall(match.render_record, cfg, r, "cheskers tournament", round)
+  if not ok then store.refuse_error(at[1], at[2], "game " .. round, text) end
+  return text
 end
 
 -- ---- the folder ----------------------------------------------------------------
@@ -272,7 +280,7 @@ function M.read_dir(dir)
   names = store.expect(files[1].path, files[1].header_line, names, S.list("string", { min = 1 }), "the bots' names")
   if names == nil then store.refuse(files[1].path, files[1].header_line, "the header names no bots") end
   local pairs = M.pairings(#names, first.fingerprint.gauntlet)
-  local seen, results, games, commands, said = {}, {}, 0, {}, {}
+  local seen, results, games, commands, said, where = {}, {}, 0, {}, {}, {}
   for _, f in ipairs(files) do
     local command = f.header.plan and f.header.plan.command
     if type(command) == "string" and not said[command] then
@@ -291,7 +299,11 @@ function M.read_dir(dir)
     for i, r in ipairs(f.results) do
       local why = misfit(r, pairs, planned)
       if why then notes:add(f.path, f.lines[i], why)
-      elseif not seen[key(r)] then seen[key(r)] = true; results[#results + 1] = r end
+      elseif not seen[key(r)] then
+        seen[key(r)] = true
+        results[#results + 1] = r
+        where[r] = { f.path, f.lines[i] }
+      end
     end
   end
   table.sort(results, function(x, y) return x.round < y.round end)
@@ -302,16 +314,17 @@ function M.read_dir(dir)
   end
   return { names = names, gauntlet = first.fingerprint.gauntlet, games = games, pairs = pairs,
            results = results, total = total, warnings = warnings, fingerprint = first.fingerprint,
-           commands = commands, cfg = M.config_of(first.fingerprint) }
+           commands = commands, cfg = M.config_of(first.fingerprint, nil, where), where = where }
 end
 
 -- What render_record needs of a stored fingerprint: seed, openings,
 -- opening plies, rules (match.stored_rules: rules text only, never a file;
 -- rules with hooks only when given, checked against the fingerprint; when
 -- they cannot be had, cfg.rules_error says why and render_record raises it).
-function M.config_of(fp, rules)
+function M.config_of(fp, rules, where)
   local cfg = { seed = fp.seed, openings = fp.openings, opening_plies = fp.opening_plies }
   local ok, r = pcall(match.stored_rules, fp.rules, rules)
+  cfg.where = where
   if ok then cfg.rules = r else cfg.rules_error = "the game records: " .. tostring(r) end
   return cfg
 end

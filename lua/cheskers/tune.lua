@@ -365,8 +365,7 @@ function M.positions(run, progress, rules)
     end)
     if not ok then
       local at = run.where and run.where[line] or {}
-      require("cheskers.store").refuse(at[1] or "the games", at[2],
-        ("game %s: %s"):format(tostring(line.game), tostring(err):gsub("^[^\n]-%.lua:%d+: ", "")))
+      require("cheskers.store").refuse_error(at[1] or "the games", at[2], "game " .. tostring(line.game), err)
     end
     if progress then progress(i, #run.games) end
   end

@@ -107,7 +107,7 @@ local function report_only(tournament, o)
   if o.rules and o.records then   -- a trusted rule file, for games whose rules have hooks (a folder names no file)
     local rules, rerr = require("cheskers.rulearg").parse(o.rules)
     if rules == nil then return fail("--rules: " .. rerr) end
-    sum.cfg = tournament.config_of(sum.fingerprint, rules)
+    sum.cfg = tournament.config_of(sum.fingerprint, rules, sum.where)
   end
   print_report(tournament, sum, o, sum.cfg)
   return 0
