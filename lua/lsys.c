@@ -19,11 +19,12 @@
  *   cheskers.read_file(path, cap [, head]) -> text | nil, message, reason
  *                                     the whole text of the regular file at
  *                                     path, read by one owner (cheskers.files)
- *                                     for every file a user names: opened
- *                                     without blocking (O_NONBLOCK), the
- *                                     open descriptor fstat'd, so a folder, a
- *                                     FIFO, a device or a socket is refused
- *                                     by name before any read; a file of more
+ *                                     for every file a user names: a folder,
+ *                                     a FIFO, a device or a socket is refused
+ *                                     by name (stat) before it is opened, and
+ *                                     again after a swap: opened without
+ *                                     blocking (O_NONBLOCK), the open
+ *                                     descriptor fstat'd before any read; a file of more
  *                                     than cap bytes is refused before it is
  *                                     read (by its size, and again by what is
  *                                     read: /proc files say size 0). reason:
@@ -157,14 +158,14 @@ static int l_read_file(lua_State *L)
     int head = lua_toboolean(L, 3);
     luaL_argcheck(L, cap >= 0 && (lua_Unsigned)cap < (lua_Unsigned)(SIZE_MAX / 2), 2, "cap out of range");
     struct stat st;
+    /* what is not a regular file is refused before it is even opened (an
+     * open may act on a device); the open descriptor is checked again, in
+     * case the name was swapped in between */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return refuse_kind(L, path, st.st_mode);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        /* a socket cannot be opened (ENXIO): name it all the same */
-        if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-            return refuse_kind(L, path, st.st_mode);
-        return read_failure(L, path, e);
-    }
+    if (fd < 0)
+        return read_failure(L, path, errno);
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);

@@ -161,6 +161,22 @@ describe("every reader refuses a FIFO and /dev/zero at once", function()
     end)
   end
 
+  it("a FIFO at a fit's file in a shared weights cache", function()
+    local cache = dir .. "/cache"
+    local out, status = run_lua(([[
+      local experiment, fitted = require "cheskers.experiment", require "cheskers.fitted"
+      local e = experiment.normalize({ name = "fit", bots = "engine:nodes=50", games = 2, max_plies = 60,
+        trace = false, fitted = { games = 50, nodes = 50, seed = 3 }, variants = { { name = "a" } } }, "fit.lua")
+      local path = %q .. "/" .. fitted.key(e, e.variants[1]) .. ".lua"
+      assert(require("lfs").mkdir(%q))
+      assert(os.execute("mkfifo " .. path))
+      print(select(2, pcall(fitted.prepare, e, { cache = %q })))
+    ]]):format(cache, cache, cache))
+    assert.equal(0, status, out)
+    assert.truthy(out:find("^the weights cache: cannot read weights file: " .. cache:gsub("%p", "%%%0")
+                           .. "/%x+%.lua is a FIFO %(a named pipe%), not a file"), out)
+  end)
+
   it("engine:weights=/dev/zero is refused by name, not read until memory runs out", function()
     local out, status = run("match 'engine:weights=/dev/zero' builtin-random --games 1")
     assert.equal(1, status, out)
