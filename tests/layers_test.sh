@@ -114,7 +114,7 @@ LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart
-cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
+cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli cheskers.numbers
 cheskers.rulespec cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment
 cheskers.selfplay cheskers.report cheskers.rulearg

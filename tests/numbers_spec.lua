@@ -32,11 +32,12 @@ local function parsers()
   for _, name in ipairs(cli.subcommands()) do
     local mod = assert(cli.subcommand(name))
     cli.parse_args = function(p) found[name] = p error("caught", 0) end
-    local real_out = io.stdout
-    io.stdout = io.tmpfile()   -- (a subcommand that prints its usage for no arguments)
+    local real_out, real_err = io.stdout, io.stderr
+    io.stdout, io.stderr = io.tmpfile(), io.tmpfile()   -- (usage printed for no arguments, the catch reported)
     pcall(mod.run, {}, cli)
     io.stdout:close()
-    io.stdout = real_out
+    io.stderr:close()
+    io.stdout, io.stderr = real_out, real_err
     cli.parse_args = real
   end
   return found
