@@ -99,6 +99,8 @@ N.DECLARED = {
   ["undo"] = int { min = 0, max = N.MAX_PLIES },
   ["redo"] = int { min = 0, max = N.MAX_PLIES },
   ["puzzle"] = int { min = 1, max = N.MAX_GAMES },
+  -- a box's time limit (bots.load's sandbox.time): the sandbox's clocks end at 10^8 s
+  ["sandbox time"] = num { above = 0, max = 100000000 },
   -- the REPL's settings (settings.history_size = N)
   ["history_size"] = int { min = 0, max = 1000000 },
   ["progress_after"] = num { min = 0, max = N.MAX_SECONDS },
