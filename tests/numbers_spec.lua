@@ -191,6 +191,29 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
     assert.equal("bot engine:depth=200: depth must be a whole number from 1 to 127, not 200", err)
   end)
 
+  it("match.run's option table declares a maximum for every number, and refuses the hostile values in one line",
+     function()
+    local match = require "cheskers.match"
+    local n = 0
+    for name, spec in pairs(match.CONFIG.fields) do
+      if type(spec) == "table" and (spec.kind == "int" or spec.kind == "num") or spec == "integer" or spec == "number" then
+        n = n + 1
+        assert.is_table(spec, name)
+        assert.is_number(spec.max, name .. " declares no maximum")
+        for _, v in ipairs({ 0, -1, 1 << 31, (1 << 32) + 1, 2 ^ 63, math.huge, 0 / 0, "", ("9"):rep(10000) }) do
+          local ok, err = pcall(match.run, { a = "random", b = "random", games = 0, [name] = v })
+          if not ok then
+            assert.is_true(one_line(err), name)
+            assert.matches(name .. " must be ", tostring(err), 1, true)
+          else
+            assert.is_true(allowed(v, spec), name .. " = " .. tostring(v):sub(1, 20))
+          end
+        end
+      end
+    end
+    assert.is_true(n >= 8, "numbers of match.run: " .. n)
+  end)
+
   it("b:search reads its numbers in their ranges: nothing wraps to a C int, no inf or NaN", function()
     local b = cheskers.new()
     local values = { 0, -1, 1 << 31, (1 << 32) + 1, 2 ^ 63, math.huge, 0 / 0, "", ("9"):rep(10000) }
