@@ -61,6 +61,9 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
           local key = N.key_of(o._convert)
           assert.is_not_nil(key, ("cheskers %s %s converts its value without cheskers.numbers"):format(name, o._name))
           assert.is_not_nil(N.DECLARED[key], key)
+          local max = tostring(N.DECLARED[key].max)
+          assert.is_true(o._description:find("[", 1, true) ~= nil and (o._description:find(max, 1, true) ~= nil
+                         or key == "--seed"), ("cheskers %s --help: %s gives no range"):format(name, o._name))
         end
       end
       for _, a in ipairs(p._arguments) do
