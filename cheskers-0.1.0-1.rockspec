@@ -77,6 +77,7 @@ build = {
       ["cheskers.rulespec"] = "lua/cheskers/rulespec.lua",
       ["cheskers.sandbox"] = "lua/cheskers/sandbox.lua",
       ["cheskers.schema"] = "lua/cheskers/schema.lua",
+      ["cheskers.numbers"] = "lua/cheskers/numbers.lua",
       ["cheskers.selfplay"] = "lua/cheskers/selfplay.lua",
       ["cheskers.stats"] = "lua/cheskers/stats.lua",
       ["cheskers.store"] = "lua/cheskers/store.lua",

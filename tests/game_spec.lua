@@ -73,7 +73,7 @@ describe("the bot loader", function()
     assert.has_error(function() bots.load("random", { sandbx = true }) end,
                      "bots.load: unknown option 'sandbx' (did you mean 'sandbox'?)")
     assert.has_error(function() bots.load("random", { sandbox = { time = 0 } }) end,
-                     "bots.load: sandbox: time must be a number > 0, not 0")
+                     "bots.load: sandbox: time must be a number > 0 and <= 100000000, not 0")
     assert.has_error(function() bots.load("random", { sandbox = { tiem = 1 } }) end,
                      "bots.load: sandbox: unknown limit 'tiem' (did you mean 'time'?)")
     assert.has_error(function() bots.load("random", { dirs = "x" }) end,

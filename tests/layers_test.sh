@@ -115,7 +115,7 @@ cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart
-cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
+cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli cheskers.numbers
 cheskers.rulespec
 cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment

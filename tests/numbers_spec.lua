@@ -32,11 +32,12 @@ local function parsers()
   for _, name in ipairs(cli.subcommands()) do
     local mod = assert(cli.subcommand(name))
     cli.parse_args = function(p) found[name] = p error("caught", 0) end
-    local real_out = io.stdout
-    io.stdout = io.tmpfile()   -- (a subcommand that prints its usage for no arguments)
+    local real_out, real_err = io.stdout, io.stderr
+    io.stdout, io.stderr = io.tmpfile(), io.tmpfile()   -- (usage printed for no arguments, the catch reported)
     pcall(mod.run, {}, cli)
     io.stdout:close()
-    io.stdout = real_out
+    io.stderr:close()
+    io.stdout, io.stderr = real_out, real_err
     cli.parse_args = real
   end
   return found
@@ -60,6 +61,9 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
           local key = N.key_of(o._convert)
           assert.is_not_nil(key, ("cheskers %s %s converts its value without cheskers.numbers"):format(name, o._name))
           assert.is_not_nil(N.DECLARED[key], key)
+          local max = tostring(N.DECLARED[key].max)
+          assert.is_true(o._description:find("[", 1, true) ~= nil and (o._description:find(max, 1, true) ~= nil
+                         or key == "--seed"), ("cheskers %s --help: %s gives no range"):format(name, o._name))
         end
       end
       for _, a in ipairs(p._arguments) do   -- (only paths: cli.path)
@@ -189,6 +193,29 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
     local ok, err = pcall(bots.load, "engine:depth=200")
     assert.is_false(ok)
     assert.equal("bot engine:depth=200: depth must be a whole number from 1 to 127, not 200", err)
+  end)
+
+  it("match.run's option table declares a maximum for every number, and refuses the hostile values in one line",
+     function()
+    local match = require "cheskers.match"
+    local n = 0
+    for name, spec in pairs(match.CONFIG.fields) do
+      if type(spec) == "table" and (spec.kind == "int" or spec.kind == "num") or spec == "integer" or spec == "number" then
+        n = n + 1
+        assert.is_table(spec, name)
+        assert.is_number(spec.max, name .. " declares no maximum")
+        for _, v in ipairs({ 0, -1, 1 << 31, (1 << 32) + 1, 2 ^ 63, math.huge, 0 / 0, "", ("9"):rep(10000) }) do
+          local ok, err = pcall(match.run, { a = "random", b = "random", games = 0, [name] = v })
+          if not ok then
+            assert.is_true(one_line(err), name)
+            assert.matches(name .. " must be ", tostring(err), 1, true)
+          else
+            assert.is_true(allowed(v, spec), name .. " = " .. tostring(v):sub(1, 20))
+          end
+        end
+      end
+    end
+    assert.is_true(n >= 8, "numbers of match.run: " .. n)
   end)
 
   it("b:search reads its numbers in their ranges: nothing wraps to a C int, no inf or NaN", function()

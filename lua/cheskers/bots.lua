@@ -254,7 +254,8 @@ end
 -- The options of bots.load.
 local LOAD_OPTIONS = S.record { noun = "option", what = "a table of options", fields = {
   sandbox = S.either("boolean", S.record { noun = "limit", what = "a table of limits", fields = {
-    instructions = S.int { min = 1 }, memory = S.int { min = 1 }, time = S.num { above = 0 } } }),
+    instructions = S.int { min = 1 }, memory = S.int { min = 1 },
+    time = require("cheskers.numbers").spec "sandbox time" } }),   -- (past it the box's clocks would cut it)
   dirs = S.list("string"),
 } }
 

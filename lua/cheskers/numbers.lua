@@ -99,6 +99,8 @@ N.DECLARED = {
   ["undo"] = int { min = 0, max = N.MAX_PLIES },
   ["redo"] = int { min = 0, max = N.MAX_PLIES },
   ["puzzle"] = int { min = 1, max = N.MAX_GAMES },
+  -- a box's time limit (bots.load's sandbox.time): the sandbox's clocks end at 10^8 s
+  ["sandbox time"] = num { above = 0, max = 100000000 },
   -- the REPL's settings (settings.history_size = N)
   ["history_size"] = int { min = 0, max = 1000000 },
   ["progress_after"] = num { min = 0, max = N.MAX_SECONDS },
@@ -176,8 +178,16 @@ end
 
 function N.key_of(f) return CONVERTERS[f] end
 
+-- What a declaration allows, for --help: "1 to 1000000", "> 0, at most 86400".
+local function range_text(spec)
+  if spec.min == math.mininteger and spec.max == math.maxinteger then return "any 64-bit integer" end
+  local lo = spec.above and ("> %s, at most"):format(spec.above) or tostring(spec.min) .. " to"
+  return ("%s %s"):format(lo, spec.max)
+end
+
 function N.option(p, names, description, default, key)
-  return p:option(names, description, default):convert(N.converter(key or names:match("^%S+")))
+  key = key or names:match("^%S+")
+  return p:option(names, ("%s [%s]"):format(description, range_text(N.spec(key))), default):convert(N.converter(key))
 end
 
 return N

@@ -29,7 +29,7 @@ local function parser()
   local p = cli.parser("cheskers experiment", DESCRIPTION, EPILOG)
   p:argument("file", "experiment file (Lua)"):convert(cli.path)
   local number = require("cheskers.numbers").option
-  number(p, "--games", "games per variant (default: the file's `games`)")
+  number(p, "--games", "games per variant (default: the file's `games`; 0: check the file, play none)", nil, "games")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
   number(p, "--seed", "the seed (default: the file's `seed`); a game depends only on "
          .. "(seed, variant, game number)")

@@ -328,6 +328,11 @@ function Board:tb_moves(tables) end
 ---@field margins table<string, string> b:search's margins (rfp_margin, fp_margin): name -> what
 ---@field WIN integer
 ---@field MATE_MIN integer
+---@field MAX_DEPTH integer b:search's largest depth (127)
+---@field MAX_NODES integer b:search's largest node budget (10^12)
+---@field MAX_SECONDS integer b:search's largest time and info_every, in seconds (10^9)
+---@field MAX_MARGIN integer the largest rfp_margin and fp_margin (100000)
+---@field MAX_WEIGHT integer the largest weight, either sign (100000)
 local engine = {}
 
 ---@param t? table<string, integer>
