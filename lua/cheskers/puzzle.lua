@@ -404,13 +404,6 @@ local function check_key(r, b, s, key, n)
     end
     fault(r, "shorter win", string.format("a win in %d (stated: %d): %s", s.shortest, n, join(short)))
   end
-  local others, olens = {}, {}
-  for i, m in ipairs(s.moves) do
-    if not (key and same_but_kind(m, key)) then
-      others[#others + 1] = m
-      olens[#olens + 1] = s.lengths[i]
-    end
-  end
   if not key then
     if distinct_count(s.moves) > 1 then
       fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
@@ -419,6 +412,15 @@ local function check_key(r, b, s, key, n)
   end
   local wins = false
   for _, m in ipairs(s.moves) do wins = wins or m == key end
+  -- the other winning moves; the key's other kinds are one move with it
+  -- when it wins
+  local others, olens = {}, {}
+  for i, m in ipairs(s.moves) do
+    if m ~= key and not (wins and same_but_kind(m, key)) then
+      others[#others + 1] = m
+      olens[#olens + 1] = s.lengths[i]
+    end
+  end
   if not wins then
     local d = puzzle.refute(b, key, n)
     local msg = "the key " .. tostring(key) .. " does not win within " .. n
@@ -457,10 +459,10 @@ end
 local function check_solver_move(r, line, m, i, left)
   local ws = line:solve(within(left))
   local alts, alens, found = {}, {}, false
+  for _, w in ipairs(ws.moves) do found = found or w == m end
   for k, w in ipairs(ws.moves) do
-    if w == m then
-      found = true
-    elseif not same_but_kind(w, m) then
+    -- (m's other kinds are one move with it when it wins)
+    if w ~= m and not (found and same_but_kind(w, m)) then
       alts[#alts + 1] = w
       alens[#alens + 1] = ws.lengths[k]
     end
