@@ -312,6 +312,22 @@ local function read_solver_move(b, text, wins)
     or "only " .. join(winning) .. " wins")
 end
 
+-- Whether m is among the winning moves of the solver's answer s, and the
+-- other winning moves with their lengths (m's other kinds are one move with
+-- it when it wins).
+local function other_wins(s, m)
+  local wins = false
+  for _, w in ipairs(s.moves) do wins = wins or w == m end
+  local others, lengths = {}, {}
+  for i, w in ipairs(s.moves) do
+    if w ~= m and not (wins and same_but_kind(w, m)) then
+      lengths[#others + 1] = s.lengths[i]
+      others[#others + 1] = w
+    end
+  end
+  return wins, others, lengths
+end
+
 -- Move texts with their shortest wins: "c3-d4 (2), e1-f2 (3)".
 local function with_lengths(moves, lengths)
   local t = {}
@@ -410,17 +426,7 @@ local function check_key(r, b, s, key, n)
     end
     return
   end
-  local wins = false
-  for _, m in ipairs(s.moves) do wins = wins or m == key end
-  -- the other winning moves; the key's other kinds are one move with it
-  -- when it wins
-  local others, olens = {}, {}
-  for i, m in ipairs(s.moves) do
-    if m ~= key and not (wins and same_but_kind(m, key)) then
-      others[#others + 1] = m
-      olens[#olens + 1] = s.lengths[i]
-    end
-  end
+  local wins, others, olens = other_wins(s, key)
   if not wins then
     local d = puzzle.refute(b, key, n)
     local msg = "the key " .. tostring(key) .. " does not win within " .. n
@@ -457,16 +463,7 @@ end
 
 -- A solver move of the line (i > 1): the only one that keeps the win?
 local function check_solver_move(r, line, m, i, left)
-  local ws = line:solve(within(left))
-  local alts, alens, found = {}, {}, false
-  for _, w in ipairs(ws.moves) do found = found or w == m end
-  for k, w in ipairs(ws.moves) do
-    -- (m's other kinds are one move with it when it wins)
-    if w ~= m and not (found and same_but_kind(w, m)) then
-      alts[#alts + 1] = w
-      alens[#alens + 1] = ws.lengths[k]
-    end
-  end
+  local found, alts, alens = other_wins(line:solve(within(left)), m)
   if not found then
     local d = puzzle.refute(line, m, left)
     local because = ""
