@@ -12,7 +12,8 @@
 --   the current board (assigning another board to `board` makes it current).
 -- Interactive sessions draw the board after each change. Batch sessions (input
 -- not a terminal, or `cheskers -c`) print no prompts, colours or boards unless
--- asked (`show`: a move says "played d6-e5" instead), report errors on stderr
+-- asked (`show`: moves, undo and redo say "played d6-e5", "took back d6-e5"
+-- instead), report errors on stderr
 -- and end with status 1 if any line failed; with stop_on_error
 -- (--stop-on-error) they stop at the first line that fails.
 --

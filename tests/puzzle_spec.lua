@@ -431,6 +431,11 @@ describe("faulty puzzles", function()
     local r = puzzle.check { fen = ONLY_K, moves = 2, solution = { "a7-b8", "a3xc5", "b8xd6xb4" } }
     assert.are.same({ { kind = "illegal move", message = "solution move 1 'a7-b8' (solver): ambiguous move a7-b8: "
       .. "it could be a7-b8=K, a7-b8=B, a7-b8=C (only a7-b8=K wins)" } }, r.faults)
+    -- a kind that does not win: the kind that does is named as the winning move
+    r = puzzle.check { fen = ONLY_K, moves = 2, solution = { "a7-b8=B" } }
+    assert(kinds_of(r)["not forced"], puzzle.format_report(r))
+    assert.truthy(puzzle.format_report(r):find("cooked: other first moves win within 2: a7-b8=K (2)", 1, true),
+      puzzle.format_report(r))
   end)
 
   it("gives up on a puzzle that is too hard, within its node budget", function()

@@ -195,9 +195,12 @@ redo
 redo
 history
 '
-check "batch: undo 2 goes back to the start; redo replays" "played d6-e5
+check "batch: undo 2 goes back to the start; redo replays; each says what it did" "played d6-e5
 played c3-d4
+took back c3-d4 d6-e5
 $START
+played d6-e5
+played c3-d4
 1. d6-e5 c3-d4" "$OUT"
 
 run 'for i = 1, 3 do
@@ -498,6 +501,7 @@ undo
 redo 3
 '
 check "redo N past the end says so" "played d6-e5
+took back d6-e5
 redid 1 move (no more to redo)" "$OUT"
 run "save $TMP/no-such-folder/game.pgn
 "

@@ -23,8 +23,8 @@ usage: cheskers [options] [FILE [args] | SUBCOMMAND [args]]
 
 With no FILE or SUBCOMMAND: the interactive REPL (type help there).
 When standard input is not a terminal, lines are read as a batch: no
-prompts, colours or boards ("played d6-e5" for moves), errors on stderr,
-exit status 1 if any line failed.
+prompts, colours or boards (moves, undo and redo say "played d6-e5",
+"took back d6-e5"), errors on stderr, exit status 1 if any line failed.
 
   FILE [args]     run the Lua script FILE, with arg[1..] = args ('-' = stdin)
   SUBCOMMAND      run cheskers.cmd.SUBCOMMAND (see the list below)

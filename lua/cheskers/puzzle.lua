@@ -310,6 +310,22 @@ local function read_solver_move(b, text, wins)
     or "only " .. join(winning) .. " wins")
 end
 
+-- Whether m is among the winning moves of the solver's answer s, and the
+-- other winning moves with their lengths (m's other kinds are one move with
+-- it when it wins).
+local function other_wins(s, m)
+  local wins = false
+  for _, w in ipairs(s.moves) do wins = wins or w == m end
+  local others, lengths = {}, {}
+  for i, w in ipairs(s.moves) do
+    if w ~= m and not (wins and same_but_kind(w, m)) then
+      lengths[#others + 1] = s.lengths[i]
+      others[#others + 1] = w
+    end
+  end
+  return wins, others, lengths
+end
+
 -- Move texts with their shortest wins: "c3-d4 (2), e1-f2 (3)".
 local function with_lengths(moves, lengths)
   local t = {}
@@ -402,21 +418,13 @@ local function check_key(r, b, s, key, n)
     end
     fault(r, "shorter win", string.format("a win in %d (stated: %d): %s", s.shortest, n, join(short)))
   end
-  local others, olens = {}, {}
-  for i, m in ipairs(s.moves) do
-    if not (key and same_but_kind(m, key)) then
-      others[#others + 1] = m
-      olens[#olens + 1] = s.lengths[i]
-    end
-  end
   if not key then
     if distinct_count(s.moves) > 1 then
       fault(r, "cooked", "several first moves win within " .. n .. ": " .. with_lengths(s.moves, s.lengths))
     end
     return
   end
-  local wins = false
-  for _, m in ipairs(s.moves) do wins = wins or m == key end
+  local wins, others, olens = other_wins(s, key)
   if not wins then
     local d = puzzle.refute(b, key, n)
     local msg = "the key " .. tostring(key) .. " does not win within " .. n
@@ -453,16 +461,7 @@ end
 
 -- A solver move of the line (i > 1): the only one that keeps the win?
 local function check_solver_move(r, line, m, i, left)
-  local ws = line:solve(within(left))
-  local alts, alens, found = {}, {}, false
-  for k, w in ipairs(ws.moves) do
-    if w == m then
-      found = true
-    elseif not same_but_kind(w, m) then
-      alts[#alts + 1] = w
-      alens[#alens + 1] = ws.lengths[k]
-    end
-  end
+  local found, alts, alens = other_wins(line:solve(within(left)), m)
   if not found then
     local d = puzzle.refute(line, m, left)
     local because = ""

@@ -13,6 +13,18 @@ local command, trim, count_arg = registry.command, registry.trim, registry.count
 
 local game = {}
 
+-- Where the board is not drawn after a line (a batch session): "played
+-- d6-e5 c3-d4" for the moves (objects or texts) just played, and the end
+-- of the game when it came.
+function game.say_played(S, moves)
+  if S:autoshow() or #moves == 0 then return end
+  local t = {}
+  for i, m in ipairs(moves) do t[i] = tostring(m) end
+  S:print("played " .. table.concat(t, " "))
+  local over = movetext.game_over(S.board)
+  if over then S:print(over) end
+end
+
 -- Plays move texts on the board, all or none: each is read once, on the
 -- board itself (the moves before a refused one are taken back). Fails with
 -- the legal moves that could have been meant. Where the board is not drawn
@@ -30,13 +42,7 @@ function game.play_moves(S, texts)
     end
     played[i] = b:play(m)
   end
-  if not S:autoshow() then
-    local t = {}
-    for i, m in ipairs(played) do t[i] = tostring(m) end
-    S:print("played " .. table.concat(t, " "))
-    local over = movetext.game_over(b)
-    if over then S:print(over) end
-  end
+  game.say_played(S, played)
   for _, m in ipairs(played) do
     -- keep the redo list when the move is its next one
     if S.redo[#S.redo] and S.redo[#S.redo] == tostring(m) then
@@ -131,6 +137,15 @@ local function undo_one(S)
   return true
 end
 
+-- Where the board is not drawn (a batch session): "took back c3-d4 d6-e5",
+-- the last n moves of the redo list, in the order they were taken back.
+local function say_taken_back(S, n)
+  if S:autoshow() or n == 0 then return end
+  local t = {}
+  for i = #S.redo - n + 1, #S.redo do t[#t + 1] = S.redo[i] end
+  S:print("took back " .. table.concat(t, " "))
+end
+
 command {
   name = "undo", args = "[N]",
   help = "Takes back the last move (or N moves).\nredo plays them again. Against a bot (see bot), undo\n" ..
@@ -145,6 +160,8 @@ command {
     if bot and S.board:turn() == bot.color and undo_one(S) then
       S:print(string.format("took back %d moves (back to your turn; %s plays %s)", done + 1,
                             require("cheskers.escape").console(bot.bot.name), bot.color))
+    elseif done == n then
+      say_taken_back(S, done)
     end
     S:sync_key()
   end,
@@ -156,12 +173,16 @@ command {
   run = function(S, args)
     local n = count_arg(S, args[1], "N", 1, "redo")
     if #S.redo == 0 then S:fail("nothing to redo") end
-    local done = 0
+    local done, played = 0, {}
     while done < n and #S.redo > 0 do
-      S.board:play(table.remove(S.redo))
+      played[#played + 1] = S.board:play(table.remove(S.redo))
       done = done + 1
     end
-    if done < n then S:print(string.format("redid %s (no more to redo)", cheskers.plural(done, "move"))) end
+    if done < n then
+      S:print(string.format("redid %s (no more to redo)", cheskers.plural(done, "move")))
+    else
+      game.say_played(S, played)
+    end
     S:sync_key()
   end,
 }
