@@ -85,13 +85,13 @@ end
 -- to meet the target and another rejected (declared different), and how
 -- many claims were made in all.
 function P.aa(seeds, racing)
-  racing = racing or { round = 30, looks = 3, alpha = 0.05 }
+  racing = racing or { round = 20, looks = 3, alpha = 0.05 }
   local differ, claims = 0, 0
   for seed = 1, seeds do
     local r = design.run(P.design {
       seed = seed, max_plies = 60,
       space = { promote = { "KBC", "CBK" }, draw_quiet_plies = { 0, 1000 } },
-      targets = { { measure = "first_mover_score", within = { 0.35, 0.70 } } },
+      targets = { { measure = "first_mover_score", within = { 0.30, 0.75 } } },
       racing = racing,
     })
     local seen = {}

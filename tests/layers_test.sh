@@ -123,7 +123,9 @@ cheskers.selfplay cheskers.report cheskers.rulearg
 cheskers.match cheskers.report_html
 cheskers.tournament cheskers.tune
 cheskers.fitted
-cheskers.cmd.book cheskers.cmd.check cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
+cheskers.design
+cheskers.design_report
+cheskers.cmd.book cheskers.cmd.check cheskers.cmd.design cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
 repl.registry
 repl.draw repl.complete
 repl.commands.engine repl.commands.files repl.commands.game repl.commands.help repl.commands.puzzle repl.commands.tb

@@ -598,9 +598,34 @@ end
 
 -- ---- the run ------------------------------------------------------------------------------
 
+-- The result of a run so far (see M.run).
+local function result_of(d, state, z, m, look, stopped, seconds)
+  local nstr = d.strengths and #d.strengths or 1
+  -- a fixed grid at the same error level: one look, so each interval at
+  -- alpha / (C T) (z1 < z). With the resolution racing reaches at its last
+  -- look (intervals as narrow as after K round games) it plays K round
+  -- (z1 / z)^2 games a candidate; an oracle grid that knew beforehand the
+  -- games of the hardest decision racing made (n) would play n (z1 / z)^2.
+  local z1 = stats.bonferroni_z(d.alpha, d.candidates_max * math.max(1, #d.tests))
+  local hardest = 0
+  for _, c in ipairs(state.candidates) do
+    if (c.status == "meets" or c.status == "rejected") and c.games > hardest then hardest = c.games end
+  end
+  local per = math.ceil(d.looks * d.round * (z1 / z) ^ 2)
+  local oracle = math.ceil(hardest * (z1 / z) ^ 2)
+  return {
+    design = d, candidates = state.candidates, z = z, m = m, games = state.games, played = state.played,
+    grid = #state.candidates * d.looks * d.round * nstr, stopped = stopped, looks = look,
+    z_grid = z1, grid_per = per, grid_same = #state.candidates * per * nstr,
+    oracle_per = oracle, grid_oracle = #state.candidates * oracle * nstr,
+    seconds = seconds,
+  }
+end
+
 -- The search. opts: out (results folder; nil: games in memory), shard,
 -- shards, budget (games, overrides the file's), time (seconds), restart,
--- steal_lock, weights_cache, command, progress(state, look) after each round,
+-- steal_lock, weights_cache, command, progress(state, look, result so far:
+-- candidates still racing have status "racing") after each round,
 -- tick(state, c) after each game played (state.played: games played here), waiting(c,
 -- have, want), clock (a function, for tests), play (function(c, n) -> the
 -- records of c's first n games a strength, made some other way: tests plant
@@ -660,31 +685,13 @@ function M.run(d, opts)
       if c.status == "racing" and c.looks >= d.looks then c.status = "undecided" end
       c.recs_count = #recs
     end
-    if opts.progress then opts.progress(state, look) end
+    if opts.progress then opts.progress(state, look, result_of(d, state, z, m, look, nil, clock() - started)) end
   end
   for _, c in ipairs(state.candidates) do
     if c.status == "racing" then c.status = "undecided" end
     c.recs = nil
   end
-  -- a fixed grid at the same error level: one look, so each interval at
-  -- alpha / (C T) (z1 < z). With the resolution racing reaches at its last
-  -- look (intervals as narrow as after K round games) it plays K round
-  -- (z1 / z)^2 games a candidate; an oracle grid that knew beforehand the
-  -- games of the hardest decision racing made (n) would play n (z1 / z)^2.
-  local z1 = stats.bonferroni_z(d.alpha, d.candidates_max * math.max(1, #d.tests))
-  local hardest = 0
-  for _, c in ipairs(state.candidates) do
-    if c.status ~= "undecided" and c.games > hardest then hardest = c.games end
-  end
-  local per = math.ceil(d.looks * d.round * (z1 / z) ^ 2)
-  local oracle = math.ceil(hardest * (z1 / z) ^ 2)
-  return {
-    design = d, candidates = state.candidates, z = z, m = m, games = state.games, played = state.played,
-    grid = #state.candidates * d.looks * d.round * nstr, stopped = stopped, looks = look,
-    z_grid = z1, grid_per = per, grid_same = #state.candidates * per * nstr,
-    oracle_per = oracle, grid_oracle = #state.candidates * oracle * nstr,
-    seconds = clock() - started,
-  }
+  return result_of(d, state, z, m, look, stopped, clock() - started)
 end
 
 -- ---- results --------------------------------------------------------------------------------

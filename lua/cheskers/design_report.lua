@@ -81,6 +81,9 @@ function M.text(r, opts)
   say("Targets:")
   for _, t in ipairs(d.targets) do say("  " .. M.target_text(t)) end
   for _, line in ipairs(method_lines(r)) do say(line) end
+  if r.running then
+    say(("In progress: %d rounds played; this report is rewritten after each round."):format(r.looks))
+  end
   if r.stopped then
     say(("Stopped early: the %s budget was spent; candidates still racing are undecided."):format(r.stopped))
   end
@@ -95,8 +98,9 @@ function M.text(r, opts)
       for k, cell in ipairs(cells(d, c)) do say(("     %-40s %s"):format(head[k], cell)) end
     end
   end
-  local by = { rejected = {}, undecided = {} }
+  local by = { rejected = {}, undecided = {}, racing = {} }
   for _, c in ipairs(r.candidates) do if by[c.status] then table.insert(by[c.status], c) end end
+  if #by.racing > 0 then block("Racing", by.racing) end
   block("Meet every target, ranked", design.ranked(r))
   block("Pareto front (by point estimates)", design.pareto(r), function(c) return c.status end)
   block("Rejected", by.rejected, function(c)
@@ -147,8 +151,12 @@ function M.html(r, opts)
     end
     H.table(add, h, rows)
   end
-  local by = { rejected = {}, undecided = {} }
+  local by = { rejected = {}, undecided = {}, racing = {} }
   for _, c in ipairs(r.candidates) do if by[c.status] then table.insert(by[c.status], c) end end
+  if r.running then
+    add(("<p><b>In progress</b>: %d rounds played; this page is rewritten after each round.</p>"):format(r.looks))
+  end
+  if #by.racing > 0 then section("Racing", by.racing) end
   section("Meet every target, ranked", design.ranked(r))
   section("Pareto front", design.pareto(r), function(c) return c.status end)
   section("Rejected", by.rejected, function(c)

@@ -58,13 +58,20 @@ local function run(args)
   local quiet = opts.quiet
   local last, look_now = 0, 1
   local command = cli.command_line("design", args)
+  store.mkdir(opts.out)
   local result = design.run(d, {
     out = opts.out, shard = shard, shards = nshards, budget = opts.budget, time = opts.time,
     restart = opts.restart, steal_lock = opts.steal_lock, weights_cache = opts.weights_cache, command = command,
-    progress = not quiet and function(state, look)
+    progress = function(state, look, sofar)
       look_now = look + 1
-      io.stderr:write(("\r%s: %s\n"):format(d.name, report.progress(state, look)))
-    end or nil,
+      -- the report so far, rewritten after each round (shard 1 writes it)
+      sofar.running = true
+      if shard == 1 then
+        store.write_file(opts.out .. "/design.txt", report.text(sofar, { command = command }))
+        store.write_file(opts.out .. "/design.html", report.html(sofar, { command = command }))
+      end
+      if not quiet then io.stderr:write(("\r%s: %s\n"):format(d.name, report.progress(state, look))) end
+    end,
     tick = not quiet and function(state, c)
       local now = require("cheskers").clock()
       if now - last >= 1 then
