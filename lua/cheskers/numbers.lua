@@ -86,6 +86,9 @@ N.DECLARED = {
   ["mine --duals"] = int { min = 0, max = 253 },
   ["mine --per-signature"] = int { min = 1, max = 1000 },
   ["mine --moves"] = int { min = 1, max = 64 },               -- A and B of --moves A-B
+  -- design
+  ["design --budget"] = int { min = 1, max = N.MAX_GAMES },
+  ["design --time"] = num { above = 0, max = 366 * 86400 },    -- wall-clock seconds of a whole search
   -- rules, tb
   ["rules --depth"] = int { min = 0, max = 12 },              -- perft in both rule sets, depth by depth
   ["tb --pieces"] = int { min = 2, max = cheskers.tb.MAX_PIECES },

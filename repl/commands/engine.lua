@@ -89,7 +89,7 @@ end
 local function count_command(S, args, divide)
   local name = divide and "divide" or "perft"
   if #args ~= 1 then S:fail(string.format("usage: %s N (the depth)", name)) end
-  local depth = count_arg(S, args[1], "the depth", nil, name)
+  local depth = count_arg(S, args[1], name .. ": the depth", nil, name)
   if divide and depth < 1 then S:fail("divide needs a depth of 1 or more") end
   local b = S.board:copy()   -- the board stays as it was, even after Ctrl-C
   local t0 = cheskers.clock()

@@ -151,7 +151,7 @@ command {
   help = "Takes back the last move (or N moves).\nredo plays them again. Against a bot (see bot), undo\n" ..
     "goes back to your turn: it takes back the bot's reply and your move.",
   run = function(S, args)
-    local n = count_arg(S, args[1], "N", 1, "undo")
+    local n = count_arg(S, args[1], "undo: N", 1, "undo")
     if #S.board:history() == 0 then S:fail("nothing to undo") end
     local done = 0
     while done < n and undo_one(S) do done = done + 1 end
@@ -171,7 +171,7 @@ command {
   name = "redo", args = "[N]",
   help = "Plays again the last move taken back (the last N).",
   run = function(S, args)
-    local n = count_arg(S, args[1], "N", 1, "redo")
+    local n = count_arg(S, args[1], "redo: N", 1, "redo")
     if #S.redo == 0 then S:fail("nothing to redo") end
     local done, played = 0, {}
     while done < n and #S.redo > 0 do

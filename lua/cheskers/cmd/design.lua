@@ -25,15 +25,16 @@ experiment file: cheskers experiment replays its games).]]
 local function parser()
   local cli = require "cheskers.cli"
   local p = cli.parser("cheskers design", DESCRIPTION, EPILOG)
-  p:argument("file", "design file (Lua)")
-  p:option("--out", "results folder (created if missing)")
+  local number = require("cheskers.numbers").option
+  p:argument("file", "design file (Lua)"):convert(cli.path)
+  p:option("--out", "results folder (created if missing)"):convert(cli.path)
   p:option("--shard", "I/N: play only game I, I+N, ... of each candidate's round (every shard judges alike)", "1/1")
-  p:option("--seed", "the seed (default: the file's `seed`)"):convert(math.tointeger)
-  p:option("--budget", "at most this many games in all (default: the file's budget.games)"):convert(math.tointeger)
-  p:option("--time", "stop starting rounds after this many seconds (decisions then depend on the machine)")
-    :convert(tonumber)
+  number(p, "--seed", "the seed (default: the file's `seed`)")
+  number(p, "--budget", "at most this many games in all (default: the file's budget.games)", nil, "design --budget")
+  number(p, "--time", "stop starting rounds after this many seconds (decisions then depend on the machine)",
+         nil, "design --time")
   p:option("--weights-cache", "with fitted players: the folder of the fitted weights (default DIR/weights)")
-    :argname("CACHE")
+    :argname("CACHE"):convert(cli.path)
   cli.add_run_options(p, "the design's games in DIR")
   p:flag("--sandbox", "for a design you did not write: run FILE itself, its constraints and the bot files "
          .. "in sandboxes (as experiment --sandbox; docs/security.md)")
@@ -47,8 +48,6 @@ local function run(args)
   local opts = cli.parse_args(p, args)
   if not opts then return 0 end
   if not opts.out then error("--out DIR is required; see --help", 0) end
-  if opts.budget ~= nil and opts.budget < 1 then error("--budget must be >= 1", 0) end
-  if opts.time ~= nil and (opts.time ~= opts.time or opts.time <= 0) then error("--time must be > 0", 0) end
   local design = require "cheskers.design"
   local report = require "cheskers.design_report"
   local store = require "cheskers.store"
