@@ -196,7 +196,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/cheskers/bots
 	install -m 644 scripts/bots/*.lua $(DESTDIR)$(PREFIX)/share/cheskers/bots/
 	install -d $(DESTDIR)$(MANDIR)
-	install -m 644 docs/cheskers.1 $(DESTDIR)$(MANDIR)/cheskers.1
+	install -m 644 docs/reference/cheskers.1 $(DESTDIR)$(MANDIR)/cheskers.1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cheskers $(DESTDIR)$(CMODDIR)/cheskers.so

@@ -176,7 +176,7 @@ void chk_rules_default(chk_rules *r);
  * reading rules to find their key (chk_rules_key). chk_rules_finish makes r
  * usable again. */
 void chk_rules_reset(chk_rules *r);
-/* ---- name=value text: the one grammar (docs/rules.md, "Options as text") --
+/* ---- name=value text: the one grammar (docs/reference/rules.md, "Options as text") --
  * A list of items separated by spaces, tabs, line ends, commas or colons.
  * An item is NAME=VALUE (spaces may surround the =): NAME is a letter or _,
  * then letters, digits and _; VALUE is 'quoted' or "quoted" (the text
@@ -377,7 +377,7 @@ void chk_sq_name(int sq, char out[3]);
 
 /* ---- move generation and play ------------------------------------------- */
 
-/* The legal moves (docs/rules.md), deterministic order. 0 when the game is over
+/* The legal moves (docs/reference/rules.md), deterministic order. 0 when the game is over
  * (lost kings, a draw by rule, or a result hook). CHK_HOOK_ERROR when a hook
  * failed (as for every call below that runs hooks). */
 int chk_gen_moves(chk_pos *p, chk_move *list);
@@ -416,7 +416,7 @@ int chk_repetitions(const chk_pos *p);
 size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
 /* The shape of a word of move text, read with a rule set only (its piece
  * and promotion letters), without a position: the one grammar of move text
- * (docs/rules.md "Move text") that chk_parse_move and every shape check use. */
+ * (docs/reference/rules.md "Move text") that chk_parse_move and every shape check use. */
 typedef struct chk_shape {
     int piece;                      /* kind of the leading piece letter, or -1 */
     int nsq;                        /* squares read */
@@ -450,7 +450,7 @@ int chk_read_move_text(const chk_rules *r, const char *text, chk_shape *s, char 
 /* The written form of a shape read as MOVE or SQUARE ("Cb8-c5", "g7-h8=C",
  * ":" and "X" written "x"); returns its length, written as chk_move_text. */
 size_t chk_shape_text(const chk_rules *r, const chk_shape *s, char *buf, size_t n);
-/* Find the legal move that text names (docs/rules.md reading rules). Returns 0 on
+/* Find the legal move that text names (docs/reference/rules.md reading rules). Returns 0 on
  * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why in
  * chk_read_move_text's wording; "a move needs a start and an end square"
  * for a square alone); CHK_PARSE_ILLEGAL when it names no legal move or more
@@ -587,7 +587,7 @@ typedef struct chk_search_opts {
                                            covered root is answered by the tables */
     double info_every;                  /* > 0: also call info about every this many
                                            seconds inside an iteration (partial) */
-    /* Search features under test (docs/engine.md, "Search changes"): each
+    /* Search features under test (docs/notes/engine-history.md, "Search changes"): each
      * 0 for its default, 1 on, -1 off, so that one program plays a change
      * against the search without it. */
     signed char nmp;                    /* null-move pruning (default off) */
@@ -614,7 +614,7 @@ typedef struct chk_search_opts {
                                            after it found a better root move plays
                                            that move (default off) */
     int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
-                                           (0: the defaults, docs/engine.md) */
+                                           (0: the defaults, docs/notes/engine-history.md) */
     int keep;                           /* nonzero: the context's transposition table
                                            and history from its earlier searches are
                                            kept (a game's searches build on each

@@ -8,7 +8,7 @@
  * while a capture is compulsory, with delta pruning where it may. The
  * search features of chk_search_opts (nmp, rfp, aspiration, lmr, fp, lmp,
  * qtt, hlmr, delta, unfinished, hmalus, iir, counter, pext) and the margins of rfp and fp switch the changes of
- * docs/engine.md's "Search changes" on and off, so one program plays each
+ * docs/notes/engine-history.md's "Search changes" on and off, so one program plays each
  * against the search without it.
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the

@@ -1,6 +1,6 @@
 /*
  * lengine.c - the engine (core/search.c, core/eval.c) as board methods and
- * the table cheskers.engine (docs/lua_api.md):
+ * the table cheskers.engine (docs/reference/lua_api.md):
  *
  *   b:search{depth=, nodes=, time=, eval=, weights=, info=}
  *       -> { move =, score =, depth =, seldepth =, nodes =, time =, nps =, pv = {move...} }
@@ -17,7 +17,7 @@
  *       with partial = true and the iteration's best line so far. context: a
  *       search context (cheskers.engine.context) whose tables the search
  *       keeps from its earlier searches. The search features (nmp, rfp, ...,
- *       docs/engine.md) and the margins of rfp and fp.
+ *       docs/notes/engine-history.md) and the margins of rfp and fp.
  *   b:eval([{features = true}]) -> score [, terms]
  *       The static evaluation for the side to move; terms (only when
  *       features is asked for): weight name -> its part of the score.

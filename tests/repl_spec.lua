@@ -4,7 +4,7 @@
 -- The C terminal module exists only inside the cheskers program; under
 -- busted (stock lua5.4) a small stand-in is preloaded. The whole program is
 -- driven through a terminal by tests/repl_test.sh.
--- Expected values are worked out by hand from docs/rules.md.
+-- Expected values are worked out by hand from docs/reference/rules.md.
 
 package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or function()
   return {
@@ -517,7 +517,7 @@ describe("cheskers.movetext", function()
   local CAMEL = "7k/8/8/8/3p1P2/2P5/8/K5C1 w 0 1"
 
   -- word typed -> what the core's one grammar makes of it under the
-  -- default rules (docs/rules.md "Move text": squares a1..h8 on dark squares,
+  -- default rules (docs/reference/rules.md "Move text": squares a1..h8 on dark squares,
   -- the separators - x X :, promotion to K, B or C): its kind and written
   -- form, or the one message of a malformed word, or nothing (Lua)
   local SHAPES = {
@@ -562,7 +562,7 @@ describe("cheskers.movetext", function()
   end)
 
   it("reads piece and promotion letters from the rules", function()
-    -- a new kind N (docs/rules.md, pieces) that pawns may become, besides K
+    -- a new kind N (docs/reference/rules.md, pieces) that pawns may become, besides K
     local rules = { promote = "KN", pieces = { N = { leaps = { { 1, 3 } } } } }
     assert.same({ "move", "Nb8-c7" }, { cheskers.move_shape("Nb8-c7", rules) })
     assert.same({ "move", "g7-h8=N" }, { cheskers.move_shape("g7-h8=n", rules) })

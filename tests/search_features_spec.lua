@@ -1,15 +1,15 @@
 -- tests/search_features_spec.lua - the search features under test
 -- (b:search's nmp, rfp, aspiration, lmr, fp, lmp and the margins of rfp
 -- and fp; the engine bot's engine:nmp=..., engine:rfp_margin=...;
--- docs/engine.md, "Search changes"): accepted and refused values, each one
+-- docs/notes/engine-history.md, "Search changes"): accepted and refused values, each one
 -- changes the search, node-limited searches stay reproducible, the board is
 -- restored, and the null move keeps away from pawn-and-king positions.
 local cheskers = require "cheskers"
 local H = require "helpers"
 
 local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta", "hmalus", "iir", "counter", "pext" }
-local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/engine.md: their defaults
-local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/engine.md: the features on by default
+local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/notes/engine-history.md: their defaults
+local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/notes/engine-history.md: the features on by default
 
 -- A middlegame: the start position and ten plies of the engine's own
 -- choices at depth 3 (a fixed line).
