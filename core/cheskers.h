@@ -614,7 +614,7 @@ typedef struct chk_search_opts {
                                            after it found a better root move plays
                                            that move (default off) */
     int rfp_margin, fp_margin;          /* > 0: the margins a ply of rfp and fp
-                                           (0: the defaults, docs/notes/engine-history.md) */
+                                           (0: the defaults, docs/guide/engine.md) */
     int keep;                           /* nonzero: the context's transposition table
                                            and history from its earlier searches are
                                            kept (a game's searches build on each

@@ -184,7 +184,7 @@ static inline int count(chk_bb b)
  * Built twice where the loader can choose (CHK_POPCNT_CLONES): the copy for
  * the popcount instruction, which nearly every x86-64 processor has, runs
  * count() as one instruction instead of a library call (nodes a second: the
- * features cost about 4% with it, 10% without; docs/notes/engine-history.md). */
+ * features cost about 4% with it, 10% without; docs/guide/engine.md). */
 CHK_POPCNT_CLONES static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, int f[CHK_NWEIGHTS])
 {
     const chk_rules *r = p->rules;

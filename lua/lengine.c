@@ -17,7 +17,7 @@
  *       with partial = true and the iteration's best line so far. context: a
  *       search context (cheskers.engine.context) whose tables the search
  *       keeps from its earlier searches. The search features (nmp, rfp, ...,
- *       docs/notes/engine-history.md) and the margins of rfp and fp.
+ *       docs/guide/engine.md) and the margins of rfp and fp.
  *   b:eval([{features = true}]) -> score [, terms]
  *       The static evaluation for the side to move; terms (only when
  *       features is asked for): weight name -> its part of the score.

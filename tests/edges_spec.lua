@@ -519,7 +519,7 @@ describe("search", function()
 
   it("stops deepening once a forced win is found", function()
     -- c3xe5 takes Black's last king: a win in one ply. A search allowed 30
-    -- plies stops long before (docs/notes/engine-history.md: wins are scored with their
+    -- plies stops long before (docs/guide/engine.md: wins are scored with their
     -- distance; deeper iterations cannot find a shorter one).
     local s = cheskers.new("8/8/7p/8/3k4/2P5/8/K7 w 0 1"):search { depth = 30 }
     assert.equal("c3xe5", tostring(s.move))
@@ -529,7 +529,7 @@ describe("search", function()
   end)
 
   it("reports inside an iteration the last finished line, then the best so far", function()
-    -- docs/notes/engine-history.md, info_every: a partial report at depth k shows the
+    -- docs/guide/engine.md, info_every: a partial report at depth k shows the
     -- iteration's best line so far, else (before its first root move is
     -- scored) the last finished one. The root is searched with a full
     -- window, each root move once, and the best so far changes only when a
@@ -589,7 +589,7 @@ describe("search", function()
 end)
 
 describe("evaluation features", function()
-  -- docs/notes/engine-history.md: king_attacked counts a side's kings the other side could
+  -- docs/guide/engine.md: king_attacked counts a side's kings the other side could
   -- capture if it were to move, attacked its other pieces; features are the
   -- side to move's count minus the other side's. No bishops or camels here,
   -- so only jumps attack.

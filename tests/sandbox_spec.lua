@@ -166,7 +166,7 @@ end)
 
 -- ---- bots in a match ---------------------------------------------------------
 -- A bot that hangs or misbehaves loses its game with a reason and the match
--- goes on (docs/notes/engine-history.md). With --sandbox a bot cannot touch files or
+-- goes on (docs/guide/engine.md). With --sandbox a bot cannot touch files or
 -- programs, exhaust memory or escape the limits by catching their errors
 -- either: it loses with a detail saying why.
 

@@ -8,8 +8,8 @@ local cheskers = require "cheskers"
 local H = require "helpers"
 
 local FEATURES = { "nmp", "rfp", "aspiration", "lmr", "fp", "lmp", "qtt", "hlmr", "delta", "hmalus", "iir", "counter", "pext" }
-local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/notes/engine-history.md: their defaults
-local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/notes/engine-history.md: the features on by default
+local MARGINS = { rfp_margin = 120, fp_margin = 150 }   -- docs/guide/engine.md: their defaults
+local DEFAULT_ON = { rfp = true, aspiration = true, fp = true, delta = true }   -- docs/guide/engine.md: the features on by default
 
 -- A middlegame: the start position and ten plies of the engine's own
 -- choices at depth 3 (a fixed line).

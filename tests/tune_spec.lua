@@ -50,7 +50,7 @@ describe("stats.logistic with a ridge penalty", function()
 end)
 
 -- The weights the recovery games are played with, distinct from the
--- defaults (docs/notes/engine-history.md: king 159, bishop 574, camel 361); the other
+-- defaults (docs/guide/engine.md: king 159, bishop 574, camel 361); the other
 -- weights are the defaults.
 local KNOWN = "king=300,bishop=400,camel=200"
 -- Their bot, its search pinned (the features of docs/notes/engine-history.md's "Search

@@ -7,11 +7,11 @@
 --   engine:time=S       S seconds a move
 --   engine:tb=DIR       probe the endgame tablebases in DIR inside the search
 --   engine:weights=FILE the weights of a weights file (cheskers tune writes
---                       them; docs/notes/engine-history.md): every weight, the defaults
+--                       them; docs/guide/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:nmp=true     a search feature on (or =false: off; nmp, rfp,
 --                       aspiration, lmr, fp, lmp, qtt, hlmr, delta, unfinished,
---                       hmalus, iir, counter, pext: b:search's options, docs/notes/engine-history.md)
+--                       hmalus, iir, counter, pext: b:search's options, docs/guide/engine.md)
 --   engine:rfp_margin=N the margin a ply of rfp (or fp_margin: of fp), N >= 1
 --   engine:keep=false   every search from empty tables; by default the bot
 --                       keeps one search context (cheskers.engine.context)
