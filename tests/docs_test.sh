@@ -20,3 +20,13 @@ files=$( { git ls-files 2>/dev/null; ls README.md docs/*.md docs/*/*.md; } |
   sort -u)
 # shellcheck disable=SC2086 # a list of paths without blanks
 lua5.4 tests/doctest.lua "$root" --links $files || exit 1
+
+# the man page's option lists and the program's parsers (make man)
+. tests/tap.sh
+n=1000   # numbers of their own after doctest.lua's
+if out=$(./cheskers scripts/tools/manpage.lua --check docs/reference/cheskers.1 2>&1); then
+  ok "the man page's options are the parsers' and cheskers --help's"
+else
+  not_ok "the man page's options are the parsers' and cheskers --help's" "$out"
+fi
+[ "$failed" -eq 0 ]

@@ -1,12 +1,16 @@
 -- tests/doctest.lua - runs the examples of Markdown files and compares what
 -- they print (tests/docs_test.sh runs it over README.md and docs/guide/*.md;
 -- the convention is README's "Five-minute tours" and docs/reference/testing.md):
---   ```console   each line "$ CMD" is run by sh in a fresh folder of the block,
---                 PATH with the repository's cheskers first, CHESKERS_ROOT the
---                 repository; the lines after it, up to the next "$ ", are its
---                 expected output (its standard output, then its standard error)
+--   ```console   each line "$ CMD" is run by sh, PATH with the repository's
+--                 cheskers first, CHESKERS_ROOT the repository; the lines after
+--                 it, up to the next "$ ", are its expected output (its
+--                 standard output, then its standard error)
 --   ```lua       run by `cheskers FILE`; must exit 0; a ```text block right
---                 after it is its expected standard output
+--                 after it is its expected standard output; after a line
+--                 that ends with a file name and a colon, "`mybots/first.lua`:",
+--                 the block is also written to that file, for the commands
+--                 below it
+-- The blocks of one file run in order in one fresh temporary folder.
 -- In expected output a line "..." matches zero or more lines and "<any>"
 -- inside a line matches any text; trailing blanks are ignored. A line
 -- "<!-- not run: REASON -->" right before a block skips it, unless DOCS_ALL=1.
@@ -18,6 +22,8 @@
 local ROOT = assert(arg[1], "usage: doctest.lua ROOT FILE...")
 local ALL = os.getenv("DOCS_ALL") == "1"
 local n = 0
+
+local function dirname(p) return p:match("^(.*)/[^/]*$") or "." end
 
 local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
@@ -106,8 +112,7 @@ local function shell(d, script)
   return out .. err, code
 end
 
-local function run_console(where, block)
-  local d = fresh_dir()
+local function run_console(d, where, block)
   local cmds = {}
   for _, l in ipairs(block) do
     if l:sub(1, 2) == "$ " then cmds[#cmds + 1] = { cmd = l:sub(3), want = {} }
@@ -127,17 +132,19 @@ local function run_console(where, block)
              ok and "" or diff_text(c.want, got) .. "\n(exit status " .. code .. ")")
     end
   end
-  os.execute("rm -rf " .. sh_quote(d))
 end
 
-local function run_lua(where, block, want)
-  local d = fresh_dir()
-  write(d .. "/work/example.lua", table.concat(block, "\n") .. "\n")
-  local out, code = shell(d, "cheskers example.lua 2>../err\n")
+local function run_lua(d, where, block, want, file)
+  local text = table.concat(block, "\n") .. "\n"
+  if file then
+    assert(os.execute("mkdir -p " .. sh_quote(dirname(d .. "/work/" .. file))))
+    write(d .. "/work/" .. file, text)
+  end
+  write(d .. "/example.lua", text)
+  local out, code = shell(d, "cheskers ../example.lua 2>../err\n")
   local f = io.open(d .. "/err")
   local err = f and f:read("a") or ""
   if f then f:close() end
-  os.execute("rm -rf " .. sh_quote(d))
   if code ~= 0 then
     report(false, where, ("exit status %d\n%s%s"):format(code, out, err))
   elseif want then
@@ -176,7 +183,6 @@ local function anchors_of(text)
   return set
 end
 
-local function dirname(p) return p:match("^(.*)/[^/]*$") or "." end
 
 local function normalize(p)
   local parts = {}
@@ -252,6 +258,7 @@ for i = 2, #arg do
       end
     end
   end
+  local d = fresh_dir()
   for k, b in ipairs(blocks) do
     local where = ("%s:%d %s block"):format(file, b.line, b.info)
     local reason = b.before:match("^%s*<!%-%-%s*not run:%s*(.-)%s*%-%->%s*$")
@@ -259,11 +266,13 @@ for i = 2, #arg do
       if reason and not ALL then
         print(("# skipped %s (not run: %s; make check-all runs it)"):format(where, reason))
       elseif b.info == "console" then
-        run_console(where, b.lines)
+        run_console(d, where, b.lines)
       else
         local nxt = blocks[k + 1]
-        run_lua(where, b.lines, nxt and nxt.info == "text" and nxt.after_block and nxt.lines or nil)
+        run_lua(d, where, b.lines, nxt and nxt.info == "text" and nxt.after_block and nxt.lines or nil,
+                b.before:match("`([%w_.%-/]+%.lua)`:%s*$"))
       end
     end
   end
+  os.execute("rm -rf " .. sh_quote(d))
 end
