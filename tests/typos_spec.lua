@@ -104,7 +104,7 @@ local ROWS = {
   { "repl", "bot engine:levle=3", { "levle", "did you mean 'level'" } },
   { "repl", "bot engine:level=x", { "level", "'x'" } },
   { "repl", "bot random purple", { "purple", "white", "black" } },
-  -- REPL: settings (repl.settings, README "can add commands and settings")
+  -- REPL: settings (repl.settings, docs/guide/exploring.md "can add commands and settings")
   { "repl", "repl.settings.flipp = true", { "flipp", "did you mean 'flip'" } },
   { "repl", "repl.settings.ascii = 'yes'", { "ascii", "'yes'" } },
 
