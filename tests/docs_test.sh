@@ -4,7 +4,8 @@
 # blocks by cheskers, their printed output compared with the one shown),
 # checks that every relative link of the Markdown files and every docs/ path
 # the repository's files name exists, and that the man page's option lists
-# are the ones the program's argument parsers declare (scripts/tools/manpage.lua).
+# are the ones the program's argument parsers declare and each subcommand's
+# --help names them (scripts/tools/manpage.lua).
 # Blocks after "<!-- not run: REASON -->" are skipped unless DOCS_ALL=1
 # (make check-all). Needs ./cheskers (make). Prints TAP.
 set -u

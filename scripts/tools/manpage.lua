@@ -6,9 +6,10 @@
 -- page, the section SUBCOMMAND OPTIONS: for each subcommand the arguments and
 -- options its argparse parser declares (the parser its --help prints), with
 -- argparse's own labels and descriptions. With --check it writes nothing and
--- exits 1 when that section is not what it would write, or when the
--- program's options (`cheskers --help`, cheskers.cli.usage) and the man
--- page's OPTIONS section do not name the same options.
+-- exits 1 when that section is not what it would write, when a subcommand's
+-- --help does not name every option of its parser, or when the program's
+-- options (`cheskers --help`, cheskers.cli.usage) and the man page's OPTIONS
+-- section do not name the same options.
 local cli = require "cheskers.cli"
 
 local check = arg[1] == "--check"
@@ -23,7 +24,8 @@ local function roff(s)
   return (s:gsub("^([.'])", "\\&%1"))
 end
 
--- the argparse parser subcommand name builds for its --help
+-- the argparse parser subcommand name builds for its --help, and the text
+-- its --help prints
 local function parser_of(name)
   local made, make = {}, cli.parser
   cli.parser = function(...)
@@ -31,22 +33,24 @@ local function parser_of(name)
     made[#made + 1] = p
     return p
   end
-  local stdout, out = io.stdout, io.output()
-  local null = assert(io.open("/dev/null", "w"))
-  io.stdout = null   -- luacheck: ignore 122 (its --help text is not wanted)
-  io.output(null)
+  local printed = {}
+  local sink = { write = function(self, ...)
+                   for _, x in ipairs { ... } do printed[#printed + 1] = tostring(x) end
+                   return self
+                 end,
+                 flush = function(self) return self end }
+  local stdout = io.stdout
+  io.stdout = sink   -- luacheck: ignore 122 (its --help text is kept here)
   local ok, mod = pcall(require, "cheskers.cmd." .. name)
   local run = ok and (type(mod) == "table" and mod.run or mod)
   if type(run) == "function" then pcall(run, { "--help" }, cli) end
   io.stdout = stdout   -- luacheck: ignore 122
-  io.output(out)
-  null:close()
   cli.parser = make
   local found
   for _, p in ipairs(made) do
     if p._name == "cheskers " .. name then found = p end
   end
-  return found or made[#made]
+  return found or made[#made], table.concat(printed)
 end
 
 local function generated()
@@ -101,6 +105,19 @@ if not check then
 end
 
 local faults = {}
+-- every option of a subcommand's parser is in its --help (some print a text of
+-- their own rather than argparse's)
+for _, name in ipairs(cli.subcommands()) do
+  local p, help = parser_of(name)
+  for _, o in ipairs(p and p._options or {}) do
+    for _, a in ipairs(o._public_aliases) do
+      local word = "%f[%w%-]" .. a:gsub("%-", "%%-") .. "%f[^%w%-]"
+      if a ~= "-h" and a ~= "--help" and not help:find(word) then
+        faults[#faults + 1] = ("cheskers help %s does not name %s, an option of its parser"):format(name, a)
+      end
+    end
+  end
+end
 if new ~= page then
   faults[#faults + 1] = path .. ": the subcommands' options are not those of their parsers"
     .. " (make man writes them again)"
