@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/run.sh - runs every test suite and ends with "N passed, N failed".
-# Suites: each busted spec (tests/*_spec.lua, one busted process each), the
-# TAP-printing scripts tests/*_test.sh and luacheck (.luacheckrc) over the
-# files of LINT below. Each prints TAP; a suite that dies without saying
+# Suites: each busted spec (tests/**/*_spec.lua, one busted process each),
+# the TAP-printing scripts tests/**/*_test.sh and luacheck (.luacheckrc) over
+# the files of LINT below. Each prints TAP; a suite that dies without saying
 # "not ok" counts as one failure. Run from the repository root (make test).
 # The suites run side by side, TEST_JOBS at a time (default: the number of
 # cores, nproc), the longest first (their times of the last run are kept in
@@ -56,13 +56,15 @@ if [ -n "${TESTS:-}" ]; then
   for t in $TESTS; do
     case $t in
       *_spec.lua|*_test.sh) ;;
-      *) echo "not ok - TESTS: $t is neither a tests/*_spec.lua nor a tests/*_test.sh"; exit 2 ;;
+      *) echo "not ok - TESTS: $t is neither a *_spec.lua nor a *_test.sh of tests/"; exit 2 ;;
     esac
     [ -e "$t" ] || { echo "not ok - TESTS: no file $t"; exit 2; }
     suites="$suites $t"
   done
 else
-  suites="$(ls tests/*_spec.lua tests/*_test.sh) luacheck"
+  # every tests/**/*_spec.lua and tests/**/*_test.sh (suites may sit in
+  # folders of their own), in the order of their paths
+  suites="$(find tests \( -name '*_spec.lua' -o -name '*_test.sh' \) -type f | LC_ALL=C sort) luacheck"
 fi
 
 # the order they start in: the longest of the last run first, new ones first
