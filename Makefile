@@ -5,7 +5,8 @@
 #                   leaves the lua/luac alternatives as they were)
 #   make test       every test (summary line "N passed, N failed"), the suites
 #                   side by side (TEST_JOBS at a time, default: the cores)
-#   make man        the man page's subcommand options from their parsers
+#   make man        the man page's subcommand options and docs/reference/commands.md
+#                   from the program's parsers and help texts
 #   make docs       the generated pages of docs/generated/ (long: see below)
 #   make lint       luacheck over the Lua files (.luacheckrc)
 #   make check-studies5 TB=DIR   the 5-piece studies against the 5-piece tables
@@ -139,7 +140,8 @@ test:
 	@sh tests/run.sh
 
 # the man page's SUBCOMMAND OPTIONS, written from the subcommands' argparse
-# parsers (scripts/tools/manpage.lua; tests/docs_test.sh checks it is current)
+# parsers, and docs/reference/commands.md, what --help and help WORD print
+# (scripts/tools/manpage.lua; tests/docs_test.sh checks they are current)
 man: all
 	@./cheskers scripts/tools/manpage.lua docs/reference/cheskers.1
 
