@@ -23,8 +23,10 @@ files=$( { git ls-files 2>/dev/null; ls README.md docs/*.md docs/*/*.md; } |
 lua5.4 tests/doctest.lua "$root" --links $files || exit 1
 
 # the man page's option lists and the program's parsers (make man)
+# shellcheck source=tests/tap.sh
 . tests/tap.sh
-n=1000   # numbers of their own after doctest.lua's
+# shellcheck disable=SC2034 # n is tap.sh's count: numbers of their own after doctest.lua's
+n=1000
 if out=$(./cheskers scripts/tools/manpage.lua --check docs/reference/cheskers.1 2>&1); then
   ok "the man page's options are the parsers' and cheskers --help's"
 else

@@ -22,15 +22,18 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
+# The Lua of the whole repository (as make lint checks it; .luacheckrc).
+LINT="lua repl scripts tests bench"
+
 # ---- one suite (run by the lines below through xargs): SUITE OUTDIR --------
 if [ "${1:-}" = "--suite" ]; then
   t=$2; out=$3/$(echo "$t" | tr '/' '_')
   start=$(date +%s)
+  # luacheck: one "ok" per clean file, one "not ok" per warning
+  # shellcheck disable=SC2086 # LINT is a list of paths
   case $t in
     *_spec.lua) lua5.4 /usr/bin/busted -o TAP "$t" ;;
     *_test.sh) sh "$t" ;;
-    # one "ok" per clean file, one "not ok" per warning
-    # shellcheck disable=SC2086 # LINT is a list of paths
     luacheck) luacheck --formatter TAP --codes $LINT ;;
   esac >"$out.out" 2>"$out.err"
   echo "$? $(( $(date +%s) - start ))" >"$out.rc"
@@ -46,9 +49,6 @@ TMPDIR=$scratch
 export TMPDIR
 pass=0; fail=0
 
-# The Lua of the whole repository (as make lint checks it; .luacheckrc).
-LINT="lua repl scripts tests bench"
-export LINT
 
 # the suites, in the order their results are printed
 if [ -n "${TESTS:-}" ]; then
