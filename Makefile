@@ -3,10 +3,14 @@
 #   make            build ./cheskers and ./cheskers.so
 #   make deps       install the missing Debian packages (prints what it installs;
 #                   leaves the lua/luac alternatives as they were)
-#   make test       every test (summary line "N passed, N failed")
+#   make test       every test (summary line "N passed, N failed"), the suites
+#                   side by side (TEST_JOBS at a time, default: the cores)
+#   make man        the man page's subcommand options and docs/reference/commands.md
+#                   from the program's parsers and help texts
+#   make docs       the generated pages of docs/generated/ (long: see below)
 #   make lint       luacheck over the Lua files (.luacheckrc)
 #   make check-studies5 TB=DIR   the 5-piece studies against the 5-piece tables
-#   make bench      benchmarks, built for this CPU (NATIVE=1; see README)
+#   make bench      benchmarks, built for this CPU (NATIVE=1; docs/BENCHMARKS.md)
 #   make bench-nps OLD=COMMIT [NEW=COMMIT]   nodes a second of two engines on
 #                   the same positions (bench/nps_compare.sh; NEW: this tree)
 #   make install    honours PREFIX and DESTDIR
@@ -62,7 +66,7 @@ DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
                   parallel tmux libzstd-dev zstd
 
-.PHONY: all deps deps-check test lint mutate bench bench-nps install uninstall clean run print-dirs
+.PHONY: all deps deps-check test lint mutate bench bench-nps install uninstall clean run print-dirs man docs
 
 all: cheskers cheskers.so
 
@@ -135,6 +139,25 @@ test:
 	@$(MAKE) -s all
 	@sh tests/run.sh
 
+# the man page's SUBCOMMAND OPTIONS, written from the subcommands' argparse
+# parsers, and docs/reference/commands.md, what --help and help WORD print
+# (scripts/tools/manpage.lua; tests/docs_test.sh checks they are current)
+man: all
+	@./cheskers scripts/tools/manpage.lua docs/reference/cheskers.1
+
+# The generated pages of docs/generated/, made again: the endgame atlas of
+# every table up to 5 pieces (from TB=DIR, else tables built into tb/: about
+# 25 minutes and 2 GB of memory, resumable) and the example report of the
+# flying kings experiment (6,000 games over the cores: about 20 minutes).
+DOCS_TB ?= $(if $(TB),$(TB),tb)
+docs: all
+	./cheskers tb build --pieces 5 --dir $(DOCS_TB)
+	./cheskers tb atlas --pieces 5 --dir $(DOCS_TB) > docs/generated/endgames.md
+	parallel -j "$$(nproc)" ./cheskers experiment scripts/experiments/flying_kings.lua \
+	  --shard {}/2 --out runs/flying_kings --quiet ::: 1 2
+	./cheskers report runs/flying_kings --no-svg --html docs/generated/report_flying_kings.html \
+	  --title 'Cheskers: short kings (golomb) vs flying kings, engine levels 1, 3, 5'
+
 # luacheck over every Lua file of the repository (.luacheckrc); make test runs
 # it over the files listed in tests/run.sh
 LINT_DIRS = lua repl scripts tests bench
@@ -152,7 +175,7 @@ mutate:
 	@$(MAKE) -s all
 	@lua5.4 tests/mutate.lua $(MUTATE_ARGS)
 
-# the figures in README are from this build: NATIVE=1 (-march=native)
+# the figures in docs/BENCHMARKS.md are from this build: NATIVE=1 (-march=native)
 bench:
 	@$(MAKE) -s deps
 	@$(MAKE) -s NATIVE=1 all build/perft_bench build/search_bench
@@ -196,7 +219,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/cheskers/bots
 	install -m 644 scripts/bots/*.lua $(DESTDIR)$(PREFIX)/share/cheskers/bots/
 	install -d $(DESTDIR)$(MANDIR)
-	install -m 644 docs/cheskers.1 $(DESTDIR)$(MANDIR)/cheskers.1
+	install -m 644 docs/reference/cheskers.1 $(DESTDIR)$(MANDIR)/cheskers.1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cheskers $(DESTDIR)$(CMODDIR)/cheskers.so
@@ -215,8 +238,10 @@ clean:
 #   make slurm-check   the Slurm recipe run for real on a single-node Slurm
 #                      set up for it (root; installs slurm-wlm and munge)
 #   make design-check  design search's planted-truth checks at larger budgets
-#   make check-all     all of the above (fuzz-short), make test and the chaos
+#   make check-all     all of the above (fuzz-short), make test, the chaos
 #                      test with 20 kills (CHAOS_KILLS=20 tests/chaos_test.sh)
+#                      and every example of the docs, the long ones marked
+#                      "not run" included (DOCS_ALL=1 tests/docs_test.sh)
 # Targets and corpora: tests/fuzz/ (see tests/fuzz/run.sh).
 
 FUZZ_CC      ?= clang
@@ -282,6 +307,7 @@ check-all:
 	@$(MAKE) -s html-check
 	@$(MAKE) -s design-check
 	@CHAOS_KILLS=20 sh tests/chaos_test.sh
+	@DOCS_ALL=1 sh tests/docs_test.sh
 
 # the 5-piece studies (scripts/puzzles/studies5.lua) checked against a whole
 # 5-piece set: make check-studies5 TB=DIR (else $CHESKERS_TB), DIR built by

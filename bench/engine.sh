@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/engine.sh - the engine's figures (README): C search speed, and the
+# bench/engine.sh - the engine's figures (docs/BENCHMARKS.md): C search speed, and the
 # strength matches of issue 4. Called by bench/run.sh (make bench).
 #   BENCH_RUNS   runs for the speed median (default 5)
 #   BENCH_GAMES  games of engine vs greedy (default 100)

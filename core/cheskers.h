@@ -178,7 +178,7 @@ void chk_rules_default(chk_rules *r);
  * reading rules to find their key (chk_rules_key). chk_rules_finish makes r
  * usable again. */
 void chk_rules_reset(chk_rules *r);
-/* ---- name=value text: the one grammar (docs/rules.md, "Options as text") --
+/* ---- name=value text: the one grammar (docs/reference/rules.md, "Options as text") --
  * A list of items separated by spaces, tabs, line ends, commas or colons.
  * An item is NAME=VALUE (spaces may surround the =): NAME is a letter or _,
  * then letters, digits and _; VALUE is 'quoted' or "quoted" (the text
@@ -379,7 +379,7 @@ void chk_sq_name(int sq, char out[3]);
 
 /* ---- move generation and play ------------------------------------------- */
 
-/* The legal moves (docs/rules.md), deterministic order. 0 when the game is over
+/* The legal moves (docs/reference/rules.md), deterministic order. 0 when the game is over
  * (lost kings, a draw by rule, or a result hook). CHK_HOOK_ERROR when a hook
  * failed (as for every call below that runs hooks). */
 int chk_gen_moves(chk_pos *p, chk_move *list);
@@ -418,7 +418,7 @@ int chk_repetitions(const chk_pos *p);
 size_t chk_move_text(const chk_pos *p, const chk_move *m, char *buf, size_t n);
 /* The shape of a word of move text, read with a rule set only (its piece
  * and promotion letters), without a position: the one grammar of move text
- * (docs/rules.md "Move text") that chk_parse_move and every shape check use. */
+ * (docs/reference/rules.md "Move text") that chk_parse_move and every shape check use. */
 typedef struct chk_shape {
     int piece;                      /* kind of the leading piece letter, or -1 */
     int nsq;                        /* squares read */
@@ -452,7 +452,7 @@ int chk_read_move_text(const chk_rules *r, const char *text, chk_shape *s, char 
 /* The written form of a shape read as MOVE or SQUARE ("Cb8-c5", "g7-h8=C",
  * ":" and "X" written "x"); returns its length, written as chk_move_text. */
 size_t chk_shape_text(const chk_rules *r, const chk_shape *s, char *buf, size_t n);
-/* Find the legal move that text names (docs/rules.md reading rules). Returns 0 on
+/* Find the legal move that text names (docs/reference/rules.md reading rules). Returns 0 on
  * success; CHK_PARSE_BAD_TEXT when text is no move text (err says why in
  * chk_read_move_text's wording; "a move needs a start and an end square"
  * for a square alone); CHK_PARSE_ILLEGAL when it names no legal move or more
@@ -579,7 +579,7 @@ struct chk_tb;                          /* cheskers_tb.h */
  * compare NAME) and the tests read this list. They ship, on by default;
  * they are switches only so that a match can measure them again
  * (scripts/tools/weights_sprt.sh plays the old engine without them). The
- * rejected tries are not in the code: docs/engine.md names the commit that
+ * rejected tries are not in the code: docs/guide/engine.md names the commit that
  * holds each. */
 #define CHK_SEARCH_SWITCHES(X) \
     X(rfp, "reverse futility pruning") \
@@ -588,7 +588,7 @@ struct chk_tb;                          /* cheskers_tb.h */
     X(delta, "delta pruning in the quiescence search")
 /* The search's margins, X(name, what): a field of chk_search_opts each,
  * > 0 sets it (in the evaluation's units a ply of depth), 0: the default
- * (docs/engine.md). */
+ * (docs/guide/engine.md). */
 #define CHK_SEARCH_MARGINS(X) \
     X(rfp_margin, "the margin a ply of reverse futility pruning") \
     X(fp_margin, "the margin a ply of futility pruning")

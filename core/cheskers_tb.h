@@ -12,7 +12,7 @@
  * and the board turned 180 degrees, White to move (the same position for
  * the other side). Draw rules (draw_repetition, draw_quiet_plies) and the
  * option first are ignored by the tables; rule sets with hooks or custom
- * piece kinds are refused (chk_tb_supported). docs/tablebases.md has the
+ * piece kinds are refused (chk_tb_supported). docs/guide/tables.md has the
  * file format and the measured sizes and times.
  *
  * Thread safety: one chk_tb may be probed from several threads at once
@@ -180,7 +180,7 @@ typedef struct chk_tb_unit {
     uint64_t disk;              /* bytes of its files */
     uint64_t deps_disk;         /* bytes of the tables its build reads */
     uint64_t memory;            /* estimated peak bytes of building it alone,
-                                   with deps_disk (docs/tablebases.md) */
+                                   with deps_disk (docs/guide/tables.md) */
     bool built;                 /* its files are in the directory */
 } chk_tb_unit;
 

@@ -19,7 +19,7 @@ static const char *const weight_names[CHK_NWEIGHTS] = {
 };
 
 static const int weight_defaults[CHK_NWEIGHTS] = {
-    /* w4 (docs/engine.md, "New features"): fitted to 20,000 games of w1 */
+    /* w4 (docs/notes/engine-history.md, "New features"): fitted to 20,000 games of w1 */
     [CHK_W_PAWN] = 100,
     [CHK_W_KING] = 196,
     [CHK_W_BISHOP] = 533,
@@ -184,7 +184,7 @@ static inline int count(chk_bb b)
  * Built twice where the loader can choose (CHK_POPCNT_CLONES): the copy for
  * the popcount instruction, which nearly every x86-64 processor has, runs
  * count() as one instruction instead of a library call (nodes a second: the
- * features cost about 4% with it, 10% without; docs/engine.md). */
+ * features cost about 4% with it, 10% without; docs/guide/engine.md). */
 CHK_POPCNT_CLONES static void side_features(const chk_pos *p, int c, int mob, chk_bb them_hits, int f[CHK_NWEIGHTS])
 {
     const chk_rules *r = p->rules;

@@ -1,5 +1,5 @@
 /*
- * movegen.c - legal move generation (docs/rules.md): pawn and king jump chains
+ * movegen.c - legal move generation (docs/reference/rules.md): pawn and king jump chains
  * with the majority rule, chains that stop on promotion, bishop slides and
  * camel leaps (or any kind defined by vectors), takes, and the capture
  * rule options. Under fast_count rules (the default ones) a faster path

@@ -1,5 +1,5 @@
 /*
- * movetext.c - move text (docs/rules.md "Text formats"): writing moves, and
+ * movetext.c - move text (docs/reference/rules.md "Text formats"): writing moves, and
  * reading them with the accepted short forms, refusing illegal or ambiguous
  * text with a message that lists the candidates.
  */
@@ -76,7 +76,7 @@ static chk_bb between(int a, int b)
 
 /* ---- reading the shape of move text --------------------------------------
  *
- * One grammar for every reader (docs/rules.md "Move text"): a word is
+ * One grammar for every reader (docs/reference/rules.md "Move text"): a word is
  *   [piece letter] name (separator name)... [[=] promotion letter]
  * where a name is a letter and digits ("e5", "E5", "e9", "i1", "e10": only
  * a..h with 1..8 on a dark square is a square), a separator a run of

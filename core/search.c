@@ -8,9 +8,9 @@
  * while a capture is compulsory, with delta pruning where it may. The
  * search's switches and margins (CHK_SEARCH_SWITCHES, CHK_SEARCH_MARGINS of
  * cheskers.h: rfp, aspiration, fp, delta, rfp_margin, fp_margin) turn the
- * shipped changes of docs/engine.md's "Search changes" off or tune them, so
+ * shipped changes of docs/guide/engine.md's "Search changes" off or tune them, so
  * one program plays the search without one against the search with it. The
- * tries that did not gain are not here (docs/engine.md names their commit).
+ * tries that did not gain are not here (docs/guide/engine.md names their commit).
  * With tablebases (opts.tb) a covered position inside the search scores
  * exactly (a win in d plies as a game won d plies further on, like the
  * search's own game ends) and a covered root is answered by the tables.

@@ -50,7 +50,7 @@ typedef struct tb_layout {
     uint64_t size;              /* index range, = the payload bytes */
 } tb_layout;
 
-/* A file's header fields (see docs/tablebases.md for the layout). */
+/* A file's header fields (see docs/guide/tables.md for the layout). */
 typedef struct tb_stats {
     uint64_t wins, draws, losses;
     uint32_t longest_win;
@@ -59,7 +59,7 @@ typedef struct tb_stats {
 
 /* The payload is cut into blocks of 1 << TB_BLOCK_SHIFT value bytes (the
  * last one shorter), each compressed alone with zstd at TB_ZSTD_LEVEL
- * (docs/tablebases.md has the measurements behind both). */
+ * (docs/guide/tables.md has the measurements behind both). */
 #define TB_BLOCK_SHIFT 16
 #define TB_ZSTD_LEVEL 3
 

@@ -244,7 +244,7 @@ int lb_rawgetfield(lua_State *L, int t, const char *name);
 void lb_check_options(lua_State *L, int t, const char *prefix, const char *what,
                       const char *const names[]);
 /* The one reader of the numbers of an option table (the C side of
- * cheskers.numbers, docs/security.md "Numbers"): field name of the table at
+ * cheskers.numbers, docs/reference/security.md "Numbers"): field name of the table at
  * t, def when nil. lb_opt_integer takes a whole number from lo to hi (a
  * float such as 2.0 or 1e300 is refused, nothing is cut to an int);
  * lb_opt_number a number above lo (open) and at most hi, so never NaN or

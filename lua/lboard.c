@@ -1,5 +1,5 @@
 /*
- * lboard.c - boards (userdata "cheskers.board", docs/lua_api.md):
+ * lboard.c - boards (userdata "cheskers.board", docs/reference/lua_api.md):
  * cheskers.new and the board methods that read the position, list, count,
  * parse, play and take back moves, edit squares and tell the result; the
  * whole position at once (pieces, material, squares, piece_map, bitboards),

@@ -1,5 +1,5 @@
 /*
- * lcheskers.c - the module "cheskers.core" (docs/lua_api.md is the
+ * lcheskers.c - the module "cheskers.core" (docs/reference/lua_api.md is the
  * contract; lua/cheskers/init.lua makes it "cheskers"): its state, the
  * functions that belong to no type (interrupt, deadline, error_code), its
  * constants, and the registration that each binding file does for its own

@@ -1,6 +1,6 @@
 /*
  * lengine.c - the engine (core/search.c, core/eval.c) as board methods and
- * the table cheskers.engine (docs/lua_api.md):
+ * the table cheskers.engine (docs/reference/lua_api.md):
  *
  *   b:search{depth=, nodes=, time=, eval=, weights=, info=}
  *       -> { move =, score =, depth =, seldepth =, nodes =, time =, nps =, pv = {move...} }

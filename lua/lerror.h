@@ -9,7 +9,7 @@
 #include "lua.h"
 
 /* The codes of error values: what callers test (cheskers.error_code)
- * instead of matching message text. docs/lua_api.md explains each, in this
+ * instead of matching message text. docs/reference/lua_api.md explains each, in this
  * order; tests/errcodes_test.sh checks the two lists against each other. */
 typedef enum lb_code {
     LB_E_INTERRUPTED,   /* "interrupted": the flag stopped a long call */

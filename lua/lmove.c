@@ -1,5 +1,5 @@
 /*
- * lmove.c - move objects (userdata "cheskers.move", docs/lua_api.md): their
+ * lmove.c - move objects (userdata "cheskers.move", docs/reference/lua_api.md): their
  * fields, text and equality; reading a move argument (a move object or a
  * move text) as a legal move of a position; the order of b:moves() (by
  * text) and the move key. Fields a search loop reads (from, to, key, index,
@@ -153,7 +153,7 @@ static int move_eq(lua_State *L)
 
 /* Writes the text of m, a move under the rules r, into out (MOVE_TEXT_SIZE
  * bytes) as chk_move_text does, zero-padded to at least 8 bytes; returns its
- * length. b:moves() sorts by these texts (docs/lua_api.md: the texts
+ * length. b:moves() sorts by these texts (docs/reference/lua_api.md: the texts
  * tostring gives), so it makes them without a call per square. */
 static size_t sort_text(const chk_rules *r, const chk_move *m, char *out)
 {

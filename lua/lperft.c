@@ -1,6 +1,6 @@
 /*
  * lperft.c - b:perft(depth [, progress]) and b:divide(depth [, progress])
- * (docs/lua_api.md): move sequences counted by the core one root move at a
+ * (docs/reference/lua_api.md): move sequences counted by the core one root move at a
  * time, so that a progress function can follow and an interrupt or the
  * deadline (cheskers.deadline) keeps what was counted.
  *

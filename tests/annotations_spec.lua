@@ -1,5 +1,5 @@
 -- tests/annotations_spec.lua - the editor annotations
--- (lua/cheskers/meta/cheskers.lua) and the reference (docs/lua_api.md) against
+-- (lua/cheskers/meta/cheskers.lua) and the reference (docs/reference/lua_api.md) against
 -- the module as it runs: every function and name the module exports (the
 -- module table, the board methods, cheskers.engine, cheskers.tb, the fields a
 -- move object answers) is annotated and documented, and nothing is annotated
@@ -15,7 +15,7 @@ local function read(rel)
 end
 
 local META = read("lua/cheskers/meta/cheskers.lua")
-local DOCS = read("docs/lua_api.md")
+local DOCS = read("docs/reference/lua_api.md")
 
 -- The sorted names of a set, for messages and comparisons.
 local function sorted(set)
@@ -96,7 +96,7 @@ local function move_fields()
 end
 
 -- Moves that between them give every field a value: a chain of captures, a
--- promotion, a take (tests/binding_spec.lua's positions, from docs/rules.md).
+-- promotion, a take (tests/binding_spec.lua's positions, from docs/reference/rules.md).
 local function sample_moves()
   local list = {}
   for _, fen in ipairs({
@@ -208,7 +208,7 @@ describe("the move fields", function()
   end)
 end)
 
-describe("the reference (docs/lua_api.md)", function()
+describe("the reference (docs/reference/lua_api.md)", function()
 
   it("documents every module name and only those", function()
     local have = module_names()

@@ -1,13 +1,13 @@
--- tests/api_spec.lua - the API made for search loops (docs/lua_api.md "Move
+-- tests/api_spec.lua - the API made for search loops (docs/reference/lua_api.md "Move
 -- objects", "The whole position at once", "Engine"): the cheap move fields
 -- (ncaptures, is_capture, is_promotion, index, key), the whole-position reads
 -- (pieces, material, squares, piece_map, bitboards), is_capture, mirror,
 -- board equality, b:eval's score alone, b:ordered_moves, and the example bot.
--- Expected values are worked out by hand from docs/rules.md's start position
--- and the square numbering of docs/lua_api.md (a1 = 0, c1 = 1, ... h8 = 31).
+-- Expected values are worked out by hand from docs/reference/rules.md's start position
+-- and the square numbering of docs/reference/lua_api.md (a1 = 0, c1 = 1, ... h8 = 31).
 local cheskers = require "cheskers"
 
--- docs/rules.md: the start position, Black to move.
+-- docs/reference/rules.md: the start position, Black to move.
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 -- Black's moves from the start, in text order (as tests/binding_spec.lua).
 local START_MOVES = {
@@ -74,7 +74,7 @@ describe("move fields for search loops", function()
   end)
 
   it("come in text order, numbered 1..n, along games", function()
-    -- byte order of the texts tostring gives (docs/lua_api.md), checked on
+    -- byte order of the texts tostring gives (docs/reference/lua_api.md), checked on
     -- the positions of a few fixed lines (steps, takes, chains, promotions)
     for seed = 1, 6 do
       local b = cheskers.new()

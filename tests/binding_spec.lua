@@ -2,13 +2,13 @@
 -- argument checking and error messages, move objects, copies, position
 -- editing, rule tables read and written back, Lua hooks (errors, re-entrant
 -- calls, busy boards), perft/divide with progress and interruption, closed
--- boards. Expected values come from docs/rules.md and docs/lua_api.md.
+-- boards. Expected values come from docs/reference/rules.md and docs/reference/lua_api.md.
 local cheskers = require "cheskers"
 
--- docs/rules.md "Board and pieces": the start position, Black to move.
+-- docs/reference/rules.md "Board and pieces": the start position, Black to move.
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 
--- Black's moves from the start (docs/rules.md): pawns step diagonally forward
+-- Black's moves from the start (docs/reference/rules.md): pawns step diagonally forward
 -- (down) to empty squares; the camel b8 leaps (1,3) to a5 or c5 (e7 is its
 -- own pawn); the kings d8 f8 and the bishop h8 are boxed in by their pawns.
 local START_MOVES = {
@@ -105,7 +105,7 @@ describe("rule tables", function()
     draw_repetition = 0, draw_quiet_plies = 0,
   }
 
-  it("cheskers.rules() lists every option with the docs/rules.md defaults", function()
+  it("cheskers.rules() lists every option with the docs/reference/rules.md defaults", function()
     assert.same(DEFAULT, cheskers.rules())
     assert.same(DEFAULT, cheskers.rules("golomb"))
     assert.same(DEFAULT, cheskers.rules({}))
@@ -196,7 +196,7 @@ describe("rule tables", function()
     assert.equal(b:perft(3), again:perft(3))
   end)
 
-  it("gives perft counts of docs/rules.md for recreated rule sets", function()
+  it("gives perft counts of docs/reference/rules.md for recreated rule sets", function()
     local r = cheskers.new(nil, { majority = false }):rules()
     assert.equal(209816, cheskers.new(nil, r):perft(6))
     assert.equal(209035, cheskers.new(nil, cheskers.rules()):perft(6))
@@ -455,7 +455,7 @@ describe("text diagram", function()
     local lines = {}
     for l in tostring(cheskers.new()):gmatch("[^\n]+") do lines[#lines + 1] = l end
     assert.equal(10, #lines)
-    -- rank 8 (docs/rules.md): camel b8, kings d8 f8, bishop h8
+    -- rank 8 (docs/reference/rules.md): camel b8, kings d8 f8, bishop h8
     assert.equal("8", lines[1]:sub(1, 1))
     assert.equal("ckkb", lines[1]:sub(2):gsub("[%s|]", ""))
     assert.equal("....", lines[4]:sub(2):gsub("[%s|]", ""))   -- rank 5: empty dark squares
@@ -480,7 +480,7 @@ describe("perft and divide", function()
     raises("bad argument #2 to 'perft'", function() return b:perft(2, 5) end)
   end)
 
-  it("count as docs/rules.md says; divide sums to perft", function()
+  it("count as docs/reference/rules.md says; divide sums to perft", function()
     local b = cheskers.new()
     assert.equal(9, b:count())
     assert.equal(652, b:perft(3))

@@ -9,7 +9,7 @@
  * binding gives a position and a search context (chk_alloc), refusing at
  * every point. Prints TAP.
  * Built and run by tests/capi_test.sh. Expected values come from
- * docs/rules.md (move text, option names and defaults) and the header's
+ * docs/reference/rules.md (move text, option names and defaults) and the header's
  * contracts, never from a printout.
  */
 #include <stdio.h>
@@ -23,7 +23,7 @@
 
 /* chk_move_text cuts a text that does not fit and always terminates it,
  * as snprintf does, and returns the whole length. b6-a5 is Black's pawn
- * step from the start position (docs/rules.md: Black moves first). */
+ * step from the start position (docs/reference/rules.md: Black moves first). */
 static void check_move_text(chk_pos *p)
 {
     chk_move m;
@@ -104,7 +104,7 @@ static void check_result_hook(void)
 }
 
 /* chk_rules_to_text: every option, in the order and with the defaults of
- * docs/rules.md's option table. */
+ * docs/reference/rules.md's option table. */
 static void check_rules_text(void)
 {
     chk_rules r;
@@ -127,7 +127,7 @@ static void check_rules_text(void)
 }
 
 /* chk_read_move_text: the shape of a word under the rules alone, one row
- * per case (docs/rules.md "Move text"): its kind, and its written form or
+ * per case (docs/reference/rules.md "Move text"): its kind, and its written form or
  * message. */
 static void check_move_shapes(const chk_rules *r)
 {
@@ -169,7 +169,7 @@ static void check_move_shapes(const chk_rules *r)
 
 /* chk_rules_parse, the one reader of rules text: {text, the message, or
  * NULL when the text is good}. The messages name the option, echo the value
- * and say what is allowed (docs/rules.md, "Options as text"). */
+ * and say what is allowed (docs/reference/rules.md, "Options as text"). */
 static const char *const RULES_TEXT[][2] = {
     { "majority=false capture=jumps", NULL },
     { "majority = false, capture=jumps:first=white", NULL },

@@ -3,7 +3,7 @@
 -- cheskers.deadline for every long call, perft/divide progress and partial
 -- results, and the module layout (cheskers.core under lua/cheskers/init.lua,
 -- which alone loads the pure-Lua parts).
--- Expected counts come from docs/rules.md (the start position has 9 moves, 81
+-- Expected counts come from docs/reference/rules.md (the start position has 9 moves, 81
 -- sequences of 2 plies, 652 of 3) or from other calls of the module checked
 -- against each other, never from a printout. Time bounds are multiplied by
 -- CHESKERS_TIME_SCALE (the sanitizer and valgrind runs are slower).
@@ -240,8 +240,8 @@ describe("perft progress and partial results", function()
     local total = b:perft(3, function(i, n, nodes, move, count)
       calls[#calls + 1] = { i = i, n = n, nodes = nodes, move = move, count = count }
     end)
-    assert.are.equal(652, total)            -- docs/rules.md
-    assert.are.equal(9, #calls)             -- one per root move (docs/rules.md: 9)
+    assert.are.equal(652, total)            -- docs/reference/rules.md
+    assert.are.equal(9, #calls)             -- one per root move (docs/reference/rules.md: 9)
     local per = b:divide(3)
     for k, c in ipairs(calls) do
       assert.are.equal(k, c.i)

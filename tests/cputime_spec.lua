@@ -1,5 +1,5 @@
 -- tests/cputime_spec.lua - the time limits of bots are CPU seconds, with a
--- wall-clock backstop (docs/bots.md, docs/security.md): a bot that waits
+-- wall-clock backstop (docs/guide/bots.md, docs/reference/security.md): a bot that waits
 -- does not lose on its CPU limit but is stopped by the backstop; a bot that
 -- burns CPU loses at about its limit; beside a CPU hog on its core a bot
 -- within its CPU budget does not lose; long core calls stop on the CPU
@@ -169,7 +169,7 @@ describe("cheskers.deadline's CPU deadline", function()
     local b = cheskers.new()
     cheskers.deadline(nil, 0.1)
     os.execute("sleep 0.3")
-    assert.are.equal(652, b:perft(3))      -- docs/rules.md: 652 sequences of 3 plies
+    assert.are.equal(652, b:perft(3))      -- docs/reference/rules.md: 652 sequences of 3 plies
     cheskers.deadline(0.1)
     os.execute("sleep 0.3")
     local ok, err = pcall(b.perft, b, 3)

@@ -3,7 +3,7 @@
 -- what they write, perft right after a last king is taken, custom kinds,
 -- the rules fingerprint of the solver's table, the solver on finished and
 -- drawn games, and search facts (seldepth, stopping on a forced win).
--- Every expected value is worked out by hand from docs/rules.md (the
+-- Every expected value is worked out by hand from docs/reference/rules.md (the
 -- reasoning is in the comments); none is copied from the program's output.
 local cheskers = require "cheskers"
 local record = require "cheskers.record"
@@ -44,7 +44,7 @@ local KINGS = "1k6/8/8/8/8/8/8/K7"
 
 describe("position text at its edges", function()
   it("reads back the largest counts it accepts, both ways", function()
-    -- docs/rules.md: quiet plies 0 to 65535, move number 1 to 100000000
+    -- docs/reference/rules.md: quiet plies 0 to 65535, move number 1 to 100000000
     local fen = KINGS .. " w 65535 100000000"
     assert.equal(fen, cheskers.new(fen):fen())
     refused("0 to 65535", cheskers.new, KINGS .. " w 65536 1")
@@ -159,7 +159,7 @@ describe("move text at its edges", function()
   end)
 
   it("says why text is no move, in the words of the REPL", function()
-    -- docs/rules.md "Move text": squares a1..h8 (dark ones), one separator
+    -- docs/reference/rules.md "Move text": squares a1..h8 (dark ones), one separator
     -- between them, promotion to K, B or C; b:parse gives the message alone
     local b = cheskers.new()
     for _, row in ipairs {
@@ -186,14 +186,14 @@ describe("move text at its edges", function()
   end)
 
   it("names the light square of a move", function()
-    -- b5: file 1 + rank 4 = 5, odd: light (docs/rules.md, squares)
+    -- b5: file 1 + rank 4 = 5, odd: light (docs/reference/rules.md, squares)
     refused("b5 is a light square", cheskers.new().play, cheskers.new(), "b6-b5")
     local b = cheskers.new()
     refused("a2 is a light square", b.play, b, "a2-b3")
   end)
 
   it("refuses a capture sign on a quiet move, with the text to write", function()
-    -- docs/rules.md, move text: '-' may stand for 'x', never the other way
+    -- docs/reference/rules.md, move text: '-' may stand for 'x', never the other way
     for _, text in ipairs { "b6xa5", "b6:a5", "b6Xa5" } do
       local b = cheskers.new()
       refused(text .. " is not a capture: write b6-a5", b.play, b, text)
@@ -210,7 +210,7 @@ describe("move text at its edges", function()
   end)
 
   it("reads a promotion letter written without '=', in either case", function()
-    -- docs/rules.md, move text: a promotion letter without '=' (g7-h8C) or
+    -- docs/reference/rules.md, move text: a promotion letter without '=' (g7-h8C) or
     -- in lower case is read. White pawn g7 (6 + 6: dark) steps to h8 (7 + 7)
     -- and promotes; the kings stand on a1 and g1, out of the way.
     local fen = "8/6P1/8/8/8/8/8/K5k1 w 0 1"
@@ -259,7 +259,7 @@ end)
 describe("perft just after a last king is taken", function()
   -- White: king a1, pawn c3; Black: king d4 (its only one), pawn h6. White's
   -- one legal move is the compulsory jump c3xe5; Black then has no king and
-  -- the game is over (docs/rules.md: a finished game has no moves), though
+  -- the game is over (docs/reference/rules.md: a finished game has no moves), though
   -- the pawn h6 could step. So perft(1) = 1 and perft(2) = perft(3) = 0.
   it("counts no move for the side that lost its last king", function()
     local b = cheskers.new("8/8/7p/8/3k4/2P5/8/K7 w 0 1")
@@ -298,7 +298,7 @@ describe("custom kinds", function()
   end)
 
   it("names the bad vector of a kind in its refusal", function()
-    -- docs/rules.md: only vectors with a + b even (dark squares kept) that
+    -- docs/reference/rules.md: only vectors with a + b even (dark squares kept) that
     -- fit on the board are accepted; {0, 0} goes nowhere
     refused("vector {1,2} leaves the dark squares", cheskers.new, nil,
       { pieces = { A = { leaps = { { 1, 1 }, { 1, 2 } } } } })
@@ -337,14 +337,14 @@ describe("custom kinds", function()
     local b = cheskers.new("7k/8/8/8/8/8/1p6/A5K1 w 0 1", rules)
     assert.same({ "a1xb2" }, move_texts(b))
     -- the same take by a kind whose captures are not compulsory forces
-    -- nothing (docs/rules.md: a take alone never forces anything)
+    -- nothing (docs/reference/rules.md: a take alone never forces anything)
     rules.pieces.A.compulsory = false
     b = cheskers.new("7k/8/8/8/8/8/1p6/A5K1 w 0 1", rules)
     assert.same({ "a1xb2", "g1-f2", "g1-h2" }, move_texts(b))
   end)
 
   it("keeps a compulsory take beside a longer jump under the majority rule", function()
-    -- docs/rules.md: majority counts the pieces of one chain and never
+    -- docs/reference/rules.md: majority counts the pieces of one chain and never
     -- filters takes. White pawn c3 jumps d4 and f6: c3xe5xg7 (two pieces;
     -- g7 is not the last rank, and nothing lies beyond). A (compulsory
     -- takes) on a1 takes the pawn b2: one piece, still legal. The king g1
@@ -427,7 +427,7 @@ describe("the solver on finished and drawn games", function()
 
   it("finds no win, and no error, where a filter leaves no move", function()
     -- the start, Black to move, every move forbidden: Black is stalemated
-    -- (docs/rules.md: the stalemated side loses), so the game is over
+    -- (docs/reference/rules.md: the stalemated side loses), so the game is over
     local b = cheskers.new(nil, { filter = function() return false end })
     assert.equal(0, #b:moves())
     check_no_win(b)
@@ -438,7 +438,7 @@ describe("the solver on finished and drawn games", function()
   end)
 
   it("defends: 0 when the attacker has won, no length when not", function()
-    -- docs/lua_api.md, b:defend: length 0 when the game is already won,
+    -- docs/reference/lua_api.md, b:defend: length 0 when the game is already won,
     -- move nil when the game is over; length nil when no win
     local m, len = cheskers.new(BLACK_WON):defend(3)
     assert.is_nil(m)
@@ -509,7 +509,7 @@ describe("search", function()
 
   it("reports seldepth also when no iteration finished", function()
     -- the start, Black to move: depth 1 visits the root and its 9 children
-    -- (docs/rules.md: perft(1) = 9), so a budget of 5 nodes stops it before
+    -- (docs/reference/rules.md: perft(1) = 9), so a budget of 5 nodes stops it before
     -- depth 1 finishes; it has been one ply deep by then
     local s = cheskers.new():search { nodes = 5 }
     assert.equal(0, s.depth)
@@ -519,7 +519,7 @@ describe("search", function()
 
   it("stops deepening once a forced win is found", function()
     -- c3xe5 takes Black's last king: a win in one ply. A search allowed 30
-    -- plies stops long before (docs/engine.md: wins are scored with their
+    -- plies stops long before (docs/guide/engine.md: wins are scored with their
     -- distance; deeper iterations cannot find a shorter one).
     local s = cheskers.new("8/8/7p/8/3k4/2P5/8/K7 w 0 1"):search { depth = 30 }
     assert.equal("c3xe5", tostring(s.move))
@@ -529,7 +529,7 @@ describe("search", function()
   end)
 
   it("reports inside an iteration the last finished line, then the best so far", function()
-    -- docs/engine.md, info_every: a partial report at depth k shows the
+    -- docs/guide/engine.md, info_every: a partial report at depth k shows the
     -- iteration's best line so far, else (before its first root move is
     -- scored) the last finished one. The root is searched with a full
     -- window, each root move once, and the best so far changes only when a
@@ -577,7 +577,7 @@ describe("search", function()
     -- on h8, c1 over b2 on a3: all taken). Black's only move now is g7xe5
     -- (over f6): b2 is stuck (a1 own, c1 White, no landing past c1), the
     -- bishop a1 behind b2, the king h8 behind g7. d4-e5 fills e5: then
-    -- Black has no move and loses (docs/rules.md, stalemate), a win one ply
+    -- Black has no move and loses (docs/reference/rules.md, stalemate), a win one ply
     -- deep. No other move does it: c1-d2 frees c1 (b2-c1 promotes), f6-e7
     -- frees f6, the rest leave e5 empty. The c7 promotions are searched
     -- first; d4-e5 comes later with a narrow window, where a Black that
@@ -589,7 +589,7 @@ describe("search", function()
 end)
 
 describe("evaluation features", function()
-  -- docs/engine.md: king_attacked counts a side's kings the other side could
+  -- docs/guide/engine.md: king_attacked counts a side's kings the other side could
   -- capture if it were to move, attacked its other pieces; features are the
   -- side to move's count minus the other side's. No bishops or camels here,
   -- so only jumps attack.

@@ -1,6 +1,6 @@
 -- tests/engine_spec.lua - the engine (b:search, b:eval, cheskers.engine) and
 -- the bots of scripts/bots/. The forced wins below are worked out by hand
--- from docs/rules.md; each position says why its answer is right.
+-- from docs/reference/rules.md; each position says why its answer is right.
 local cheskers = require "cheskers"
 local H = require "helpers"
 
@@ -409,7 +409,7 @@ describe("engine: edges of the search and the evaluation", function()
 
   it("a finished game at the root: the side to move's result", function()
     -- Black has no king and White is to move: White has already won
-    -- (docs/rules.md: a side that loses its last king loses), so the score
+    -- (docs/reference/rules.md: a side that loses its last king loses), so the score
     -- for the side to move is a win at distance 0.
     local r = cheskers.new(pos({ a1 = "K", h6 = "p" }, "w")):search { depth = 3 }
     assert.is_nil(r.move)
@@ -452,7 +452,7 @@ describe("engine: edges of the search and the evaluation", function()
     -- Every other White move is a pawn step, so no position repeats (a
     -- repetition would end the line as a draw). The pieces never come
     -- near each other: no jump, no promotion. At depth 1 each forced reply
-    -- is extended (docs/engine.md) while the ply is below 64, so plies 0..64
+    -- is extended (docs/guide/engine.md) while the ply is below 64, so plies 0..64
     -- are full-depth nodes, ply 64's reply is not extended and ply 65 is the
     -- quiescence search: the deepest ply reached is 65.
     local pawn = { "a3-b4", "b4-a5", "a5-b6", "b6-a7", "b2-a3", "a3-b4", "b4-a5", "a5-b6",
@@ -497,7 +497,7 @@ describe("engine: edges of the search and the evaluation", function()
 
   it("info_every: a partial report's line is legal, and once the final best move leads, the final line", function()
     -- The root raises its best line only when a move scores higher
-    -- (docs/engine.md, info_every): a partial report at depth k whose first
+    -- (docs/guide/engine.md, info_every): a partial report at depth k whose first
     -- move and score are those of the completed depth k already shows that
     -- iteration's whole line. Depth 7 from the start gives about twenty
     -- reports (one at every limits poll, each 1024 nodes, with 1e-9).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/errcodes_test.sh - the binding's one table of error codes (the enum
 # lb_code and its names, lua/lerror.h and lua/lerror.c) against the table of
-# docs/lua_api.md ("## Errors"): the same codes both ways, in the same
+# docs/reference/lua_api.md ("## Errors"): the same codes both ways, in the same
 # order; and no binding file but lerror.c writes an error value's code.
 # Prints TAP. Run from the repository root.
 set -u
@@ -28,17 +28,17 @@ fi
 awk '/^\| code \| meaning \|$/ { on = 1; next }
      on && /^\| ---/ { next }
      on && /^\|/ { split($0, f, "|"); c = f[2]; gsub(/[ `]/, "", c); print c; next }
-     on { exit }' docs/lua_api.md >"$tmp/doc"
+     on { exit }' docs/reference/lua_api.md >"$tmp/doc"
 
 if [ -s "$tmp/doc" ] && [ "$(wc -l <"$tmp/doc")" -ge 2 ]; then
-  ok "docs/lua_api.md has the table of error codes ($(wc -l <"$tmp/doc") rows)"
+  ok "docs/reference/lua_api.md has the table of error codes ($(wc -l <"$tmp/doc") rows)"
 else
-  not_ok "docs/lua_api.md has the table of error codes" "no rows found under '| code | meaning |'"
+  not_ok "docs/reference/lua_api.md has the table of error codes" "no rows found under '| code | meaning |'"
 fi
 
 while read -r code; do
   if grep -qx "$code" "$tmp/doc"; then ok "code $code (lua/lerror.c) is documented"
-  else not_ok "code $code (lua/lerror.c) is documented" "docs/lua_api.md's error table has no row \`$code\`"; fi
+  else not_ok "code $code (lua/lerror.c) is documented" "docs/reference/lua_api.md's error table has no row \`$code\`"; fi
 done <"$tmp/c"
 while read -r code; do
   if grep -qx "$code" "$tmp/c"; then ok "documented code $code is in lua/lerror.c's table"

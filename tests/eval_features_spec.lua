@@ -1,7 +1,7 @@
 -- tests/eval_features_spec.lua - the evaluation features added for issue 23
--- (free_pawn ... edge, docs/engine.md's weights table), each worked out by
+-- (free_pawn ... edge, docs/guide/engine.md's weights table), each worked out by
 -- hand on positions built for it. A feature is the side to move's count
--- minus the other side's. Squares: docs/rules.md (dark squares only; a
+-- minus the other side's. Squares: docs/reference/rules.md (dark squares only; a
 -- pawn's forward cone is every square its steps could reach).
 local cheskers = require "cheskers"
 local H = require "helpers"

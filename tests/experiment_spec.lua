@@ -1,7 +1,7 @@
 -- tests/experiment_spec.lua - rule experiments: statistics, the game
 -- schedule and shards, resuming, rule specs, and the variant machinery of
 -- rule tables (custom pieces, hooks, b:rules()). Expectations are derived
--- from docs/rules.md, docs/lua_api.md and issue 6, never copied from output.
+-- from docs/reference/rules.md, docs/reference/lua_api.md and issue 6, never copied from output.
 local cheskers = require "cheskers"
 local experiment = require "cheskers.experiment"
 local selfplay = require "cheskers.selfplay"
@@ -117,7 +117,7 @@ describe("experiment files", function()
   end)
 
   it("composes base, then what a preset changes, then the variant's own: a preset keeps the base", function()
-    -- docs/experiments.md: with base = { draw_repetition = 3 }, rules = "golomb" (a preset that
+    -- docs/guide/experiments.md: with base = { draw_repetition = 3 }, rules = "golomb" (a preset that
     -- changes nothing) plays with draw_repetition 3, as a table variant does
     local e = experiment.normalize({ base = { draw_repetition = 3 },
       variants = { { name = "preset", rules = "golomb" }, { name = "table", rules = { majority = false } },
@@ -211,13 +211,13 @@ describe("experiment files", function()
     end
   end)
 
-  it("docs/experiments.md's tables of fields name the schema's fields, no more, no fewer", function()
-    local f = assert(io.open("docs/experiments.md"))
+  it("docs/guide/experiments.md's tables of fields name the schema's fields, no more, no fewer", function()
+    local f = assert(io.open("docs/guide/experiments.md"))
     local doc = f:read("a")
     f:close()
     -- the rows "| `name` | ..." of the table after each heading
     local function table_after(heading)
-      local at = assert(doc:find(heading, 1, true), "no " .. heading .. " in docs/experiments.md")
+      local at = assert(doc:find(heading, 1, true), "no " .. heading .. " in docs/guide/experiments.md")
       local names, started = {}, false
       for line in doc:sub(at):gmatch("([^\n]*)\n") do
         local name = line:match("^| `([%w_]+)` |")
@@ -581,7 +581,7 @@ describe("variants in rule tables", function()
     assert.matches("3N4", b:fen(), 1, true)
   end)
 
-  -- A reference for take-style kinds, written from docs/lua_api.md: a
+  -- A reference for take-style kinds, written from docs/reference/lua_api.md: a
   -- vector {a, b} stands for its 8 symmetries; a leap goes one vector onto
   -- an empty square or takes an enemy there; a ride repeats it over empty
   -- squares and may take the first piece it meets if it is an enemy.
@@ -688,7 +688,7 @@ describe("variants in rule tables", function()
   end)
 
   it("every variant's legal moves match a plain reference in random games", function()
-    -- tests/variant_ref.lua is written from docs/rules.md and docs/lua_api.md;
+    -- tests/variant_ref.lua is written from docs/reference/rules.md and docs/reference/lua_api.md;
     -- it covers what the Dagaz conformance file does not: flying kings,
     -- backward pawn captures, promotion sets, and kinds defined by vectors
     -- that jump or take, compulsory or not, leaping or riding
@@ -926,7 +926,7 @@ describe("design research (issue 15)", function()
     end
     assert.is_true(flagged <= 1, flagged .. " of 20 seeds flagged a difference")
     -- the reason for the correction: unadjusted 95% intervals excluding 0 flag many seeds
-    -- (docs/experiments.md and docs/findings.md quote the count of this run)
+    -- (docs/guide/experiments.md and docs/notes/findings.md quote the count of this run)
     local n = 0
     for _ in pairs(unadjusted) do n = n + 1 end
     assert.is_true(n >= 5, n .. " of 20 seeds flagged by unadjusted intervals")

@@ -4,7 +4,7 @@
 -- refused by name without blocking, sizes capped before reading, empty
 -- paths refused by every path option, one line (no traceback) for a
 -- mistake in a file, and the file's words escaped on the console. The
--- expected messages are written from docs/security.md, not copied from a
+-- expected messages are written from docs/reference/security.md, not copied from a
 -- run. Readers that would wait on a FIFO run in a child process under
 -- `timeout`, so that a regression fails instead of hanging the suite.
 local cheskers = require "cheskers"
@@ -91,6 +91,13 @@ describe("cheskers.read_file", function()
 end)
 
 describe("cheskers.files", function()
+  it("reads /dev/null as the empty file (CHESKERS_RC=/dev/null: no start-up file), other devices refused", function()
+    assert.equal("", files.read("/dev/null", "script"))
+    local text, _, reason = files.read("/dev/zero", "script")
+    assert.is_nil(text)
+    assert.equal("device", reason)
+  end)
+
   it("check_path refuses an empty path, a NUL byte and a non-text", function()
     assert.equal("out", files.check_path("out"))
     assert.equal("/", files.check_path("/"))
@@ -254,7 +261,7 @@ describe("an empty path", function()
 end)
 
 -- Tracebacks only for bugs of running code; a mistake in a file read is one
--- line "FILE:LINE: message" (docs/security.md, "What reaches the console").
+-- line "FILE:LINE: message" (docs/reference/security.md, "What reaches the console").
 describe("one line for a mistake in a file, a traceback for a bug", function()
   it("a syntax error in an experiment file", function()
     local dir = H.tmpdir()

@@ -1,5 +1,5 @@
 -- tests/fitted_spec.lua - experiments played by an engine fitted to each
--- variant's rules (the field `fitted`, cheskers.fitted, docs/experiments.md
+-- variant's rules (the field `fitted`, cheskers.fitted, docs/guide/experiments.md
 -- "Fitted engines"): one fit per rules fingerprint, the cache reused, a
 -- damaged or foreign weights file refused by name, the same fit byte for
 -- byte, an interrupted tuning resumed, fitted and default games never
@@ -18,7 +18,7 @@ local H = require "helpers"
 local BUDGET = { games = 50, nodes = 50, seed = 3 }
 
 -- a: Golomb's rules; b: without the majority rule; c: the preset golomb,
--- the same rules as a (docs/experiments.md: a preset changes nothing from
+-- the same rules as a (docs/guide/experiments.md: a preset changes nothing from
 -- the defaults), so a and c share one fit.
 local function exp_table(extra)
   local t = {

@@ -106,7 +106,7 @@ describe("the bot loader", function()
     assert.are_not.equal(bots.load("builtin-greedy"), bots.load("builtin-greedy"))
   end)
 
-  -- the shipped bots declare their options (docs/bots.md): the wording is
+  -- the shipped bots declare their options (docs/guide/bots.md): the wording is
   -- cheskers.schema's, the ranges those the bots' headers give
   local SHIPPED = {
     { "engine:levle=3", "bot engine:levle=3: unknown option 'levle' (did you mean 'level'?)" },
@@ -207,7 +207,7 @@ end)
 
 describe("the fault policy", function()
   it("says an illegal move once, in the one move-error wording", function()
-    -- Black to move with its king on b8 (docs/rules.md: a king steps one
+    -- Black to move with its king on b8 (docs/reference/rules.md: a king steps one
     -- square diagonally): a1 is empty, the legal moves are b8-a7 and b8-c7
     local liar = bots.load { name = "liar", choose = function() return "a1-h8" end }
     local g = game.play { white = liar, black = liar, board = cheskers.new("1k6/8/8/8/8/8/8/6K1 b 0 1") }

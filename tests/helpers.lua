@@ -1,5 +1,5 @@
 -- tests/helpers.lua - shared code for the rules test suite.
--- Everything here is written from docs/rules.md, never from the program:
+-- Everything here is written from docs/reference/rules.md, never from the program:
 -- a FEN reader (to check the test data itself), move keys for comparing move
 -- sets, the conformance file loader (tests/data/), and scratch files and
 -- folders that are removed after the test that made them.
@@ -126,7 +126,7 @@ function H.dark(sq)
   local f, r = H.coords(sq)
   return (f + r) % 2 == 0
 end
--- The 32 dark squares, a1 c1 e1 g1 b2 ... h8 (docs/rules.md order).
+-- The 32 dark squares, a1 c1 e1 g1 b2 ... h8 (docs/reference/rules.md order).
 H.SQUARES = {}
 for r = 0, 7 do
   for f = 0, 7 do
@@ -136,7 +136,7 @@ end
 
 -- ---- positions -------------------------------------------------------------
 
--- Our own reading of the position format of docs/rules.md, strict. Returns
+-- Our own reading of the position format of docs/reference/rules.md, strict. Returns
 -- {board = {square = letter}, side = "w"/"b", quiet = n, moveno = n}
 -- or nil, message.
 function H.parse_fen(fen)
@@ -289,7 +289,7 @@ end
 
 -- ---- a reference reading of the move rules -------------------------------------
 
--- Our own legal move generator, written from docs/rules.md only and kept simple
+-- Our own legal move generator, written from docs/reference/rules.md only and kept simple
 -- (slow, obvious code). p: a parse_fen table; rules: a table of rule
 -- options (majority, capture, promote, flying_kings, pawns_capture_backward).
 -- Returns the list of legal moves as keys (H.key). Ambiguous combinations
@@ -432,7 +432,7 @@ function H.reference_moves(p, rules)
   return out
 end
 
--- A random legal-looking position (docs/rules.md: pieces on dark squares, no pawn
+-- A random legal-looking position (docs/reference/rules.md: pieces on dark squares, no pawn
 -- on its promotion rank, at least one king a side), as FEN. `density` is the
 -- chance that a square holds a piece.
 function H.random_position(density)

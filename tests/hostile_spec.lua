@@ -473,7 +473,7 @@ describe("hostile game records", function()
     for run in err:gmatch("[" .. unit .. "]+") do most = math.max(most, #run) end
     return most
   end
-  -- White's position after 1. d6-e5 from the start (docs/rules.md: the pawn
+  -- White's position after 1. d6-e5 from the start (docs/reference/rules.md: the pawn
   -- of d6 steps to e5; White to move)
   local AFTER_D6E5 = "1c1k1k1b/p1p1p1p1/1p3p1p/4p3/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 w 0 1"
   -- {what, the record, the message (nil: read), characters echoed at most}
@@ -594,7 +594,7 @@ end)
 
 -- Names are chosen by the code that runs (issue 22, "Names and values"):
 -- shown escaped on the console, stored as valid JSON, written as
--- well-formed XML and HTML (cheskers.escape; docs/security.md).
+-- well-formed XML and HTML (cheskers.escape; docs/reference/security.md).
 describe("hostile names and values", function()
   local dkjson = require "dkjson"
   local dir

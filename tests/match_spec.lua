@@ -478,7 +478,7 @@ describe("cheskers match as a user runs it", function()
     write(bot, "return { name = 'liar', choose = function() return 'a1-h8' end }\n")
     local text, code = run(bot .. " random --games 1 --opening-plies 0 --quiet")
     assert.equal(0, code)
-    -- the start (docs/rules.md): White's bishop on a1 is shut in by the
+    -- the start (docs/reference/rules.md): White's bishop on a1 is shut in by the
     -- pawn on b2; White's nine first moves
     assert.matches("game 1: liar (white) lost by illegal move a1-h8: the piece on a1 is blocked; "
       .. "legal moves: a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g1-f4 g1-h4 g3-f4 g3-h4\n", text, 1, true)

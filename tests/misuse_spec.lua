@@ -334,7 +334,7 @@ describe("misuse of the API", function()
         local m, err = b:parse("a1-b2")
         assert(m == nil and type(err) == "string", row[1] .. ": parse")
         if row[5] and row[5].result then
-          -- rules with Lua hooks are searched (docs/engine.md), not solved
+          -- rules with Lua hooks are searched (docs/guide/engine.md), not solved
           local r = b:search({ depth = 3 })
           assert(r.move == nil and #r.pv == 0, row[1] .. ": search under a hook found a move")
         else

@@ -1,4 +1,4 @@
--- The numbers users write (cheskers.numbers, docs/security.md "Numbers"),
+-- The numbers users write (cheskers.numbers, docs/reference/security.md "Numbers"),
 -- tried on every surface from the declarations: every numeric option of
 -- every subcommand (found in their argparse parsers), every number of the
 -- REPL's commands, every numeric option of the shipped bots and of

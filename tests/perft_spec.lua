@@ -1,8 +1,8 @@
--- tests/perft_spec.lua - the perft numbers of docs/rules.md, and divide.
+-- tests/perft_spec.lua - the perft numbers of docs/reference/rules.md, and divide.
 local cheskers = require "cheskers"
 local H = require "helpers"
 
--- Rows: rules, then {depth, nodes} pairs, all from docs/rules.md "Perft reference numbers".
+-- Rows: rules, then {depth, nodes} pairs, all from docs/reference/rules.md "Perft reference numbers".
 -- first = "white": the start position is symmetric under the half turn
 -- (a1 B <-> h8 b, c1 K <-> f8 k, ... h2 P <-> a7 p) and every rule is colour
 -- symmetric, so White moving first gives the same counts.

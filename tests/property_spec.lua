@@ -20,7 +20,7 @@ local SEED = tonumber(os.getenv("CHESKERS_PROPERTY_SEED") or "") or 20261130
 local GAMES = tonumber(os.getenv("CHESKERS_PROPERTY_GAMES") or "") or 3
 local PLIES = 70
 
--- One row per rule option value (docs/rules.md "Rule options"), a few mixes,
+-- One row per rule option value (docs/reference/rules.md "Rule options"), a few mixes,
 -- and the variant extensions (extra and redefined piece kinds).
 local RULESETS = {
   { name = "golomb" },

@@ -455,7 +455,7 @@ end)
 describe("puzzle fields", function()
   local FEN = "8/b7/1k5p/2p5/7P/4K3/8/8 b"
   -- the text of a file (one puzzle table) -> the message that rejects it,
-  -- in the wording of cheskers.schema and docs/puzzles.md
+  -- in the wording of cheskers.schema and docs/guide/puzzles.md
   local ROWS = {
     { 'title = "Two kings", fen = FEN, moves = 0',
       "p.lua: puzzle 1 ('Two kings'): moves must be a whole number from 1 to 64, not 0" },
@@ -509,8 +509,8 @@ describe("puzzle fields", function()
                         .. "or a table, not a function" } }, r.faults)
   end)
 
-  it("are the fields docs/puzzles.md lists, required ones marked", function()
-    local f = assert(io.open(H.ROOT .. "/docs/puzzles.md"))
+  it("are the fields docs/guide/puzzles.md lists, required ones marked", function()
+    local f = assert(io.open(H.ROOT .. "/docs/guide/puzzles.md"))
     local text = f:read("a")
     f:close()
     local documented, required = {}, {}

@@ -1,6 +1,6 @@
 -- tests/record_spec.lua - game records (cheskers.record): written, read back,
 -- numbered by the side that moves first, tags, comments, errors.
--- Positions and moves are worked out by hand from docs/rules.md (see
+-- Positions and moves are worked out by hand from docs/reference/rules.md (see
 -- the comments); nothing is copied from the program's output.
 local cheskers = require "cheskers"
 local record = require "cheskers.record"

@@ -4,7 +4,7 @@
 -- The C terminal module exists only inside the cheskers program; under
 -- busted (stock lua5.4) a small stand-in is preloaded. The whole program is
 -- driven through a terminal by tests/repl_test.sh.
--- Expected values are worked out by hand from docs/rules.md.
+-- Expected values are worked out by hand from docs/reference/rules.md.
 
 package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or function()
   return {
@@ -353,7 +353,7 @@ describe("a session", function()
   end)
 
   it("says a binding's argument error in the command's words, not Lua's", function()
-    -- perft's depth goes to 64 (docs/lua_api.md); the binding's message is
+    -- perft's depth goes to 64 (docs/reference/lua_api.md); the binding's message is
     -- "bad argument #2 to '?' (...)": neither the argument nor the function
     -- as the user typed them
     for _, line in ipairs({ "perft 99", "divide 99" }) do
@@ -530,7 +530,7 @@ describe("cheskers.movetext", function()
   local CAMEL = "7k/8/8/8/3p1P2/2P5/8/K5C1 w 0 1"
 
   -- word typed -> what the core's one grammar makes of it under the
-  -- default rules (docs/rules.md "Move text": squares a1..h8 on dark squares,
+  -- default rules (docs/reference/rules.md "Move text": squares a1..h8 on dark squares,
   -- the separators - x X :, promotion to K, B or C): its kind and written
   -- form, or the one message of a malformed word, or nothing (Lua)
   local SHAPES = {
@@ -575,7 +575,7 @@ describe("cheskers.movetext", function()
   end)
 
   it("reads piece and promotion letters from the rules", function()
-    -- a new kind N (docs/rules.md, pieces) that pawns may become, besides K
+    -- a new kind N (docs/reference/rules.md, pieces) that pawns may become, besides K
     local rules = { promote = "KN", pieces = { N = { leaps = { { 1, 3 } } } } }
     assert.same({ "move", "Nb8-c7" }, { cheskers.move_shape("Nb8-c7", rules) })
     assert.same({ "move", "g7-h8=N" }, { cheskers.move_shape("g7-h8=n", rules) })
@@ -618,7 +618,7 @@ describe("cheskers.movetext", function()
     { CAMEL, "g1-f4", "illegal move g1-f4: f4 holds your own piece; legal moves: c3xe5" },
     { CAMEL, "g1-h4", "illegal move g1-h4: a capture elsewhere is compulsory; legal moves: c3xe5" },
     { CAMEL, "g1-e3", "illegal move g1-e3: not a legal path for the piece on g1; legal moves: c3xe5" },
-    -- a step written as a capture: docs/rules.md's wording, as b:parse says it
+    -- a step written as a capture: docs/reference/rules.md's wording, as b:parse says it
     { START, "b6xa5", "b6xa5 is not a capture: write b6-a5" },
     { START, "b6:a5", "b6:a5 is not a capture: write b6-a5" },
   }
@@ -630,7 +630,7 @@ describe("cheskers.movetext", function()
     end
   end)
 
-  it("refuses a step written as a capture in the REPL as docs/rules.md says", function()
+  it("refuses a step written as a capture in the REPL as docs/reference/rules.md says", function()
     local S, _, err = session()
     assert.is_false(feed(S, "b6xa5"))
     assert.equal("cheskers: b6xa5 is not a capture: write b6-a5\n", err.text)

@@ -3,7 +3,7 @@
 # subcommands and batch sessions through pipes; the interactive REPL through
 # a pseudo-terminal (a tmux server of its own): the board, completion,
 # history, colours, Ctrl-C, a newcomer's first session.
-# Prints TAP. Expected values come from docs/rules.md (perft from the start: 9, 81,
+# Prints TAP. Expected values come from docs/reference/rules.md (perft from the start: 9, 81,
 # 652, ...; the start position text) or are worked out by hand from the rules
 # in the comments, never copied from the program's output.
 # Leaves no files behind: everything goes to a mktemp folder.
@@ -36,7 +36,7 @@ export HOME="$TMP/home" CHESKERS_HISTORY="$TMP/history"
 unset CHESKERS_RC NO_COLOR
 mkdir -p "$HOME"
 
-START='1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1'   # docs/rules.md
+START='1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1'   # docs/reference/rules.md
 ESC=$(printf '\033')
 
 . tests/tap.sh
@@ -126,7 +126,7 @@ has "-c still ran the other commands" "perft 3: 652 nodes" "$OUT"
 
 # ---- batch sessions ---------------------------------------------------------
 
-# after d6-e5 (docs/rules.md start, Black first): d6 empties, a black pawn on e5,
+# after d6-e5 (docs/reference/rules.md start, Black first): d6 empties, a black pawn on e5,
 # White to move, no capture (quiet 0), still move 1
 run 'd6-e5
 fen
@@ -156,7 +156,7 @@ perft 2
 perft 3
 perft 4
 '
-check "batch: perft 1..4 from the start (docs/rules.md)" \
+check "batch: perft 1..4 from the start (docs/reference/rules.md)" \
   "$START
 9 81 652 4395" "$(printf '%s\n' "$OUT" | sed -n 1p)
 $(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes in .* s (.*nodes\/s)$/\1/p' | tr '\n' ' ' | sed 's/ $//')"
@@ -250,7 +250,7 @@ perft 4
 rules golomb
 perft 6
 '
-# docs/rules.md: majority=false gives 1474381 at 7 and 209816 at 6;
+# docs/reference/rules.md: majority=false gives 1474381 at 7 and 209816 at 6;
 # capture=jumps (with majority=false) 4335 at 4; the defaults 209035 at 6
 check "batch: rules changes apply to the game (from the start here)" "209816 4335 209035" \
   "$(printf '%s\n' "$OUT" | sed -n 's/^perft [0-9]*: \([0-9]*\) nodes.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
@@ -330,9 +330,9 @@ check "batch: --norc skips it" 1 "$RC"
 rm -f "$HOME/.cheskersrc.lua"
 
 # ---- exploring positions (issue 12) -------------------------------------------
-# Expected texts are worked out by hand from docs/rules.md: the squares, the legal
+# Expected texts are worked out by hand from docs/reference/rules.md: the squares, the legal
 # moves of each position (listed in the comments) and the wording the REPL
-# promises (docs/cheskers.1).
+# promises (docs/reference/cheskers.1).
 
 # the 9 moves of the start (see divide 1 above), in board order
 START_MOVES="b6-a5 b6-c5 b8-a5 b8-c5 d6-c5 d6-e5 f6-e5 f6-g5 h6-g5"
@@ -622,7 +622,7 @@ check "first session: undo takes the move back" 2 "$(screen | grep -c 'White to 
 cmd "undo"
 check "first session: undo again, back at the start" 2 "$(screen | grep -c '^Black to move, move 1$')"
 cmd "perft 3"
-has "first session: perft 3 from the start (docs/rules.md)" "perft 3: 652 nodes in" "$(screen)"
+has "first session: perft 3 from the start (docs/reference/rules.md)" "perft 3: 652 nodes in" "$(screen)"
 has "first session: with nodes per second" "nodes/s)" "$(screen)"
 if leave; then ok "first session: quit leaves with status 0"; else not_ok "first session: quit leaves with status 0" "$(screen)"; fi
 
@@ -826,7 +826,7 @@ has "tb finds the tables built after the session looked" "a1-b2  loss in 2" "$OU
 has "tb DIR finds the tables built after the session looked" "tablebases: $TMP/later2 (every position with up to 3 pieces)" "$OUT"
 has "and the board shows their verdict from then on" "tablebase: Black wins in 2 plies" "$OUT"
 # go and the board's verdict see tables built after the session looked
-# (the longest win of KK v K, 33 plies: docs/endgames.md, the atlas; a
+# (the longest win of KK v K, 33 plies: docs/generated/endgames.md, the atlas; a
 # search of depth 3 alone cannot see it)
 run "fen 1K1K4/8/8/8/8/8/8/2k5 w 0 1
 tb $TMP/later3

@@ -2,7 +2,7 @@
 -- cannot show: the majority rule and the capture options, promotion, chains
 -- that stop on promotion or come back to their start, flying kings, backward
 -- pawn captures, the end of the game, draws, move text, FEN, make/undo, hash,
--- copy, rule options. Every expected value comes from docs/rules.md.
+-- copy, rule options. Every expected value comes from docs/reference/rules.md.
 --
 -- Positions are written as FEN by hand; each one carries a comment with its
 -- pieces, and the first test checks every FEN with our own reader (only dark
@@ -189,7 +189,7 @@ describe("test data", function()
     end
   end)
 
-  -- Two readings of docs/rules.md, by hand and by the reference generator of
+  -- Two readings of docs/reference/rules.md, by hand and by the reference generator of
   -- helpers.lua, must agree before either is used to judge the program.
   it("the reference generator gives every hand-written move list", function()
     for _, row in ipairs(LEGAL) do
@@ -236,7 +236,7 @@ end)
 -- ---- the start position and who moves first ----------------------------------
 
 describe("start position", function()
-  it("START is the docs/rules.md text and new() sets it up", function()
+  it("START is the docs/reference/rules.md text and new() sets it up", function()
     assert.are.equal(START, cheskers.START)
     local b = cheskers.new()
     assert.are.equal(START, b:fen())
@@ -290,7 +290,7 @@ local TEXTS = {
     { "c3xa5", "c3xf6xh4xe1xa5", "c3xf6xh4xf2", "c3xg7", "c3xh8" } },
 }
 
--- A custom kind J (docs/rules.md, rule experiments) that jumps like a king
+-- A custom kind J (docs/reference/rules.md, rule experiments) that jumps like a king
 -- but orthogonally, over the piece two squares away, landing four away.
 -- W: Ja1 Kh2; B: kg7 kc5 ka3 ke3 kc1. J jumps the square a1 e1 e5 a5 back to
 -- a1, either way round: one move. (Not in P: its letter J is not standard.)
@@ -405,7 +405,7 @@ describe("move text", function()
     end)
   end
 
-  -- docs/rules.md texts from the move fields.
+  -- docs/reference/rules.md texts from the move fields.
   local function expected_text(m)
     local s
     if m.jump then
@@ -419,7 +419,7 @@ describe("move text", function()
     return s .. (m.promotion and ("=" .. m.promotion) or "")
   end
 
-  -- Every legal move prints as docs/rules.md says and reads back to itself.
+  -- Every legal move prints as docs/reference/rules.md says and reads back to itself.
   local function check_round_trip(b, where, failures)
     for _, m in ipairs(b:moves()) do
       local t = tostring(m)
@@ -649,7 +649,7 @@ describe("FEN", function()
     assert.are.equal(1, b:moveno())
   end)
 
-  it("play and undo keep the pieces where docs/rules.md puts them", function()
+  it("play and undo keep the pieces where docs/reference/rules.md puts them", function()
     -- the ring: the king is back on d4, the four pieces are gone
     local b = board(P.ring)
     b:play(b:moves()[1])
@@ -674,7 +674,7 @@ end)
 -- ---- random games: reference moves, make/undo, hash -----------------------------
 
 -- Rule sets for random games. `oracle`: compare every position with the
--- reference generator (left out where docs/rules.md leaves a choice open:
+-- reference generator (left out where docs/reference/rules.md leaves a choice open:
 -- capture "all"/"optional" with the majority rule, and draws).
 local GAME_RULES = {
   { rules = nil, oracle = true },
@@ -778,7 +778,7 @@ end
 
 describe("random games", function()
   for gi, g in ipairs(GAME_RULES) do
-    it(("agree with docs/rules.md; make/undo restore fen and hash: rules %s"):format(H.rules_text(g.rules)), function()
+    it(("agree with docs/reference/rules.md; make/undo restore fen and hash: rules %s"):format(H.rules_text(g.rules)), function()
       math.randomseed(SEED + gi)
       local faults = {}
       local function fail(list)
@@ -827,7 +827,7 @@ local POSITIONS, DENSITY = 100, 0.45
 describe("random positions", function()
   for gi, g in ipairs(GAME_RULES) do
     if g.oracle then
-      it(("agree with docs/rules.md; every move played and taken back: rules %s"):format(H.rules_text(g.rules)), function()
+      it(("agree with docs/reference/rules.md; every move played and taken back: rules %s"):format(H.rules_text(g.rules)), function()
         math.randomseed(SEED * 3 + gi)
         local faults = {}
         for _ = 1, POSITIONS do

@@ -3,8 +3,8 @@
 -- set the program writes reads back to the same rule set, directly and
 -- through a game record's [Rules] tag; typos get "did you mean"; values are
 -- echoed with what is allowed; every command that takes --rules takes the
--- same forms. The option values below are the rule book's (docs/rules.md,
--- "Options"); the messages are docs/rules.md's "Options as text".
+-- same forms. The option values below are the rule book's (docs/reference/rules.md,
+-- "Options"); the messages are docs/reference/rules.md's "Options as text".
 local cheskers = require "cheskers"
 local rulespec = require "cheskers.rulespec"
 local rulearg = require "cheskers.rulearg"
@@ -169,7 +169,7 @@ describe("rules text", function()
     assert.same({ nil, "empty rule text" }, { cheskers.rules_text(" , ") })
   end)
 
-  it("composes one way: base, then the preset's own settings, then the spec's (docs/rules.md)", function()
+  it("composes one way: base, then the preset's own settings, then the spec's (docs/reference/rules.md)", function()
     local base = { draw_repetition = 3, majority = false }
     assert.same(base, rulespec.compose(base, "golomb"))
     assert.same({ draw_repetition = 3, majority = true, capture = "jumps" },

@@ -1,9 +1,15 @@
 #!/bin/sh
 # tests/run.sh - runs every test suite and ends with "N passed, N failed".
-# Suites: the busted specs (tests/*_spec.lua), the TAP-printing scripts
-# tests/*_test.sh and luacheck (.luacheckrc) over the files of LINT below.
-# Each prints TAP; a suite that dies without saying "not ok" counts as one
-# failure. Run from the repository root (make test).
+# Suites: each busted spec (tests/**/*_spec.lua, one busted process each),
+# the TAP-printing scripts tests/**/*_test.sh and luacheck (.luacheckrc) over
+# the files of LINT below. Each prints TAP; a suite that dies without saying
+# "not ok" counts as one failure. Run from the repository root (make test).
+# The suites run side by side, TEST_JOBS at a time (default: the number of
+# cores, nproc), the longest first (their times of the last run are kept in
+# build/test-times); each one's output is kept apart and printed, suite by
+# suite in a fixed order, once all have ended: "# SUITE: N passed, N failed"
+# and, for a suite that failed, its failures and the end of its stderr.
+# TEST_JOBS=1 runs them one after the other.
 # TESTS="tests/x_spec.lua tests/y_test.sh" runs only those suites (no
 # luacheck): to rerun part of the suite, also under make sanitize or make
 # valgrind, which run this script.
@@ -15,54 +21,88 @@
 # cuts a chunk's name in messages: messages must name files in full anyway.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-scratch=$tmp/scratch-a-folder-with-a-name-longer-than-the-60-characters-lua-keeps-of-a-file-name
-mkdir "$scratch" || exit 2
-TMPDIR=$scratch
-export TMPDIR
-pass=0; fail=0
 
 # The Lua of the whole repository (as make lint checks it; .luacheckrc).
 LINT="lua repl scripts tests bench"
 
-suite() { # name, command...
-  name=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  p=$(grep -c '^ok ' "$tmp/out"); f=$(grep -c '^not ok ' "$tmp/out")
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $name exited with status $rc"; fi
-  echo "# $name: $p passed, $f failed"
-  if [ "$f" -ne 0 ]; then
-    # the failures with their diagnostics, and whatever went to stderr
-    awk '/^not ok /{show=1; print; next} /^(ok|not ok) /{show=0} show' "$tmp/out"
-    tail -n 30 "$tmp/err"
-  fi
-  pass=$((pass + p)); fail=$((fail + f))
-}
+# ---- one suite (run by the lines below through xargs): SUITE OUTDIR --------
+if [ "${1:-}" = "--suite" ]; then
+  t=$2; out=$3/$(echo "$t" | tr '/' '_')
+  start=$(date +%s)
+  # luacheck: one "ok" per clean file, one "not ok" per warning
+  # shellcheck disable=SC2086 # LINT is a list of paths
+  case $t in
+    *_spec.lua) lua5.4 /usr/bin/busted -o TAP "$t" ;;
+    *_test.sh) sh "$t" ;;
+    luacheck) luacheck --formatter TAP --codes $LINT ;;
+  esac >"$out.out" 2>"$out.err"
+  echo "$? $(( $(date +%s) - start ))" >"$out.rc"
+  exit 0
+fi
 
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+scratch=$tmp/scratch-a-folder-with-a-name-longer-than-the-60-characters-lua-keeps-of-a-file-name
+mkdir "$scratch" "$tmp/out" || exit 2
+TMPDIR=$scratch
+export TMPDIR
+pass=0; fail=0
+
+
+# the suites, in the order their results are printed
 if [ -n "${TESTS:-}" ]; then
-  specs=""; scripts=""
+  suites=""
   for t in $TESTS; do
     case $t in
-      *_spec.lua) specs="$specs $t" ;;
-      *_test.sh) scripts="$scripts $t" ;;
-      *) echo "not ok - TESTS: $t is neither a tests/*_spec.lua nor a tests/*_test.sh"; exit 2 ;;
+      *_spec.lua|*_test.sh) ;;
+      *) echo "not ok - TESTS: $t is neither a *_spec.lua nor a *_test.sh of tests/"; exit 2 ;;
     esac
     [ -e "$t" ] || { echo "not ok - TESTS: no file $t"; exit 2; }
+    suites="$suites $t"
   done
-  # shellcheck disable=SC2086 # lists of paths
-  [ -z "$specs" ] || suite busted lua5.4 /usr/bin/busted -o TAP $specs
-  for t in $scripts; do suite "$t" sh "$t"; done
 else
-  suite busted lua5.4 /usr/bin/busted -o TAP
-  for t in tests/*_test.sh; do
-    [ -e "$t" ] || continue
-    suite "$t" sh "$t"
-  done
-  # one "ok" per clean file, one "not ok" per warning
-  # shellcheck disable=SC2086 # LINT is a list of paths
-  suite luacheck luacheck --formatter TAP --codes $LINT
+  # every tests/**/*_spec.lua and tests/**/*_test.sh (suites may sit in
+  # folders of their own), in the order of their paths
+  suites="$(find tests \( -name '*_spec.lua' -o -name '*_test.sh' \) -type f | LC_ALL=C sort) luacheck"
+fi
+
+# the order they start in: the longest of the last run first, new ones first
+# of all (unknown), so that the last to start are short
+times=build/test-times
+order=$(for t in $suites; do
+  s=$(awk -v t="$t" '$1 == t { print $2 }' "$times" 2>/dev/null)
+  echo "${s:-100000} $t"
+done | sort -rn | awk '{ print $2 }')
+
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+echo "$order" | xargs -P "$jobs" -I '{}' sh tests/run.sh --suite '{}' "$tmp/out"
+
+: >"$tmp/times"
+for t in $suites; do
+  o=$tmp/out/$(echo "$t" | tr '/' '_')
+  name=$t
+  case $t in *_spec.lua) name="busted $t" ;; esac
+  rc=1; secs=0
+  [ -f "$o.rc" ] && read -r rc secs <"$o.rc"
+  [ -f "$o.out" ] || : >"$o.out"
+  [ -f "$o.err" ] || echo "the suite did not run" >"$o.err"
+  echo "$t $secs" >>"$tmp/times"
+  p=$(grep -c '^ok ' "$o.out"); f=$(grep -c '^not ok ' "$o.out")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $name exited with status $rc"; fi
+  echo "# $name: $p passed, $f failed (${secs} s)"
+  if [ "$f" -ne 0 ]; then
+    # the failures with their diagnostics, and whatever went to stderr
+    awk '/^not ok /{show=1; print; next} /^(ok|not ok) /{show=0} show' "$o.out"
+    tail -n 30 "$o.err"
+  fi
+  pass=$((pass + p)); fail=$((fail + f))
+done
+# the times of this run for the next one (a partial run updates its suites)
+if [ -d build ]; then
+  [ -f "$times" ] || : >"$times"
+  awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' "$tmp/times" "$times" >"$tmp/times.new" &&
+    mv "$tmp/times.new" "$times"
 fi
 
 left=$(ls -A "$TMPDIR")

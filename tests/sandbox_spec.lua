@@ -166,7 +166,7 @@ end)
 
 -- ---- bots in a match ---------------------------------------------------------
 -- A bot that hangs or misbehaves loses its game with a reason and the match
--- goes on (docs/engine.md). With --sandbox a bot cannot touch files or
+-- goes on (docs/guide/engine.md). With --sandbox a bot cannot touch files or
 -- programs, exhaust memory or escape the limits by catching their errors
 -- either: it loses with a detail saying why.
 
@@ -379,7 +379,7 @@ describe("files with long paths are named in full in their errors", function()
   local function file(name, text) return H.write_file(dir .. "/" .. name, text) end
 
   -- A detail as a bot's fault or a box's failure gives it: one line of at
-  -- most 300 characters, a longer one cut to 297 and "..." (docs/security.md).
+  -- most 300 characters, a longer one cut to 297 and "..." (docs/reference/security.md).
   -- (Only a TMPDIR of some 200 characters makes the paths here that long.)
   local function detail_of(text)
     return #text > 300 and text:sub(1, 297) .. "..." or text
@@ -465,7 +465,7 @@ describe("files with long paths are named in full in their errors", function()
   end)
 end)
 
--- Issue 22: every board method docs/lua_api.md documents works inside a box
+-- Issue 22: every board method docs/reference/lua_api.md documents works inside a box
 -- (a --sandbox bot) as it does outside, or fails with the same clear error,
 -- which the bot may catch: no method reaches for what the box lacks (b:svg
 -- once used string patterns, and the bot lost its game even under pcall).
@@ -474,10 +474,10 @@ describe("every documented board method in a box", function()
   local cheskers = require "cheskers"
 
   -- The names of the board methods documented: `b:NAME(` in the rows of
-  -- the tables of docs/lua_api.md.
+  -- the tables of docs/reference/lua_api.md.
   local function documented()
     local names = {}
-    for line in io.lines(H.ROOT .. "/docs/lua_api.md") do
+    for line in io.lines(H.ROOT .. "/docs/reference/lua_api.md") do
       if line:match("^| `b:") then
         for name in line:gmatch("`b:([%w_]+)%(") do names[name] = true end
       end
@@ -525,7 +525,7 @@ describe("every documented board method in a box", function()
     return table.concat(parts, "; ")
   end
 
-  it("covers every method docs/lua_api.md documents", function()
+  it("covers every method docs/reference/lua_api.md documents", function()
     local covered = {}
     for _, c in ipairs(CALLS) do covered[c[1]] = true end
     for name in pairs(documented()) do

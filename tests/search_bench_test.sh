@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/search_bench_test.sh - the bench's comparison (bench/search_bench.c,
 # `search_bench compare NAME`) takes exactly the search's switches and
-# margins of docs/engine.md (it reads the one list, CHK_SEARCH_SWITCHES and
+# margins of docs/guide/engine.md (it reads the one list, CHK_SEARCH_SWITCHES and
 # CHK_SEARCH_MARGINS of core/cheskers.h) and refuses the tries that left the
 # code, naming the ones it takes. Prints TAP.
 set -u
@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/cprog.sh
 cprog bench/search_bench.c "$tmp/search_bench"
 
-# docs/engine.md: the switches that shipped, the margins, the rejected tries
+# docs/guide/engine.md: the switches that shipped, the margins, the rejected tries
 for name in rfp aspiration fp delta rfp_margin=90 fp_margin=200; do
   "$tmp/search_bench" compare "$name" 20 >"$tmp/out" 2>&1
   rc=$?

@@ -2,14 +2,14 @@
 -- (declared once: CHK_SEARCH_SWITCHES and CHK_SEARCH_MARGINS of
 -- core/cheskers.h, read through cheskers.engine.switches and .margins;
 -- b:search's rfp, aspiration, fp, delta, rfp_margin, fp_margin; the engine
--- bot's engine:rfp=..., engine:rfp_margin=...; docs/engine.md, "Search
+-- bot's engine:rfp=..., engine:rfp_margin=...; docs/guide/engine.md, "Search
 -- changes"): the list is the documented one and the rejected tries are
 -- gone, accepted and refused values, each one changes the search,
 -- node-limited searches stay reproducible, the board is restored.
 local cheskers = require "cheskers"
 local H = require "helpers"
 
--- docs/engine.md: the search changes that shipped (on by default, switchable
+-- docs/guide/engine.md: the search changes that shipped (on by default, switchable
 -- to measure them again), the margins with their defaults, and the tries
 -- rejected by their SPRT (not in the code any more)
 local DOCUMENTED = { "aspiration", "delta", "fp", "rfp" }

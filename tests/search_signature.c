@@ -3,7 +3,7 @@
  * move made (chk_perft without bulk counting). Built and run by
  * tests/search_signature_test.sh, which compares its output with
  * tests/data/search_signature.txt and with the perft numbers of
- * docs/rules.md.
+ * docs/reference/rules.md.
  *
  *   search_signature signature   one line per fixed search: rules, position,
  *                                depth, then the nodes, best move and score;

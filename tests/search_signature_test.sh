@@ -12,7 +12,7 @@
 #
 # Perft is counted both ways (bulk counting at the last ply, and every move
 # made, the path of chk_perft(p, d, false, stop) that only the bench used)
-# against the numbers of docs/rules.md, worked out independently of this
+# against the numbers of docs/reference/rules.md, worked out independently of this
 # program, and against hand counts for positions where a side has just lost
 # its last king (see the comments below). Then C API edges: kinds named by
 # letter, tablebase builds, a root answered by the tables, chk_weight_name
@@ -67,7 +67,7 @@ check() {
     || not_ok "$name: every move made gives $got_made, not $want"
 }
 START="1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
-# docs/rules.md, "Perft reference numbers"
+# docs/reference/rules.md, "Perft reference numbers"
 check "start, golomb" golomb "$START" "9 81 652 4395 30239"
 check "start, majority=false" majority=false "$START" "9 81 652 4395 30239"
 check "start, capture=jumps majority=false" "capture=jumps majority=false" "$START" "9 81 652 4335 28670"

@@ -219,7 +219,7 @@ task_states() {
 # when missing).
 games() { if [ -f "$1" ]; then grep -c -v '^{"header"' "$1"; else echo 0; fi; }
 
-# ---- 1. the recipe as README gives it, from the repository root ----------------------
+# ---- 1. the recipe as docs/guide/experiments.md gives it, from the repository root ----------------------
 
 EXP=scripts/experiments/majority.lua
 timeout 60 ./cheskers experiment $EXP --games 4 --shard 1/1 --out "$tmp/whole" --quiet >"$tmp/whole.out" 2>&1 ||

@@ -209,7 +209,7 @@ static void divide_keeps_counts(const chk_rules *base)
     r.hook_ud = &raiser;
     chk_pos_start(&p, &r);
     int n = chk_divide(&p, 3, moves, full, NULL);
-    /* docs/rules.md: 9 moves and 652 sequences of 3 plies from the start */
+    /* docs/reference/rules.md: 9 moves and 652 sequences of 3 plies from the start */
     int64_t sum = 0;
     for (int i = 0; i < n; i++)
         sum += full[i];

@@ -46,7 +46,7 @@ describe("SVG diagrams as a reader sees them", function()
   end)
 
   it("labels the side to move in words", function()
-    local b = cheskers.new()          -- Black moves first (docs/rules.md)
+    local b = cheskers.new()          -- Black moves first (docs/reference/rules.md)
     assert.equal(1, count(b:svg(), ">Black to move</text>"))
     b:play("d6-e5")
     local text = b:svg()

@@ -347,7 +347,7 @@ static void check_memory(const char *dir)
 }
 
 /* The progress reports of a build: pieces then pawns never go down (the
- * order docs/tablebases.md gives: a capture leads to fewer pieces, a
+ * order docs/guide/tables.md gives: a capture leads to fewer pieces, a
  * promotion to fewer pawns). The build stops at the first 4-piece
  * signature with a pawn: every other signature of up to 4 pieces without
  * one more pawn was reported before it. Counted by hand (a king each, the

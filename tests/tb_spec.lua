@@ -407,7 +407,7 @@ describe("tablebases", function()
     assert.are.equal(2, dist)
   end)
 
-  -- ---- table files are input (docs/security.md): what they can and cannot do
+  -- ---- table files are input (docs/reference/security.md): what they can and cannot do
 
   -- A copy of golomb's K v K alone in a new folder: folder, file name, path.
   local function kvk_copy(name)
@@ -429,7 +429,7 @@ describe("tablebases", function()
     return v
   end
 
-  -- FNV-1a 64 of text, going on from h (docs/tablebases.md: the checksum),
+  -- FNV-1a 64 of text, going on from h (docs/guide/tables.md: the checksum),
   -- written here from its definition (Lua integers wrap like uint64_t).
   local function fnv64(text, h)
     h = h or 0xcbf29ce484222325       -- (wraps to an integer)
@@ -437,7 +437,7 @@ describe("tablebases", function()
     return h
   end
 
-  -- The parts of a table file as docs/tablebases.md lays them out, read
+  -- The parts of a table file as docs/guide/tables.md lays them out, read
   -- here from that description: the header length, the block size and
   -- count, the block offsets (file offsets, then the file's end), the text.
   local function layout(path)
@@ -449,7 +449,7 @@ describe("tablebases", function()
     return { text = text, hlen = hlen, bsize = bsize, nblocks = nblocks, offs = offs }
   end
 
-  -- Writes the checksum docs/tablebases.md defines into the file at path:
+  -- Writes the checksum docs/guide/tables.md defines into the file at path:
   -- over the header (its checksum field as zeros), then the block index.
   local function reseal(path)
     local f = layout(path)
@@ -481,7 +481,7 @@ describe("tablebases", function()
     assert.are.equal("tablebase " .. path .. ": block 0 of 1: checksum mismatch (damaged)", err)
   end)
 
-  it("the checksum is the one docs/tablebases.md defines (header and block index)", function()
+  it("the checksum is the one docs/guide/tables.md defines (header and block index)", function()
     local _, _, path = kvk_copy("sum")
     local stored = field(path, 72, 8)
     reseal(path)
@@ -601,7 +601,7 @@ describe("tablebases", function()
     return src, dir, dir .. "/" .. file, layout(dir .. "/" .. file)
   end
 
-  -- The index of KK v KK (docs/tablebases.md): White's kings on squares
+  -- The index of KK v KK (docs/guide/tables.md): White's kings on squares
   -- a < b ranked a + b(b-1)/2 (the combinatorial number system), then
   -- Black's the same way, 496 ranks each; the squares numbered 0..31 in
   -- cheskers.SQUARES order.

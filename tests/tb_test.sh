@@ -115,7 +115,7 @@ check "tb atlas: tables of an incomplete set of 4 pieces are left out, and said 
   '[ "$(grep -c "^| K" "$tmp/atlas4")" -eq 9 ] && grep -q "^(Left out: 1 table of more pieces" "$tmp/atlas4"'
 ./cheskers tb atlas --dir "$tmp/none" >"$tmp/out" 2>&1
 check "tb atlas: no tables is an error" '[ $? -eq 2 ] && grep -q "no tables" "$tmp/out"'
-# ---- table files and folders are input (docs/security.md) -------------------
+# ---- table files and folders are input (docs/reference/security.md) -------------------
 # What another user of a shared folder (the usage's --dir /tmp/tb) can plant.
 kvk=$(ls "$dir" | grep '^KvK\.')      # KvK.RULEHASH.ctb of the default rules
 # A FIFO named like a table used to block every probe for ever: refused at

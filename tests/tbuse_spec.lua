@@ -52,7 +52,7 @@ local function random_letters(n)
 end
 
 -- The search score of a table value for the side to move: a game won (or
--- lost) d plies on (docs/engine.md).
+-- lost) d plies on (docs/guide/engine.md).
 local function score_of(value, d)
   if value == "draw" then return 0 end
   return value == "win" and WIN - d or -(WIN - d)

@@ -3,7 +3,7 @@
 # (and $CHESKERS_TB) for a win past the solver's 15 moves, refused with what
 # to do without tables; mine --tb finds studies that check passes, with the
 # tables and (within 15 moves) with the solver alone; the engine bot's tb=
-# option in a match; the endgame openings file of the match in README.
+# option in a match; the endgame openings file of the match in docs/guide/engine.md.
 # Prints TAP. Needs ./cheskers (make). Run from the repository root.
 set -u
 cd "$(dirname "$0")/.." || exit 2

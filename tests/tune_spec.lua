@@ -50,10 +50,10 @@ describe("stats.logistic with a ridge penalty", function()
 end)
 
 -- The weights the recovery games are played with, distinct from the
--- defaults (docs/engine.md: king 159, bishop 574, camel 361); the other
+-- defaults (docs/guide/engine.md: king 159, bishop 574, camel 361); the other
 -- weights are the defaults.
 local KNOWN = "king=300,bishop=400,camel=200"
--- Their bot, its search pinned (the features of docs/engine.md's "Search
+-- Their bot, its search pinned (the features of docs/notes/engine-history.md's "Search
 -- changes" off): the checks below are of one seeded draw, and on the games
 -- of today's search that draw is 2.5 standard errors off for pawn (other
 -- draws pass): new games need the tolerances revisited.
@@ -133,7 +133,7 @@ describe("the fit recovers known weights", function()
 
   it("from the games' own results: the loss of the fit is no more than the start's", function()
     -- Real results are not drawn from the engine's weights: the fit finds
-    -- the weights that predict them (docs/engine.md). What must hold: the
+    -- the weights that predict them (docs/notes/engine-history.md). What must hold: the
     -- fitted weights (plain maximum likelihood) predict the results at least
     -- as well as the weights the games were played with at their best scale.
     local fit = assert(tune.fit(data, { ridge = 0 }))
@@ -432,7 +432,7 @@ describe("cheskers tune", function()
   end)
 
   it("fits the weight of added kinds (extra) under rules that have them", function()
-    -- docs/rules.md: N, a new kind leaping (2, 2), in place of the camels
+    -- docs/reference/rules.md: N, a new kind leaping (2, 2), in place of the camels
     local d = dir()
     local rules = { start = "1n1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1N1 b 0 1", promote = "KBN",
                     pieces = { N = { leaps = { { 2, 2 } } } } }

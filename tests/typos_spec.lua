@@ -28,13 +28,13 @@ local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
 local TIMEOUT = math.ceil(20 * SCALE)    -- seconds per process
 local ROOT = H.ROOT
 
--- the start position (docs/rules.md)
+-- the start position (docs/reference/rules.md)
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
 -- Black: camel b8, pawns e7 and d6, king h8; White: pawn c5, king a1.
 -- Black must capture (d6xb4, or the camel b8xc5); b8-e7 is a camel leap
 -- onto Black's own pawn.
 local CAPTURE = "1c5k/4p3/3p4/2P5/8/8/8/K7 b"
--- A win in 1 worked out from docs/rules.md: White's pawn c3 jumps Black's
+-- A win in 1 worked out from docs/reference/rules.md: White's pawn c3 jumps Black's
 -- only king d4 (c3xe5): Black has no king left.
 local WIN1 = 'fen = "8/8/8/8/3k4/2P5/8/K7 w", moves = 1, solution = { "c3xe5" }'
 
@@ -79,7 +79,7 @@ local ROWS = {
   { "repl", "puzzle scripts/puzzles/win-in-1.lua 0", { "puzzle", "'0'" } },
   { "repl", "puzzle {file}", { "solutoin", "did you mean 'solution'" },
     file = "return { { " .. WIN1:gsub("solution", "solutoin") .. " } }" },
-  -- REPL: rules values (docs/rules.md options; README: typos get "did you mean")
+  -- REPL: rules values (docs/reference/rules.md options; README: typos get "did you mean")
   { "repl", "rules majority=maybe", { "majority", "true or false", "'maybe'" } },
   { "repl", "rules majority=yes", { "majority", "'yes'" } },
   { "repl", "rules majority=False", { "majority", "'False'" } },
@@ -98,13 +98,13 @@ local ROWS = {
   { "repl", "rules promote=KQ", { "promote", "Q" } },
   { "repl", "rules draw_repetition=2.5", { "draw_repetition", "2.5" } },
   { "repl", "rules draw_quiet_plies=99999999999999999999", { "draw_quiet_plies", "99999999999999999999" } },
-  -- REPL: bots (names and options, docs/bots.md)
+  -- REPL: bots (names and options, docs/guide/bots.md)
   { "repl", "bot randon", { "randon", "did you mean 'random'" } },
   { "repl", "bot Greedy", { "Greedy", "did you mean 'greedy'" } },
   { "repl", "bot engine:levle=3", { "levle", "did you mean 'level'" } },
   { "repl", "bot engine:level=x", { "level", "'x'" } },
   { "repl", "bot random purple", { "purple", "white", "black" } },
-  -- REPL: settings (repl.settings, README "can add commands and settings")
+  -- REPL: settings (repl.settings, docs/guide/exploring.md "can add commands and settings")
   { "repl", "repl.settings.flipp = true", { "flipp", "did you mean 'flip'" } },
   { "repl", "repl.settings.ascii = 'yes'", { "ascii", "'yes'" } },
 
@@ -168,7 +168,7 @@ local ROWS = {
   { "cli", "tournament random randon", { "randon", "did you mean 'random'" } },
   { "cli", "tournament random greedy --gauntlet greddy", { "greddy", "did you mean 'greedy'" } },
   { "cli", "tournament random engine:levle=3", { "levle", "did you mean 'level'" } },
-  -- tune: its options, its bot, its weights files (docs/engine.md, "Tuning the weights")
+  -- tune: its options, its bot, its weights files (docs/notes/engine-history.md, "Tuning the weights")
   { "cli", "tune --out {out} --games 2 --anchor bishp", { "bishp", "did you mean 'bishop'" } },
   { "cli", "tune --out {out} --games 2 --bot engine:levle=3", { "levle", "did you mean 'level'" } },
   { "cli", "tune --out {out} --games 2 --rules golmob", { "golmob", "did you mean 'golomb'" } },
@@ -177,7 +177,7 @@ local ROWS = {
     file = "return { weights = { kign = 300 } }" },
   { "repl", "weights {file}", { "bishp", "did you mean 'bishop'" }, file = "return { weights = { bishp = 1 } }" },
 
-  -- experiment files (docs/experiments.md field table)
+  -- experiment files (docs/guide/experiments.md field table)
   { "experiment file", R .. 'variants = { { name = "a" }, { name = "backward", rule = { pawns_capture_backward = true } } }',
     { "variant 2", "backward", "'rule'", "did you mean 'rules'" } },
   { "experiment file", R .. 'varients = { { name = "a" } }', { "varients", "did you mean 'variants'" } },
@@ -207,7 +207,7 @@ local ROWS = {
     { "blak", "did you mean 'black'" } },
   { "experiment file", R .. V .. ', limits = { node = 100 }', { "node", "did you mean 'nodes'" } },
   { "experiment file", 'bots = "builtin-random", trace = { dpeth = 2 }, ' .. V, { "dpeth", "did you mean 'depth'" } },
-  -- fitted engines (docs/experiments.md, "Fitted engines")
+  -- fitted engines (docs/guide/experiments.md, "Fitted engines")
   { "experiment file", R .. V .. ', fited = true', { "fited", "did you mean 'fitted'" } },
   { "experiment file", R .. V .. ', fitted = { gmaes = 10 }', { "gmaes", "did you mean 'games'" } },
   { "experiment file", R .. V .. ', fitted = { nodes = "many" }', { "nodes", "'many'" } },
@@ -215,7 +215,7 @@ local ROWS = {
   { "cli", "experiment {exp} --fitted nodse=50", { "nodse", "did you mean 'nodes'" } },
   { "cli", "experiment {exp} --weights-cahce x", { "--weights-cahce", "did you mean '--weights-cache'" } },
 
-  -- puzzle files (docs/puzzles.md), checked by cheskers check
+  -- puzzle files (docs/guide/puzzles.md), checked by cheskers check
   { "puzzle file", WIN1:gsub("solution", "solutoin"), { "solutoin", "did you mean 'solution'" } },
   { "puzzle file", WIN1:gsub("fen", "FEN"), { "FEN", "did you mean 'fen'" } },
   { "puzzle file", WIN1 .. ', tag = { "x" }', { "'tag'", "did you mean 'tags'" } },
@@ -231,7 +231,7 @@ local ROWS = {
   { "cli", "book {file}", { "solutoin", "did you mean 'solution'" },
     file = "return { { " .. WIN1:gsub("solution", "solutoin") .. " } }" },
 
-  -- option tables of the Lua API (docs/lua_api.md); DIR: a path nothing may create
+  -- option tables of the Lua API (docs/reference/lua_api.md); DIR: a path nothing may create
   { "lua", "cheskers.new(nil, { majorty = false })", { "majorty", "did you mean 'majority'" } },
   { "lua", "cheskers.new(nil, { majority = 'no' })", { "majority", "'no'" } },
   { "lua", "cheskers.new(nil, { capture = 'Jumps' })", { "'Jumps'", "did you mean 'jumps'" } },

@@ -1,5 +1,5 @@
 -- tests/variant_ref.lua - a slow, plain reference move generator for rule
--- variants, written from docs/rules.md and docs/lua_api.md (never from
+-- variants, written from docs/reference/rules.md and docs/reference/lua_api.md (never from
 -- the core): pawns, kings (short or flying), pawns capturing backward, the
 -- majority rule, capture = "mixed", and piece kinds defined by leap and ride
 -- vectors with capture style take or jump and the compulsory flag.

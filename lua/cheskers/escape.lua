@@ -4,7 +4,7 @@
 -- file picks its own names; a name holding a newline must not forge a
 -- table row, an escape sequence must not reach the terminal, a byte that
 -- is not UTF-8 must not make a results line invalid JSON, and a control
--- byte must not make an SVG invalid XML. docs/security.md ("Names and
+-- byte must not make an SVG invalid XML. docs/reference/security.md ("Names and
 -- values") says what each place shows.
 --
 --   escape.utf8(s) -> s as valid UTF-8: each byte that does not belong to

@@ -5,7 +5,7 @@
 -- cheskers.selfplay's, reading them back and the statistics
 -- cheskers.report's.
 --
--- An experiment file returns a table (docs/experiments.md has the table of
+-- An experiment file returns a table (docs/guide/experiments.md has the table of
 -- fields; tests/experiment_spec.lua checks that it names these and no others):
 --   name        = "majority",           -- default: the file name
 --   description = "what is compared",

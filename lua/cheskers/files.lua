@@ -6,11 +6,12 @@
 -- device or a socket is refused by name at once (a FIFO in a shared cache
 -- never hangs the program), and a file larger than the cap of its kind is
 -- refused before it is read (engine:weights=/dev/zero is a device; a huge
--- file fails in one line instead of filling the memory). docs/security.md
+-- file fails in one line instead of filling the memory). docs/reference/security.md
 -- ("Files and paths") lists the kinds and their caps.
 --
 --   files.CAPS[kind] -> the most bytes a file of kind may hold
 --   files.read(path, kind) -> text | nil, message, reason
+--       ("/dev/null" reads as the empty file, as in every Unix tool)
 --       reason: "missing" (nothing at path), "folder", "fifo", "device",
 --       "socket", "large", "path" (an empty path) or "error"
 --   files.head(path, kind) -> the first bytes of the file, the kind's cap
@@ -72,6 +73,7 @@ local function read(path, kind, head)
   if not cap then error("cheskers.files: unknown kind of file " .. tostring(kind), 3) end
   local ok, err = M.check_path(path, "the " .. kind .. " file's name")
   if not ok then return nil, err, "path" end
+  if path == "/dev/null" then return "" end   -- the empty file, as everywhere (CHESKERS_RC=/dev/null: no start-up file)
   return cheskers.read_file(path, cap, head)
 end
 

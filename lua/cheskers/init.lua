@@ -2,7 +2,7 @@
 -- built from lua/*.c) with what is written in Lua added on first use:
 -- cheskers.puzzle and cheskers.svg load when first indexed. (b:svg(opts) is
 -- a method of the binding, lua/lboard.c, which requires cheskers.svg when
--- called: nothing here patches the C types; docs/lua_api.md.)
+-- called: nothing here patches the C types; docs/reference/lua_api.md.)
 local core = require "cheskers.core"
 
 -- Lua modules reached as fields of the module, loaded on first use.

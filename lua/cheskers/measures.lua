@@ -4,7 +4,7 @@
 -- game's trace (drama, lead changes, decisiveness, killer moves,
 -- uncertainty), their means with 95% intervals over a group of games, and
 -- the piece values fitted from recorded material and results.
--- Definitions, formulas and sources: docs/experiments.md ("Design measures").
+-- Definitions, formulas and sources: docs/guide/experiments.md ("Design measures").
 --
 -- A trace is a list of integers, the engine's evaluation in centipawns from
 -- White's view: trace[1] of the start position, trace[i + 1] after ply i.

@@ -161,7 +161,7 @@ function movetext.illegal_message(b, text, err)
     return err or select(2, b:parse(text)) or (text .. " is not move text")
   end
   -- what b:parse says of a capture sign on a step ("b6xa5 is not a
-  -- capture: write b6-a5", docs/rules.md) is said as it is
+  -- capture: write b6-a5", docs/reference/rules.md) is said as it is
   err = err or select(2, b:parse(text))
   if err and (err:match("^ambiguous") or err:match("^%S+ is not a capture: write ")) then return err end
   local why, hint = reason_and_hint(b, norm)

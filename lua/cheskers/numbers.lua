@@ -1,5 +1,5 @@
 -- cheskers.numbers - the one reader of the numbers users write, and the
--- declarations of every numeric option (docs/security.md, "Numbers"):
+-- declarations of every numeric option (docs/reference/security.md, "Numbers"):
 -- the command line's options (cheskers WORD --NAME N), the REPL's counts
 -- and limits (go depth N, perft N, undo N ...) and the pairs of them
 -- (--shard I/N, --moves A-B). Each is declared once below with its kind

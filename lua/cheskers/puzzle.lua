@@ -55,7 +55,7 @@ puzzle.MAX_NODES = 10000000             -- solver nodes per search in check (abo
 puzzle.MAX_SECONDS = 30                 -- CPU seconds for one check (then no new search)
 
 local budget = puzzle.MAX_NODES         -- the node budget of each search of the check running
--- The check's time limit is CPU time (docs/puzzles.md: a loaded machine does
+-- The check's time limit is CPU time (docs/guide/puzzles.md: a loaded machine does
 -- not make a puzzle "too hard"); the time a report shows is elapsed time.
 local cpu_clock = os.clock
 local deadline = nil                    -- cpu_clock() past which it starts no search
@@ -91,7 +91,7 @@ local function read_rules(v, where)
   return t
 end
 
--- The fields of a puzzle (docs/puzzles.md lists them; a test checks that
+-- The fields of a puzzle (docs/guide/puzzles.md lists them; a test checks that
 -- the two agree). fen and moves are required.
 local function fields(extra)
   local f = {

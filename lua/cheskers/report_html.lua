@@ -221,7 +221,7 @@ local function design(add, list)
   end
   html_table(add, { "variant", "drama", "lead changes", "decided at", "killer moves", "uncertainty" }, rows)
   add(("<p class=\"note\">Means with 95%% intervals (Wilson for drama). Thresholds in pawns: clearly behind %s, "
-       .. "ahead %s, killer swing %s, near zero %s. Definitions: docs/experiments.md.</p>")
+       .. "ahead %s, killer swing %s, near zero %s. Definitions: docs/guide/experiments.md.</p>")
       :format(esc(th.drama or measures.DEFAULTS.drama), esc(th.lead or measures.DEFAULTS.lead),
               esc(th.killer or measures.DEFAULTS.killer), esc(th.doubt or measures.DEFAULTS.doubt)))
   for _, name in ipairs(measures.NAMES) do
@@ -358,7 +358,7 @@ function M.page(groups, files, opts)
   add("<style>" .. CSS .. "</style></head><body>")
   add("<h1>" .. esc(title) .. "</h1>")
   add('<p class="note">Made by <code>' .. esc(opts.command or "cheskers report") .. "</code>. Every number "
-      .. "has its 95% interval; the measures are defined in docs/experiments.md.</p>")
+      .. "has its 95% interval; the measures are defined in docs/guide/experiments.md.</p>")
   for _, list in ipairs(report.by_experiment(groups)) do experiment_section(add, list, files, opts) end
   add("</body></html>")
   return table.concat(out, "\n") .. "\n"

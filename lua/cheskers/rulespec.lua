@@ -5,7 +5,7 @@
 --
 -- The text of a rule set is read by the core (core/rules.c, through
 -- cheskers.rules_text: the one grammar of name=value text, shared with bot
--- options; docs/rules.md, "Options as text"):
+-- options; docs/reference/rules.md, "Options as text"):
 --   golomb                              a preset name alone
 --   majority=false capture=jumps        options that differ (spaces, commas or
 --                                       colons between); true/false are

@@ -131,7 +131,7 @@ local DIGEST_LINE = "-- digest %s (of the lines above: the weights cache refuses
 function M.weights_text(fit)
   local names = cheskers.engine.names
   local out = {
-    "-- cheskers engine weights (docs/engine.md, \"Weights files\"): fitted by cheskers tune",
+    "-- cheskers engine weights (docs/notes/engine-history.md, \"Weights files\"): fitted by cheskers tune",
     string.format("-- (the Texel method) on %d quiet positions of %d games. Load with", fit.positions, fit.games),
     "-- engine:weights=FILE (a bot spec) or the REPL's `weights FILE`.",
     "return {",

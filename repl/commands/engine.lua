@@ -147,7 +147,7 @@ end
 command {
   name = "weights", args = "[FILE | reset]", complete = "files",
   help = "The engine's evaluation weights (eval, go and the engine bot use them).\n"
-    .. "`weights FILE` loads a weights file (what cheskers tune writes, docs/engine.md):\n"
+    .. "`weights FILE` loads a weights file (what cheskers tune writes, docs/notes/engine-history.md):\n"
     .. "a weight the file leaves out gets its default. `weights reset`: the defaults.",
   run = function(S, _, rest)
     local arg = registry.trim(rest or "")

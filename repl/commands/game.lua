@@ -235,11 +235,11 @@ end
 command {
   name = "rules", args = "[OPTION=VALUE ... | golomb]", complete = complete_rules,
   help = "Shows the rules, or changes them for the current game.\n"
-    .. "Options (docs/rules.md): majority, capture, promote, first, flying_kings,\n"
+    .. "Options (docs/reference/rules.md): majority, capture, promote, first, flying_kings,\n"
     .. "pawns_capture_backward, draw_repetition, draw_quiet_plies.\n"
     .. "Example: rules majority=false capture=jumps. `rules golomb` goes back to the defaults.\n"
     .. "Options are laid over the current rules. A rule file or FILE.lua:VARIANT works too,\n"
-    .. "as for --rules (docs/rules.md, \"Options as text\").\n"
+    .. "as for --rules (docs/reference/rules.md, \"Options as text\").\n"
     .. "The position stays; its moves too when they are legal under the new rules\n"
     .. "(else the history is cleared, and rules says so). `new` starts over.",
   run = function(S, args, rest)

@@ -1,5 +1,5 @@
 -- alphabeta: a complete game-tree search written in plain Lua on the public
--- `cheskers` module API (docs/lua_api.md). It is meant to be read and
+-- `cheskers` module API (docs/reference/lua_api.md). It is meant to be read and
 -- copied: every piece a real engine has is here, in its simplest form, and
 -- it uses the parts of the API made for search loops, so it is fast too.
 --

@@ -7,10 +7,10 @@
 --   engine:time=S       S seconds a move
 --   engine:tb=DIR       probe the endgame tablebases in DIR inside the search
 --   engine:weights=FILE the weights of a weights file (cheskers tune writes
---                       them; docs/engine.md): every weight, the defaults
+--                       them; docs/guide/engine.md): every weight, the defaults
 --                       for those the file leaves out
 --   engine:rfp=false    a search switch off (cheskers.engine.switches: rfp,
---                       aspiration, fp, delta; each on by default, docs/engine.md)
+--                       aspiration, fp, delta; each on by default, docs/guide/engine.md)
 --   engine:rfp_margin=N a search margin (cheskers.engine.margins: rfp_margin,
 --                       fp_margin), N >= 1
 -- (every number in b:search's range: depth <= cheskers.engine.MAX_DEPTH ...)

@@ -4,7 +4,7 @@
 -- (500 nodes a move, scripts/bots/engine.lua), where Golomb's rules give the
 -- first mover (Black) about 54.5% (300 games: [47, 62])? Every one of the 56
 -- rule sets is raced
--- (cheskers design, docs/guide/design.md); the results are in docs/findings.md.
+-- (cheskers design, docs/guide/design.md); the results are in docs/notes/findings.md.
 --   cheskers design scripts/designs/fair_first_move.lua --out results/fair_first_move
 return {
   name = "fair_first_move",

@@ -5,7 +5,7 @@
 -- 2, where flying kings under Golomb's other rules draw about 19% of games?
 -- The space has 112 rule sets (fewer after the constraint); the proposer
 -- races 40 of them (random, then steps around the best: cheskers design,
--- docs/guide/design.md). The results are in docs/findings.md.
+-- docs/guide/design.md). The results are in docs/notes/findings.md.
 --   cheskers design scripts/designs/flying_kings.lua --out results/flying_kings
 return {
   name = "flying_kings_draws",

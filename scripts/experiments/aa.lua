@@ -3,7 +3,7 @@
 -- is a false alarm; with the Holm correction it should flag nothing in at
 -- least 19 seeds of 20. The test "A/A" of tests/experiment_spec.lua (make
 -- test) plays seeds 1 to 20 and checks that, and that unadjusted intervals
--- flag many seeds (9 of 20: docs/experiments.md).
+-- flag many seeds (9 of 20: docs/guide/experiments.md).
 local variants = {}
 for i = 1, 6 do variants[i] = { name = "same-" .. i, rules = {} } end
 return {

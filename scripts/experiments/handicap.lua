@@ -1,6 +1,6 @@
 -- handicap.lua - a known handicap: White starts without its bishop (a1).
 -- The piece values fitted from these games must find the bishop worth
--- something (docs/experiments.md, "Piece values"); the win rates say what
+-- something (docs/guide/experiments.md, "Piece values"); the win rates say what
 -- a bishop is worth in results.
 local NO_WHITE_BISHOP = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/2K1K1C1 b 0 1"
 return {

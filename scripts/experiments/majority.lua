@@ -1,5 +1,5 @@
 -- majority.lua - does the majority rule (a jump must capture the most
--- pieces, docs/rules.md) change who wins and how long games last?
+-- pieces, docs/reference/rules.md) change who wins and how long games last?
 -- Other descriptions of Cheskers leave the rule out: majority = false.
 return {
   name = "majority",

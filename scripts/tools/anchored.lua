@@ -6,7 +6,7 @@
 -- same maximum-likelihood ratings and prior as `cheskers tournament --report
 -- DIR`) and prints, as a Markdown table, every bot's Elo minus BOT's with the
 -- 95% interval of that difference (from the ratings' covariance, so BOT's own
--- uncertainty is counted once). docs/bots.md, "The strength scale".
+-- uncertainty is counted once). docs/guide/bots.md, "The strength scale".
 local tournament = require "cheskers.tournament"
 
 local dir, anchor = arg[1], arg[2]

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/tools/weights_sprt.sh - the runs behind the default evaluation
-# weights and the strength scale of engine:level (docs/engine.md, "How the
-# default weights were proven"; docs/bots.md, "The strength scale").
+# weights and the strength scale of engine:level (docs/notes/engine-history.md, "How the
+# default weights were proven"; docs/guide/bots.md, "The strength scale").
 #
 #   sh scripts/tools/weights_sprt.sh tune     the self-play games and the fit (runs/tune1, runs/w1.lua)
 #   sh scripts/tools/weights_sprt.sh sprt     w1 (the defaults of the first round) against the weights before them
@@ -19,7 +19,7 @@ set -eu
 JOBS=${JOBS:-$(nproc)}
 mkdir -p runs
 # The default weights before this tuning (pawn 100 and extra 250 unchanged),
-# as a weights file (docs/engine.md, "Weights files"); the features after
+# as a weights file (docs/notes/engine-history.md, "Weights files"); the features after
 # tempo did not exist then: 0 (a weight left out would get today's default).
 NEW0="free_pawn = 0, free_advance = 0, chess_mobility = 0, king_trapped = 0, king_danger = 0,
   advance_end = 0, trade = 0, backed = 0, edge = 0"
@@ -57,7 +57,7 @@ sprt)
         "./cheskers match $W1 $OLD --nodes 250 --games 2000 --opening-plies 8 --seed 2 --out runs/fixed250.jsonl --restart --quiet"
     ;;
 features)
-    # The third round (docs/engine.md, "New features"): 20,000 games of w1's
+    # The third round (docs/notes/engine-history.md, "New features"): 20,000 games of w1's
     # engine (the defaults of the second round; the features after tempo at
     # 0) at 1500 nodes, the fit of every weight (w4), its SPRTs against w1,
     # then fixed-length matches (other openings) against w1 and against the
@@ -92,7 +92,7 @@ headline)
     ;;
 scale)
     # the ten levels with today's weights, levels 1, 3 and 5 with the old
-    # ones (the strengths of the study in docs/findings.md), and the baselines;
+    # ones (the strengths of the study in docs/notes/findings.md), and the baselines;
     # from an empty folder: a folder's games say which bots played, not which
     # program, so games of an earlier engine would be taken as done
     rm -rf runs/scale

@@ -36,7 +36,7 @@ static inline char *fuzz_cstr(const uint8_t *data, size_t size)
     return s;
 }
 
-/* A rule set chosen by two bytes: every option of docs/rules.md, and now and then
+/* A rule set chosen by two bytes: every option of docs/reference/rules.md, and now and then
  * extra piece kinds (a jumping N, a riding W) or a redefined bishop/camel.
  * Always finishes; returns 0 or aborts. */
 static inline void fuzz_rules(chk_rules *r, uint8_t a, uint8_t b)

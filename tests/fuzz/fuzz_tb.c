@@ -3,7 +3,7 @@
  * Input: one flag byte, then the bytes of the file KKvK.HASH.ctb of the
  * default rules (15,872 entries), written into a private folder. With bit 0
  * of the flag the header checksum is first set to the one the file's header
- * and block index should have (computed here from docs/tablebases.md), so
+ * and block index should have (computed here from docs/guide/tables.md), so
  * that the fuzzer gets past it to the block index and the zstd blocks.
  * The tables opened on the folder must either refuse the file with a
  * message naming it, or read it: then its header, a walk over every one of

@@ -37,7 +37,7 @@ local function parser()
     :argname("CACHE"):convert(cli.path)
   cli.add_run_options(p, "the design's games in DIR")
   p:flag("--sandbox", "for a design you did not write: run FILE itself, its constraints and the bot files "
-         .. "in sandboxes (as experiment --sandbox; docs/security.md)")
+         .. "in sandboxes (as experiment --sandbox; docs/reference/security.md)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end

@@ -18,11 +18,11 @@ not give it to shards running at the same time). Then: cheskers report DIR.
 A bot that uses more than 3 limits.time + 1 s of CPU for a move (30 s
 without limits.time), or 3 times that in wall-clock time, loses that game
 (reason "time"); the hooks and measures of a --sandbox file have CPU time
-limits too (docs/security.md).
+limits too (docs/reference/security.md).
 An experiment with `fitted` first finds each variant's weights in the
 weights cache (DIR/weights, or --weights-cache) or fits them there (cheskers
 tune's method, once per rule set; shards wait for the one fitting), and
-plays every variant's engine with them (docs/experiments.md).]]
+plays every variant's engine with them (docs/guide/experiments.md).]]
 
 local function parser()
   local cli = require "cheskers.cli"
@@ -44,7 +44,7 @@ local function parser()
   p:flag("--moves", "also record each game's start position and moves (keys \"start\" and \"moves\")")
   require("cheskers.cli").add_run_options(p, "this experiment's result files (this seed) in DIR")
   p:flag("--sandbox", "for an experiment you did not write: run FILE itself, its hooks and measures "
-         .. "and the bot files in sandboxes (as match --sandbox; docs/security.md)")
+         .. "and the bot files in sandboxes (as match --sandbox; docs/reference/security.md)")
   p:flag("--quiet", "no progress on stderr")
   return p
 end

@@ -23,7 +23,7 @@ the folder holds every game, and at any time by cheskers tune --fit DIR.]]
 local EPILOG = [[
 Each game depends only on (seed, game number) and the inputs of the run,
 so shards, resumed runs and reruns play the same games and fit the same
-weights. docs/engine.md, "Tuning the weights", has the method, the file
+weights. docs/notes/engine-history.md, "Tuning the weights", has the method, the file
 format and which weights the games can determine.]]
 
 local function parser()

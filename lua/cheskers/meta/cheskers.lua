@@ -1,6 +1,6 @@
 ---@meta cheskers
 -- lua/cheskers/meta/cheskers.lua - LuaLS annotations of the `cheskers` module
--- (docs/lua_api.md is the reference): the module, boards, move objects,
+-- (docs/reference/lua_api.md is the reference): the module, boards, move objects,
 -- cheskers.engine and cheskers.tb, so that editors complete board methods and
 -- move fields. Definitions only: nothing here runs. tests/annotations_spec.lua
 -- checks it against the module and the docs.
@@ -240,7 +240,7 @@ function Board:squares() end
 ---@return table<string, string>
 function Board:piece_map() end
 
----Bit i is square i (docs/lua_api.md); `all` is every piece of the colour.
+---Bit i is square i (docs/reference/lua_api.md); `all` is every piece of the colour.
 ---@return {white: table<string, integer>, black: table<string, integer>}
 function Board:bitboards() end
 
