@@ -1,7 +1,7 @@
 /*
  * cheskers_tb.h - the public interface of the endgame tablebases: building
- * them by retrograde analysis (tb_build.c), the files and probing (tb.c),
- * material signatures and position indexes (tb_index.c).
+ * them by retrograde analysis (tb_build.c), the files (tb_file.c), opening
+ * and probing (tb.c), material signatures and position indexes (tb_index.c).
  *
  * A table holds, for one material signature (the pieces of each side, both
  * with at least one king) and one rule set, every legal position with White

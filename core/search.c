@@ -30,16 +30,16 @@
  * or eval callback) unwind through s->halted, with the chk_status to return
  * in s->status: every chk_make is paired with a chk_unmake on the way out,
  * so the position is always restored.
+ *
+ * The context (struct chk_search) and its transposition table are
+ * search_internal.h's and search_tt.c's, the move ordering search_order.h's,
+ * the tables' probes search_tb.c's; this file is the search itself.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cheskers_tb.h"
-#include "internal.h"
+#include "search_order.h"
 
-#define INF        (CHK_SCORE_WIN + 1)
-#define MOVE_STACK 16384            /* moves for every ply's list */
-#define NO_SQ      0xFF
 #define RFP_DEPTH  3                /* reverse futility pruning up to this depth */
 #define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply
                                        (opts.rfp_margin) */
@@ -50,127 +50,6 @@
                                        cannot lift standing pat to alpha */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
-enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
-
-/* A move as the transposition table and killers remember it: enough to
- * find the same move (chk_move_equal) in a generated list. */
-typedef struct move_key {
-    chk_bb captures;
-    uint8_t from, to, promo;
-} move_key;
-
-typedef struct tt_entry {
-    uint32_t key;           /* upper half of the Zobrist hash */
-    chk_bb captures;
-    int16_t score;
-    uint8_t from, to, promo;
-    int8_t depth;
-    uint8_t bound;
-    uint8_t age;
-} tt_entry;
-
-struct chk_search {
-    const chk_alloc *alloc;             /* of everything below (NULL: the C library) */
-    tt_entry *tt;
-    size_t tt_mask;
-    uint8_t age;
-    chk_move *moves;                    /* MOVE_STACK moves */
-    int *scores;                        /* ordering scores, parallel to moves */
-    move_key killers[CHK_MAX_PLY][2];
-    int history[2][CHK_SQUARES][CHK_SQUARES];
-    chk_move pv[CHK_MAX_PLY][CHK_MAX_PLY];  /* triangular PV table */
-    int pvlen[CHK_MAX_PLY];
-
-    /* the current search */
-    chk_pos *p;
-    const chk_search_opts *o;
-    chk_weights weights;
-    int64_t nodes, node_limit;
-    double seconds;
-    double t0;                          /* chk_clock() at the start */
-    bool halted;                        /* unwinding: a limit, a stop, a failure */
-    chk_status status;                  /* what chk_search_run returns then: CHK_OK
-                                           when its own limits (nodes, seconds) ended it */
-    int seldepth;
-    bool fast_quiet;    /* quiet_side() knows these rules */
-    /* the search's switches (CHK_SEARCH_SWITCHES), resolved, and margins */
-#define SWITCH_FIELD(name, what) bool name;
-    CHK_SEARCH_SWITCHES(SWITCH_FIELD)
-#undef SWITCH_FIELD
-    int rfp_margin, fp_margin;          /* a ply of depth */
-    /* opts.keep: what the tables of the last run were made under; a run
-     * under other rules or weights (or a Lua eval) starts from empty ones */
-    bool kept_valid;
-    chk_rules kept_rules;
-    chk_weights kept_weights;
-
-    /* tablebases: NULL when none or unusable for these rules */
-    chk_tb *tb;
-    int tb_pieces;                      /* probe positions with at most this many pieces */
-    /* partial reports (opts.info_every) */
-    chk_search_info *out;               /* the last completed iteration */
-    chk_search_info part;
-    chk_pos root;                       /* the root's board (history not to be played on) */
-    int iter_depth;                     /* the iteration in progress */
-    int root_score;                     /* its best score so far (pvlen[0] > 0) */
-    double info_next;                   /* elapsed() of the next partial report */
-};
-
-/* ---- context ------------------------------------------------------------ */
-
-chk_search *chk_search_new_alloc(size_t hash_bytes, const chk_alloc *alloc)
-{
-    chk_search *s = chk__zalloc(alloc, sizeof *s);
-    if (!s)
-        return NULL;
-    size_t n;
-    s->alloc = alloc;
-    s->tt = chk__table_alloc(alloc, hash_bytes, sizeof *s->tt, &n);
-    if (s->tt)
-        s->tt_mask = n - 1;
-    s->moves = chk__mem(alloc, NULL, 0, MOVE_STACK * sizeof *s->moves);
-    s->scores = chk__mem(alloc, NULL, 0, MOVE_STACK * sizeof *s->scores);
-    if (!s->tt || !s->moves || !s->scores) {
-        chk_search_free(s);
-        return NULL;
-    }
-    return s;
-}
-
-chk_search *chk_search_new(size_t hash_bytes)
-{
-    return chk_search_new_alloc(hash_bytes, NULL);
-}
-
-void chk_search_free(chk_search *s)
-{
-    if (!s)
-        return;
-    const chk_alloc *a = s->alloc;
-    if (s->tt)
-        chk__mem(a, s->tt, (s->tt_mask + 1) * sizeof *s->tt, 0);
-    chk__mem(a, s->moves, MOVE_STACK * sizeof *s->moves, 0);
-    chk__mem(a, s->scores, MOVE_STACK * sizeof *s->scores, 0);
-    chk__mem(a, s, sizeof *s, 0);
-}
-
-void chk_search_forget(chk_search *s)
-{
-    if (++s->age == 0)
-        chk_search_clear(s);    /* ages wrapped: zero everything once in 255 times */
-    s->age = s->age ? s->age : 1;
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->history, 0, sizeof s->history);
-}
-
-void chk_search_clear(chk_search *s)
-{
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
-    memset(s->killers, 0, sizeof s->killers);
-    memset(s->history, 0, sizeof s->history);
-    s->age = 0;
-}
-
 /* ---- helpers ------------------------------------------------------------ */
 
 static double elapsed(const chk_search *s)
@@ -178,70 +57,6 @@ static double elapsed(const chk_search *s)
     return chk_clock() - s->t0;
 }
 
-static inline move_key key_of(const chk_move *m)
-{
-    move_key k = { m->captures, m->from, m->to, m->promo };
-    return k;
-}
-
-static inline bool key_is(const move_key *k, const chk_move *m)
-{
-    return k->from == m->from && k->to == m->to && k->captures == m->captures
-           && k->promo == m->promo;
-}
-
-/* Mate scores are stored relative to the node, not the root. */
-static inline int score_to_tt(int v, int ply)
-{
-    return v >= CHK_SCORE_MATE_MIN ? v + ply : v <= -CHK_SCORE_MATE_MIN ? v - ply : v;
-}
-
-static inline int score_from_tt(int v, int ply)
-{
-    return v >= CHK_SCORE_MATE_MIN ? v - ply : v <= -CHK_SCORE_MATE_MIN ? v + ply : v;
-}
-
-/* Entries of earlier runs (another age) count as empty: every run starts
- * from an empty table without clearing it. */
-static inline tt_entry *tt_probe(chk_search *s, uint64_t h)
-{
-    tt_entry *e = &s->tt[h & s->tt_mask];
-    return e->key == (uint32_t)(h >> 32) && e->age == s->age && e->bound ? e : NULL;
-}
-
-/* True when entry e's bound ends a search of (alpha, beta) at ply: *v gets
- * its score. */
-static inline bool tt_cuts(const tt_entry *e, int ply, int alpha, int beta, int *v)
-{
-    int t = *v = score_from_tt(e->score, ply);
-    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
-           || (e->bound == BOUND_UPPER && t <= alpha);
-}
-
-static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound, const chk_move *m)
-{
-    tt_entry *e = &s->tt[h & s->tt_mask];
-    uint32_t key = (uint32_t)(h >> 32);
-    bool same = e->bound && e->key == key && e->age == s->age;
-    if (same && e->depth > depth && bound != BOUND_EXACT)
-        return;
-    if (!m && same && e->from != NO_SQ) {   /* keep the old best move */
-        e->depth = (int8_t)depth;
-        e->score = (int16_t)score;
-        e->bound = (uint8_t)bound;
-        e->age = s->age;
-        return;
-    }
-    e->key = key;
-    e->depth = (int8_t)depth;
-    e->score = (int16_t)score;
-    e->bound = (uint8_t)bound;
-    e->age = s->age;
-    e->from = m ? m->from : NO_SQ;
-    e->to = m ? m->to : NO_SQ;
-    e->promo = m ? m->promo : CHK_NONE;
-    e->captures = m ? m->captures : 0;
-}
 
 static void report_partial(chk_search *s);
 
@@ -297,45 +112,6 @@ static int evaluate(chk_search *s)
     return chk_eval(s->p, &s->weights);
 }
 
-/* Ordering scores for list[0..n): hash move, then captures (more pieces
- * first, then more value, cheaper capturer first) and promotions (the
- * static order of chk_order_scores, which bots get too), killers, history. */
-static void score_moves(chk_search *s, chk_move *list, int *sc, int n, const tt_entry *e, int ply)
-{
-    int side = s->p->side;
-    chk_order_scores(s->p, &s->weights, list, n, sc);
-    for (int i = 0; i < n; i++) {
-        const chk_move *m = &list[i];
-        if (e && e->from == m->from && e->to == m->to && e->captures == m->captures
-            && e->promo == m->promo)
-            sc[i] = 1 << 30;
-        else if (m->captures || m->promo != CHK_NONE)
-            continue;
-        else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][0], m))
-            sc[i] = (1 << 24) + 1;
-        else if (ply < CHK_MAX_PLY && key_is(&s->killers[ply][1], m))
-            sc[i] = 1 << 24;
-        else
-            sc[i] = s->history[side][m->from][m->to];
-    }
-}
-
-/* Moves the best-scored remaining move to position i. */
-static inline void pick(chk_move *list, int *sc, int i, int n)
-{
-    int b = i;
-    for (int j = i + 1; j < n; j++)
-        if (sc[j] > sc[b])
-            b = j;
-    if (b != i) {
-        chk_move t = list[i];
-        list[i] = list[b];
-        list[b] = t;
-        int u = sc[i];
-        sc[i] = sc[b];
-        sc[b] = u;
-    }
-}
 
 static inline void update_pv(chk_search *s, int ply, const chk_move *m)
 {
@@ -373,71 +149,6 @@ static bool repeated(const chk_pos *p)
         if (p->hist[p->nhist - i].hash == p->hash)
             return true;
     return false;
-}
-
-/* ---- tablebases ---------------------------------------------------------- */
-
-/* The score of a finished game reached dist plies after ply (capped so that
- * it stays a forced result: CHK_SCORE_MATE_MIN is 2 * CHK_MAX_PLY plies). */
-static int result_score(int value, int ply, int dist)
-{
-    int at = ply + dist;
-    if (at > 2 * CHK_MAX_PLY - 1)
-        at = 2 * CHK_MAX_PLY - 1;
-    return value == CHK_TB_DRAW ? 0
-           : value == CHK_TB_WIN ? CHK_SCORE_WIN - at : -(CHK_SCORE_WIN - at);
-}
-
-/* The tables' score of the position at ply, or INF when no table covers it
- * (a damaged file counts as not covered: the search goes on without it). */
-static int tb_score(chk_search *s, int ply)
-{
-    const chk_pos *p = s->p;
-    int value, dist;
-    if (!s->tb || bb_count(p->occ[0] | p->occ[1]) > s->tb_pieces)
-        return INF;
-    if (chk_tb_probe(s->tb, p, &value, &dist) != 1)
-        return INF;
-    return result_score(value, ply, dist);
-}
-
-/* The tables usable for this search (any signature with a file is probed;
- * a missing one costs a hash look-up): not under draw_quiet_plies (a table
- * win may take longer than the rule allows; draw_repetition cannot spoil
- * one, since a fastest win never repeats a position). */
-static void tb_setup(chk_search *s)
-{
-    s->tb = s->o->tb && !s->p->rules->draw_quiet_plies ? s->o->tb : NULL;
-    if (s->tb && chk_tb_count(s->tb) == 0)
-        s->tb = NULL;       /* no file at all: nothing to probe */
-    s->tb_pieces = CHK_TB_MAX_PIECES;
-}
-
-/* Answers a covered root from the tables: *out gets the tables' best move,
- * a line of best moves after it and the exact score. Returns false when the
- * root is not covered (then the search runs). */
-static bool tb_root(chk_search *s, chk_search_info *out)
-{
-    chk_pos *p = s->p;
-    chk_move m;
-    int value, dist, made = 0;
-    if (!s->tb || bb_count(p->occ[0] | p->occ[1]) > s->tb_pieces
-        || chk_tb_best_move(s->tb, p, &m, &value, &dist) != 1)
-        return false;
-    out->score = result_score(value, 0, dist);
-    out->depth = 1;
-    out->tb = true;
-    out->pv[made] = m;
-    while (made < CHK_MAX_PLY - 1 && chk_make(p, &out->pv[made])) {
-        made++;
-        int v2, d2;
-        if (chk_tb_best_move(s->tb, p, &out->pv[made], &v2, &d2) != 1)
-            break;
-    }
-    out->npv = made > 0 ? made : 1;
-    while (made-- > 0)
-        chk_unmake(p);
-    return true;
 }
 
 /* ---- partial reports ------------------------------------------------------ */
@@ -518,7 +229,7 @@ static int qsearch(chk_search *s, int alpha, int beta, int ply, chk_move *list)
     int v = game_over(s, ply);
     if (s->halted || v != INF)
         return v;
-    if (ply > 0 && (v = tb_score(s, ply)) != INF)
+    if (ply > 0 && (v = chk__search_tb_score(s, ply)) != INF)
         return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
@@ -632,7 +343,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         return v;
     if (ply > 0 && repeated(p))
         return 0;
-    if (ply > 0 && (v = tb_score(s, ply)) != INF)
+    if (ply > 0 && (v = chk__search_tb_score(s, ply)) != INF)
         return v;
     if (ply >= CHK_MAX_PLY - 1 || list + CHK_MAX_MOVES > s->moves + MOVE_STACK)
         return evaluate(s);
@@ -712,19 +423,8 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
                 if (ply == 0)
                     s->root_score = v;
                 if (v >= beta) {
-                    if (!tactical && ply < CHK_MAX_PLY) {
-                        if (!key_is(&s->killers[ply][0], m)) {
-                            s->killers[ply][1] = s->killers[ply][0];
-                            s->killers[ply][0] = key_of(m);
-                        }
-                        int *h = &s->history[p->side][m->from][m->to];
-                        *h += depth * depth;
-                        if (*h > (1 << 20)) {
-                            for (int a = 0; a < CHK_SQUARES; a++)
-                                for (int b = 0; b < CHK_SQUARES; b++)
-                                    s->history[p->side][a][b] /= 2;
-                        }
-                    }
+                    if (!tactical && ply < CHK_MAX_PLY)
+                        order_cutoff(s, ply, depth, m);
                     break;
                 }
             }
@@ -813,7 +513,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
     s->root = *p;
     out->root = &s->root;
     s->info_next = o->info_every > 0 ? o->info_every : 0;
-    tb_setup(s);
+    chk__search_tb_setup(s);
 
     int maxdepth = o->depth > 0 && o->depth < CHK_MAX_PLY - 1 ? o->depth : CHK_MAX_PLY - 1;
     int done = 0;
@@ -829,7 +529,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         return CHK_OK;
     }
     chk_move first = s->moves[0];
-    if (tb_root(s, out)) {
+    if (chk__search_tb_root(s, out)) {
         out->nodes = s->nodes;
         out->seconds = elapsed(s);
         return o->info && o->info(o->info_ud, out) ? CHK_ABORTED : CHK_OK;

@@ -6,7 +6,9 @@
  *   status.c, squares.c, suggest.c -> rules.c -> movegen.c -> board.c
  *   (set-up, position text, make/unmake) -> result.c (the game result,
  *   and the legal moves, which depend on it) -> movetext.c, perft.c,
- *   eval.c -> tb.c -> search.c, solve.c, tb_build.c
+ *   eval.c -> tb_index.c (the tables' index) -> tb_file.c (their files) ->
+ *   tb.c -> search_tt.c, search_tb.c (the engine's context and
+ *   its tablebase probes) -> search.c, solve.c, tb_build.c
  * (tests/layers_test.sh checks it on the built objects.)
  */
 #include "internal.h"

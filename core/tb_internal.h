@@ -1,7 +1,9 @@
 /*
- * tb_internal.h - what the tablebase files share (tb.c: signatures, the
- * position index, files and probing; tb_build.c: retrograde analysis).
- * Not part of the public interface.
+ * tb_internal.h - what the tablebase files share (tb_index.c: signatures
+ * and the position index; tb_file.c: the file format, writing, reading and
+ * checking; tb.c: the rules, the registry of a folder's tables and
+ * probing; tb_build.c: retrograde analysis). Not part of the public
+ * interface.
  */
 #ifndef CHESKERS_TB_INTERNAL_H
 #define CHESKERS_TB_INTERNAL_H
@@ -129,6 +131,17 @@ bool tb_listed(const chk_tb *tb, uint32_t key);
 uint64_t tb_file_bytes(const chk_tb *tb, const tb_layout *lay);
 /* Registers a table file (after a build); returns the table or NULL. */
 tb_table *tb_add(chk_tb *tb, const tb_sig *s);
+/* tb_file.c: the path of table name's file in tb->dir with suffix
+ * appended (malloc'ed; NULL when out of memory). */
+char *tb_file_path(const chk_tb *tb, const char *name, const char *suffix);
+/* tb_file.c: reads t's file into memory and checks it: t->state 1, or -1
+ * (damaged) with tb->err saying why. */
+void tb_load(chk_tb *tb, tb_table *t);
+/* tb_file.c: frees what tb_load read (t stays registered). */
+void tb_unload(tb_table *t);
+/* tb_file.c: whether t's file is sound as far as its header, block index
+ * and size say (read, checked and forgotten). */
+bool tb_head_sound(const chk_tb *tb, const tb_table *t);
 /* Writes a finished table: a new temporary file of a name no one else has
  * (created exclusively, never through a link), fsync, rename. CHK_OK, or
  * CHK_NO_MEMORY or CHK_TB_ERROR with a message in err. */

@@ -2,7 +2,7 @@
  * tb_walk.c - walking the positions of one table: the won ones, how many of
  * them have a single winning move (the atlas), and the longest of them (the
  * candidates of endgame studies, cheskers mine --studies). The interface is
- * cheskers_tb.h; the index and probing are tb.c's.
+ * cheskers_tb.h; the index is tb_index.c's, probing tb.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,7 +26,11 @@ core/movegen
 core/board
 core/result
 core/movetext core/perft core/eval
+core/tb_index
+core/tb_file
 core/tb
+core/search_internal.h
+core/search_tt core/search_tb
 core/search core/solve core/tb_build core/tb_walk
 lua/lerror
 lua/lbind
@@ -39,11 +43,15 @@ repl/term
 repl/main'
 # The headers that belong to no file of their own name (X.h belongs to X.c):
 # the core's public and internal headers are a layer of their own, under
-# every core file; the tablebases' go with tb.c.
+# every core file; the tablebases' go with tb_index.c, the lowest of their
+# files; the engine's context is a layer under the engine's files, its move
+# ordering goes with search.c.
 HEADERS='core/cheskers.h core/cheskers.h
 core/internal.h core/internal.h
-core/cheskers_tb.h core/tb
-core/tb_internal.h core/tb'
+core/cheskers_tb.h core/tb_index
+core/tb_internal.h core/tb_index
+core/search_internal.h core/search_internal.h
+core/search_order.h core/search'
 
 echo "$LAYERS" | awk '{ for (i = 1; i <= NF; i++) print $i, NR }' | sort >"$tmp/layer"
 

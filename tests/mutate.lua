@@ -47,7 +47,12 @@ local CORE_TESTS = {
 local FILE_TESTS = {
   ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
                     "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
+  ["core/tb_index.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
+                          "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
+  ["core/tb_file.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
+                         "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
   ["core/solve.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
+  ["core/search_tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
   ["core/status.c"] = { "sh tests/status_test.sh" },
   ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
   -- the C API's edges that the binding never reaches (a second, quick)

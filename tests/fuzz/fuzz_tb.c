@@ -1,5 +1,5 @@
 /*
- * fuzz_tb.c - libFuzzer target: the tablebase file reader (core/tb.c).
+ * fuzz_tb.c - libFuzzer target: the tablebase file reader (core/tb_file.c).
  * Input: one flag byte, then the bytes of the file KKvK.HASH.ctb of the
  * default rules (15,872 entries), written into a private folder. With bit 0
  * of the flag the header checksum is first set to the one the file's header
