@@ -916,3 +916,30 @@ describe("hostile files and folders", function()
     assert.truthy(text:find("golomb\\x1b[2J\\n  forged line;", 1, true), text)
   end)
 end)
+
+-- The attacks of the third round (docs/security.md): each found a hole,
+-- now closed at its owner.
+describe("attacks of the third round", function()
+  local dir
+  before_each(function() dir = H.tmpdir() end)
+  after_each(function() H.rmdir(dir) end)
+
+  local function q(s) return H.shell_quote(s) end
+
+  -- One line, no traceback, the exit status given.
+  local function refused(args, status, expect)
+    local text, code = H.run_program(args)
+    assert.equal(status, code, text)
+    assert.is_nil(text:find("traceback", 1, true), text)
+    assert.equal(1, select(2, text:gsub("\n", "")), text)
+    if expect then assert.truthy(text:find(expect, 1, true), text) end
+    return text
+  end
+
+  it("numbers: --sprt with ELO0 not below ELO1 (it never decides, or decides backwards) is refused", function()
+    for _, v in ipairs({ "0,0", "5,-5" }) do
+      refused(("match builtin-random builtin-random --games 2 --max-plies 4 --sprt %s --out %s")
+        :format(v, q(dir .. "/m.jsonl")), 1, "ELO0 must be below ELO1, not " .. v)
+    end
+  end)
+end)
