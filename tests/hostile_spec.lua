@@ -942,4 +942,17 @@ describe("attacks of the third round", function()
         :format(v, q(dir .. "/m.jsonl")), 1, "ELO0 must be below ELO1, not " .. v)
     end
   end)
+  it("paths: a device, a file or an empty name as the tables' folder is refused, not offered a build there", function()
+    local file = dir .. "/file"
+    H.write_file(file, "x")
+    for _, d in ipairs({ "/dev/null", file }) do
+      refused(("tb probe --dir %s '8/8/8/8/8/2k5/8/K7 w'"):format(q(d)), 2, "is not a folder")
+      refused(("match engine:tb=%s builtin-random --games 2 --max-plies 4 --out %s")
+        :format(q(d), q(dir .. "/m.jsonl")), 1, "is not a folder")
+      refused("-c " .. q("tb " .. d), 1, "is not a folder")
+    end
+    local ok, err = pcall(cheskers.tb.open, "")
+    assert.is_false(ok)
+    assert.matches("folder is empty", tostring(err), 1, true)
+  end)
 end)
