@@ -955,4 +955,27 @@ describe("attacks of the third round", function()
     assert.is_false(ok)
     assert.matches("folder is empty", tostring(err), 1, true)
   end)
+  it("paths: an output named by a FIFO or a link to a device is refused, neither waited on nor replaced", function()
+    -- (without the check a stream opened on the FIFO waited for a reader for ever, and a whole file was
+    -- renamed over the link: run as root with --html /dev/null, the device itself became a file)
+    local fifo, link = dir .. "/fifo", dir .. "/null"
+    assert.is_true(os.execute(("mkfifo %s && ln -s /dev/null %s"):format(q(fifo), q(link))))
+    local t = dir .. "/t"
+    local text, code = H.run_program(("tournament builtin-random builtin-greedy --games 2 --max-plies 4 --quiet --out %s")
+      :format(q(t)))
+    assert.equal(0, code, text)
+    local function last_line(args, expect)
+      text, code = H.run_program(args)   -- (timeout 120 s: a wait on the FIFO fails, slowly)
+      assert.equal(1, code, text)
+      assert.is_nil(text:find("traceback", 1, true), text)
+      assert.truthy(text:match("[^\n]*\n?$"):find(expect, 1, true), text)
+    end
+    for path, kind in pairs({ [fifo] = "a FIFO (a named pipe), not a file", [link] = "a device, not a file" }) do
+      last_line(("tournament --report %s --html %s"):format(q(t), q(path)), kind)
+      last_line(("match builtin-random builtin-random --games 2 --max-plies 4 --records %s"):format(q(path)), kind)
+      last_line("--norc -c " .. q("svg " .. path), kind)
+    end
+    assert.equal("named pipe", require("lfs").symlinkattributes(fifo, "mode"))
+    assert.equal("link", require("lfs").symlinkattributes(link, "mode"))
+  end)
 end)

@@ -166,7 +166,8 @@ command {
     local path = trim(rest)
     if path == "" then S:fail("usage: svg FILE") end
     local text = require("cheskers.svg").render(S.board, { flip = registry.settings.flip })
-    local f, err = io.open(path, "w")
+    local f, err = require("cheskers.files").check_output(path)
+    if f then f, err = io.open(path, "w") end
     if not f then S:fail("cannot write: " .. err) end
     f:write(text, "\n")
     f:close()
