@@ -978,4 +978,14 @@ describe("attacks of the third round", function()
     assert.equal("named pipe", require("lfs").symlinkattributes(fifo, "mode"))
     assert.equal("link", require("lfs").symlinkattributes(link, "mode"))
   end)
+
+  it("console: a puzzle's solution move holding escape sequences reaches the REPL's warning escaped", function()
+    local path = dir .. "/p.lua"
+    H.write_file(path, 'return {{ title = "t", fen = "5k1b/p1p1p3/5p1p/p1p1C1p1/1P1P1P2/P1P1P1P1/8/B1K1c3 w 0 13", '
+      .. 'goal = "win", moves = 1, solution = { "e5xf8\\27[2J\\27]0;owned\\7" } }}')
+    local text = H.run_program("--norc -c " .. q("puzzle " .. path))
+    assert.truthy(text:find("warning: this puzzle is unsound (illegal move)", 1, true), text)
+    assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
+    assert.truthy(text:find("e5xf8\\x1b[2J\\x1b]0;owned\\x07", 1, true), text)
+  end)
 end)

@@ -78,7 +78,9 @@ local function soundness_warnings(puzzle, p)
   local out = {}
   for _, f in ipairs(r.ok and {} or r.faults) do
     if f.kind ~= "too hard" then
-      out[#out + 1] = string.format("warning: this puzzle is unsound (%s): %s", f.kind, f.message)
+      -- (the message quotes the file: escaped as cheskers check's report, puzzle.format_report)
+      out[#out + 1] = string.format("warning: this puzzle is unsound (%s): %s", f.kind,
+                                    require("cheskers.escape").console(f.message))
     end
   end
   return out
