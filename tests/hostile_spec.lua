@@ -988,4 +988,21 @@ describe("attacks of the third round", function()
     assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
     assert.truthy(text:find("e5xf8\\x1b[2J\\x1b]0;owned\\x07", 1, true), text)
   end)
+  it("data: a game line's counts that no game can hold (1e308 captures, 2^62 positions) are refused by line", function()
+    local exp = dir .. "/e.lua"
+    H.write_file(exp, 'return { name = "x", games = 2, seed = 1, max_plies = 10, bots = "builtin-random", '
+      .. 'variants = { { name = "a", rules = {} }, { name = "b", rules = { majority = false } } } }')
+    local out = dir .. "/e"
+    local text, code = H.run_program(("experiment %s --out %s --quiet"):format(q(exp), q(out)))
+    assert.equal(0, code, text)
+    local path = out .. "/x.seed1.shard1of1.jsonl"
+    local data = H.read_file(path)
+    for _, field in ipairs({ '"captures":{"P":1e308}', '"branching_n":4611686018427387904' }) do
+      -- the first game (line 2) ends with the field (a repeated name: the last one is read)
+      local forged, n = data:gsub("^([^\n]*\n[^\n]*)}\n", "%1," .. field .. "}\n", 1)
+      assert.equal(1, n, field)
+      H.write_file(path, forged)
+      refused("report --no-svg " .. q(out), 1, path .. ", line 2: ")
+    end
+  end)
 end)
