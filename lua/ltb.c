@@ -3,7 +3,8 @@
  *
  *   cheskers.tb.open([dir]) -> tables       tables in dir (default: the
  *       environment variable CHESKERS_TB, else "tb"); they become the
- *       default tables that b:probe uses.
+ *       default tables that b:probe uses. A dir that exists but is no
+ *       folder (a file, a device), or "", is refused.
  *   cheskers.tb.default() -> tables         the default tables
  *   cheskers.tb.set_default(tables | false | nil) -> previous
  *       sets the default tables: false none (b:probe() covers nothing: a
@@ -54,6 +55,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -430,6 +432,14 @@ static int dir_tostring(lua_State *L)
 static int tb_open(lua_State *L)
 {
     const char *dir = luaL_optstring(L, 1, default_dir());
+    struct stat st;
+    /* a folder, or nothing yet (a build makes it); a file, a device or a
+     * FIFO named as the folder is refused, as "" (no folder at all) is:
+     * their tables can never be built, so the hint to build them would lie */
+    if (!*dir)
+        return lb_error(L, LB_E_BAD_ARGUMENT, "tb.open: the tables' folder is empty (name a folder)");
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return lb_error(L, LB_E_BAD_ARGUMENT, "tb.open: %s is not a folder", lb_push_value_text(L, 1));
     push_dir(L, dir);
     lua_pushvalue(L, -1);
     lua_setfield(L, lua_upvalueindex(1), "default");

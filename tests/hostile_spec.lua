@@ -916,3 +916,93 @@ describe("hostile files and folders", function()
     assert.truthy(text:find("golomb\\x1b[2J\\n  forged line;", 1, true), text)
   end)
 end)
+
+-- The attacks of the third round (docs/security.md): each found a hole,
+-- now closed at its owner.
+describe("attacks of the third round", function()
+  local dir
+  before_each(function() dir = H.tmpdir() end)
+  after_each(function() H.rmdir(dir) end)
+
+  local function q(s) return H.shell_quote(s) end
+
+  -- One line, no traceback, the exit status given.
+  local function refused(args, status, expect)
+    local text, code = H.run_program(args)
+    assert.equal(status, code, text)
+    assert.is_nil(text:find("traceback", 1, true), text)
+    assert.equal(1, select(2, text:gsub("\n", "")), text)
+    if expect then assert.truthy(text:find(expect, 1, true), text) end
+    return text
+  end
+
+  it("numbers: --sprt with ELO0 not below ELO1 (it never decides, or decides backwards) is refused", function()
+    for _, v in ipairs({ "0,0", "5,-5" }) do
+      refused(("match builtin-random builtin-random --games 2 --max-plies 4 --sprt %s --out %s")
+        :format(v, q(dir .. "/m.jsonl")), 1, "ELO0 must be below ELO1, not " .. v)
+    end
+  end)
+  it("paths: a device, a file or an empty name as the tables' folder is refused, not offered a build there", function()
+    local file = dir .. "/file"
+    H.write_file(file, "x")
+    for _, d in ipairs({ "/dev/null", file }) do
+      refused(("tb probe --dir %s '8/8/8/8/8/2k5/8/K7 w'"):format(q(d)), 2, "is not a folder")
+      refused(("match engine:tb=%s builtin-random --games 2 --max-plies 4 --out %s")
+        :format(q(d), q(dir .. "/m.jsonl")), 1, "is not a folder")
+      refused("-c " .. q("tb " .. d), 1, "is not a folder")
+    end
+    local ok, err = pcall(cheskers.tb.open, "")
+    assert.is_false(ok)
+    assert.matches("folder is empty", tostring(err), 1, true)
+  end)
+  it("paths: an output named by a FIFO or a link to a device is refused, neither waited on nor replaced", function()
+    -- (without the check a stream opened on the FIFO waited for a reader for ever, and a whole file was
+    -- renamed over the link: run as root with --html /dev/null, the device itself became a file)
+    local fifo, link = dir .. "/fifo", dir .. "/null"
+    assert.is_true(os.execute(("mkfifo %s && ln -s /dev/null %s"):format(q(fifo), q(link))))
+    local t = dir .. "/t"
+    local text, code = H.run_program(("tournament builtin-random builtin-greedy --games 2 --max-plies 4 --quiet --out %s")
+      :format(q(t)))
+    assert.equal(0, code, text)
+    local function last_line(args, expect)
+      text, code = H.run_program(args)   -- (timeout 120 s: a wait on the FIFO fails, slowly)
+      assert.equal(1, code, text)
+      assert.is_nil(text:find("traceback", 1, true), text)
+      assert.truthy(text:match("[^\n]*\n?$"):find(expect, 1, true), text)
+    end
+    for path, kind in pairs({ [fifo] = "a FIFO (a named pipe), not a file", [link] = "a device, not a file" }) do
+      last_line(("tournament --report %s --html %s"):format(q(t), q(path)), kind)
+      last_line(("match builtin-random builtin-random --games 2 --max-plies 4 --records %s"):format(q(path)), kind)
+      last_line("--norc -c " .. q("svg " .. path), kind)
+    end
+    assert.equal("named pipe", require("lfs").symlinkattributes(fifo, "mode"))
+    assert.equal("link", require("lfs").symlinkattributes(link, "mode"))
+  end)
+
+  it("console: a puzzle's solution move holding escape sequences reaches the REPL's warning escaped", function()
+    local path = dir .. "/p.lua"
+    H.write_file(path, 'return {{ title = "t", fen = "5k1b/p1p1p3/5p1p/p1p1C1p1/1P1P1P2/P1P1P1P1/8/B1K1c3 w 0 13", '
+      .. 'goal = "win", moves = 1, solution = { "e5xf8\\27[2J\\27]0;owned\\7" } }}')
+    local text = H.run_program("--norc -c " .. q("puzzle " .. path))
+    assert.truthy(text:find("warning: this puzzle is unsound (illegal move)", 1, true), text)
+    assert.is_nil(text:find("[\0-\8\11-\31\127]"), text)
+    assert.truthy(text:find("e5xf8\\x1b[2J\\x1b]0;owned\\x07", 1, true), text)
+  end)
+  it("data: a game line's counts that no game can hold (1e308 captures, 2^62 positions) are refused by line", function()
+    local exp = dir .. "/e.lua"
+    H.write_file(exp, 'return { name = "x", games = 2, seed = 1, max_plies = 10, bots = "builtin-random", '
+      .. 'variants = { { name = "a", rules = {} }, { name = "b", rules = { majority = false } } } }')
+    local out = dir .. "/e"
+    local text, code = H.run_program(("experiment %s --out %s --quiet"):format(q(exp), q(out)))
+    assert.equal(0, code, text)
+    local path = out .. "/x.seed1.shard1of1.jsonl"
+    local data = H.read_file(path)
+    for _, field in ipairs({ '"captures":{"P":1e308}', '"branching_n":4611686018427387904' }) do
+      -- the first game (line 2) ends with the field (a repeated name: the last one is read)
+      local forged, n = data:gsub("^([^\n]*\n[^\n]*)}\n", "%1," .. field .. "}\n", 1)
+      assert.equal(1, n, field)
+      H.write_file(path, forged)
+      refused("report --no-svg " .. q(out), 1, path .. ", line 2: ")
+    end
+  end)
+end)

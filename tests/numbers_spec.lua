@@ -111,6 +111,18 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
     end
   end)
 
+  it("a whole number past 64 bits is refused, never rounded into the range (--seed's is all of them)", function()
+    -- Lua reads these as floats; the nearest float of each is -2^63, an integer in --seed's range
+    for _, v in ipairs({ "-9223372036854775809", "-9223372036854775810", "-9223372036854776000" }) do
+      local x, err = N.read(v, "--seed", "--seed")
+      assert.is_nil(x, v)
+      assert.matches("not '" .. v .. "'", err, 1, true)
+    end
+    assert.equal(math.mininteger, N.read("-9223372036854775808", "--seed"))
+    assert.equal(math.maxinteger, N.read("9223372036854775807", "--seed"))
+    assert.is_nil(N.read("9223372036854775808", "--seed"))
+  end)
+
   it("the REPL's numbers and numeric settings: refused in one line each, or taken (the game is over: nothing runs)",
      function()
     local lines, expect = { "fen 8/8/8/8/8/8/8/K7 w" }, {}

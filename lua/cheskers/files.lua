@@ -27,6 +27,15 @@
 --   files.check_path(path [, what]) -> path | nil, message
 --       a path a user gave: a string, not empty (an empty path is never
 --       taken as the root folder), without a NUL byte
+--   files.check_output(path [, what]) -> path | nil, message, reason, what
+--       a path a file is to be written to: files.check_path's, and what
+--       stands there already, if anything, a regular file (or a link to
+--       one). A folder, FIFO, device or socket is refused by name, as
+--       files.read refuses it, without opening it: a whole file is written
+--       to a temporary and renamed over its name, which would replace
+--       /dev/null (as root) or a FIFO with a file, and a stream opened on a
+--       FIFO waits for a reader for ever. reason: as files.read's; what:
+--       what stands there ("a FIFO (a named pipe), not a file")
 --   files.exists(path) -> whether anything is at path (looked at, never
 --       opened: a FIFO does not block)
 --   files.dirname(path) -> the folder of path ("." for a bare name, "/"
@@ -95,6 +104,23 @@ function M.load_lua(path, kind, env)
   if env == nil then chunk, lerr = load(text, "@" .. path, "t") else chunk, lerr = load(text, "@" .. path, "t", env) end
   if not chunk then return nil, lerr end
   return chunk
+end
+
+local KINDS = {
+  directory = { "a folder", "folder" }, ["named pipe"] = { "a FIFO (a named pipe)", "fifo" },
+  socket = { "a socket", "socket" }, ["char device"] = { "a device", "device" },
+  ["block device"] = { "a device", "device" }, other = { "a device", "device" },
+}
+
+function M.check_output(path, what)
+  local ok, err = M.check_path(path, what)
+  if not ok then return nil, err, "path" end
+  local kind = KINDS[require("lfs").attributes(path, "mode")]   -- (follows a link: a link to a device is one)
+  if kind then
+    local it = kind[1] .. ", not a file"
+    return nil, path .. " is " .. it, kind[2], it
+  end
+  return path
 end
 
 function M.exists(path)

@@ -124,7 +124,12 @@ local function from_text(s, whole)
   if #s == 0 or #s > N.MAX_TEXT then return nil end
   if whole then
     if not s:match("^[+-]?%d+$") then return nil end
-    return math.tointeger(tonumber(s))   -- a float (out of range) is no integer
+    -- Lua reads a whole number past 2^63 as a float, rounded: the nearest
+    -- float of -9223372036854775809 is -2^63, which math.tointeger would
+    -- take as the integer mininteger. Only a text read as an integer is one.
+    local v = tonumber(s)
+    if math.type(v) ~= "integer" then return nil end
+    return v
   end
   if not s:match("^[+-]?%d*%.?%d*[eE]?[+-]?%d*$") or not s:match("%d") then return nil end
   return tonumber(s)   -- "5" stays the integer 5, as written

@@ -116,13 +116,19 @@ end
 -- store.refuse). Measure values may be infinite (JSON's 1e999), which the
 -- report counts and says (summarize: nonfinite).
 local finite = S.num {}
-local counts = S.map(finite)
+-- a game's pieces of one kind captured or promoted, and its positions and
+-- their moves for the branching factor: counts, each at most a game's
+-- length (its plies) or every move of each position
+local MAX_PLIES = require("cheskers.numbers").MAX_PLIES
+local counts = S.map(S.int { min = 0, max = MAX_PLIES })
+local moves_sum = S.num { min = 0, max = MAX_PLIES * 1000 }
 local any_number = S.test(function(x) return type(x) == "number" end, "a number")   -- inf too
 local GAME_FIELDS = {
   white = "string", black = "string", first = "string", reason = "string", vindex = S.int { min = 1 },
   plies = S.int { min = 0, max = 1000000000 },
   captures = counts, captured = counts, promotions = counts, measures = S.map(any_number), mat_kinds = "string",
-  branching_sum = finite, branching_n = finite, trace = S.list(finite), mat = S.list(S.list(finite)),
+  branching_sum = moves_sum, branching_n = S.int { min = 0, max = MAX_PLIES + 1 },
+  trace = S.list(finite), mat = S.list(S.list(finite)),
 }
 local GAME_FIELD_NAMES = sorted_keys(GAME_FIELDS)
 

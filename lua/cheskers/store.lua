@@ -278,6 +278,8 @@ local function create_temp(path)
 end
 
 function M.write_file(path, text, opts)
+  local okp, perr, _, it = userfiles.check_output(path)
+  if not okp then errorf("cannot write %s: %s", path, it or perr) end
   if not (opts and opts.mkdir == false) then
     local ok, derr = M.mkdir(parent(path))
     if not ok then error(derr, 0) end
@@ -750,6 +752,8 @@ end
 function M.records_file(path, render)
   local ok, err = M.mkdir(parent(path))
   if not ok then error(err, 0) end
+  local okp, perr, _, it = userfiles.check_output(path)
+  if not okp then errorf("cannot write %s: %s", path, it or perr) end
   local f, ferr = io.open(path, "w")
   if not f then errorf("cannot write %s: %s", path, tostring(ferr)) end
   return {

@@ -78,7 +78,9 @@ local function soundness_warnings(puzzle, p)
   local out = {}
   for _, f in ipairs(r.ok and {} or r.faults) do
     if f.kind ~= "too hard" then
-      out[#out + 1] = string.format("warning: this puzzle is unsound (%s): %s", f.kind, f.message)
+      -- (the message quotes the file: escaped as cheskers check's report, puzzle.format_report)
+      out[#out + 1] = string.format("warning: this puzzle is unsound (%s): %s", f.kind,
+                                    require("cheskers.escape").console(f.message))
     end
   end
   return out
@@ -166,7 +168,8 @@ command {
     local path = trim(rest)
     if path == "" then S:fail("usage: svg FILE") end
     local text = require("cheskers.svg").render(S.board, { flip = registry.settings.flip })
-    local f, err = io.open(path, "w")
+    local f, err = require("cheskers.files").check_output(path)
+    if f then f, err = io.open(path, "w") end
     if not f then S:fail("cannot write: " .. err) end
     f:write(text, "\n")
     f:close()

@@ -53,6 +53,8 @@ local function config(o, match)
   if o.sprt then
     local e0, e1 = require("cheskers.numbers").pair((o.sprt:gsub("%s", "")), ",", "--sprt", "--sprt")
     if not e0 then return nil, e1 .. " (ELO0,ELO1, e.g. 0,50)" end
+    -- (equal: every LLR is 0 and nothing is ever decided; reversed: H0 and H1 swap)
+    if e0 >= e1 then return nil, ("--sprt: ELO0 must be below ELO1, not %s"):format(o.sprt) end
     cfg.sprt = { elo0 = e0, elo1 = e1 }
   end
   return cfg
