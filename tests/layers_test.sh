@@ -115,15 +115,18 @@ cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart
+cheskers.numbers
 cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
 cheskers.rulespec
 cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment
-cheskers.selfplay cheskers.report cheskers.rulearg
+cheskers.selfplay cheskers.report cheskers.rulearg cheskers.mine
 cheskers.match cheskers.report_html
 cheskers.tournament cheskers.tune
 cheskers.fitted
-cheskers.cmd.book cheskers.cmd.check cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
+cheskers.design
+cheskers.design_report
+cheskers.cmd.book cheskers.cmd.check cheskers.cmd.design cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
 repl.registry
 repl.draw repl.complete
 repl.commands.engine repl.commands.files repl.commands.game repl.commands.help repl.commands.puzzle repl.commands.tb
@@ -172,6 +175,43 @@ bad=$(awk 'NR == FNR { layer[$1] = $2; next }
            layer[$2] >= layer[$1] { print $1 " -> " $2 " (" $3 ")" }' "$tmp/lualayer" "$tmp/requires")
 if [ -z "$bad" ]; then ok "every require goes to a lower layer (no circle among the Lua modules)"
 else not_ok "every require goes to a lower layer (no circle among the Lua modules)" "$bad"; fi
+
+# A module named by a computed text (require(name), require("x." .. y)) is
+# counted too: each such require of the Lua files is a plug-in point listed
+# here with the modules it may load ("file prefix": every module whose name
+# starts with prefix; these go up by design: the subcommand table loads the
+# subcommands, the module "cheskers" loads its lazy fields); any other is
+# refused, so that no require escapes the layer check.
+PLUGINS='lua/cheskers/cli.lua cheskers.cmd.
+lua/cheskers/init.lua cheskers.puzzle
+lua/cheskers/init.lua cheskers.svg'
+computed=""
+for f in $luafiles; do
+  n=$(grep -v '^[[:space:]]*--' "$f" \
+      | grep -cE "require[[:space:]]*\(?[[:space:]]*[\"'][A-Za-z0-9_.]+[\"'][[:space:]]*\.\.|require[[:space:]]*\([[:space:]]*[A-Za-z_][A-Za-z0-9_.]*[[:space:]]*[),]|pcall\(require,")
+  [ "$n" -gt 0 ] || continue
+  echo "$PLUGINS" | grep -q "^$f " || computed="$computed $f ($n)"
+done
+if [ -z "$computed" ]; then ok "every computed require is a declared plug-in point (PLUGINS)"
+else not_ok "every computed require is a declared plug-in point (PLUGINS)" "undeclared:$computed"; fi
+# the modules of each plug-in point exist, and the lazy fields of "cheskers" are the ones declared
+bad=""
+echo "$PLUGINS" | while read -r f prefix; do
+  grep -q "^$prefix" "$tmp/lualayer" || echo "$f: no module $prefix*"
+done >"$tmp/plugbad"
+lazy=$(sed -n 's/^local lazy = {\(.*\)}.*/\1/p' lua/cheskers/init.lua | grep -oE '"[^"]+"' | tr -d '"' | sort | tr '\n' ' ')
+declared=$(echo "$PLUGINS" | awk '$1 == "lua/cheskers/init.lua" { print $2 }' | sort | tr '\n' ' ')
+[ "$lazy" = "$declared" ] || echo "lua/cheskers/init.lua: lazy modules '$lazy', declared '$declared'" >>"$tmp/plugbad"
+if [ ! -s "$tmp/plugbad" ]; then ok "the plug-in points load the modules declared"
+else not_ok "the plug-in points load the modules declared" "$(cat "$tmp/plugbad")"; fi
+
+# No argparse under the library: the command line is read by the program
+# (lua/cheskers/cli.lua, the subcommands lua/cheskers/cmd/, repl/); the
+# library's functions take plain tables.
+bad=$(grep -nE "argparse|:option\(|:flag\(|:argument\(|:convert\(" lua/cheskers/*.lua lua/cheskers/meta/*.lua \
+      | grep -v '^lua/cheskers/cli\.lua:' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*--')
+if [ -z "$bad" ]; then ok "no argparse in the library (only cli.lua and cmd/ declare options)"
+else not_ok "no argparse in the library (only cli.lua and cmd/ declare options)" "$bad"; fi
 
 lib_repl=$(grep '^cheskers[. ]' "$tmp/requires" | awk '$2 ~ /^repl\./')
 if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program's repl.*"

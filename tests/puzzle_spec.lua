@@ -589,7 +589,7 @@ end)
 
 describe("the miner", function()
   it("finds sound puzzles with unique wins in self-play games", function()
-    local mine = require("cheskers.cmd.mine").mine
+    local mine = require("cheskers.mine").run
     local found = mine { games = 4, lo = 1, hi = 3, seed = 3, depth = 1 }
     assert(#found > 0, "no puzzle in 4 games")
     for _, p in ipairs(found) do
@@ -600,7 +600,7 @@ describe("the miner", function()
   end)
 
   it("finds sound puzzles in random positions too, and keeps to a theme", function()
-    local mine = require("cheskers.cmd.mine").mine
+    local mine = require("cheskers.mine").run
     local found = mine { games = 150, lo = 1, hi = 2, seed = 9, from = "random", pieces = 4 }
     assert(#found > 0, "no puzzle in 150 random positions")
     for _, p in ipairs(found) do

@@ -205,6 +205,39 @@ function cli.progress()
   return show, function() if tty and shown then io.stderr:write("\n") end end
 end
 
+-- Declares the option names (e.g. "--games -n") of parser p that takes a
+-- number: its converter is the one reader of numbers, by the declaration
+-- key (default: the first name; cheskers.numbers.DECLARED).
+function cli.number(p, names, description, default, key)
+  local key_ = key or names:match("^%S+")
+  return p:option(names, description, default):convert(require("cheskers.numbers").converter(key_))
+end
+
+-- The command-line options of how games are played, shared by `cheskers
+-- match`, `tournament` and `tune` (lua/cheskers/cmd/): added to their
+-- argparse parser p, then checked and copied into a cfg by
+-- cheskers.match.game_options (games each command declares with its own
+-- default).
+-- defaults: {opening_plies =} for a command whose own default differs.
+function cli.game_options(p, defaults)
+  p:option("--rules", "rules: a preset, name=value options or a {...} table")
+  local number = cli.number
+  number(p, "--seed", "seed of the openings and of math.random", "1")
+  number(p, "--nodes", "node budget per move (limits.nodes)")
+  number(p, "--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
+         .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game")
+  number(p, "--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
+         .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
+         .. "in wall-clock time (at least 2 s: a bot that waits) loses too")
+  p:option("--openings", "openings file: a position text, or moves from the start position, per line")
+  number(p, "--opening-plies", "random opening plies", tostring(defaults and defaults.opening_plies or 4))
+  number(p, "--max-plies", "longer games are drawn", "400")
+  number(p, "--repetition", "the N-th occurrence of a position is a draw (0: off)", "3")
+  p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
+         .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
+         .. "loses the game (reason error, detail \"sandbox: ...\")")
+end
+
 -- The argparse converter of every option and argument that names a file or
 -- a folder (p:option("--out"):convert(cli.path)): refuses an empty path,
 -- which "" .. "/results.jsonl" would turn into the root folder

@@ -26,8 +26,6 @@
 --   numbers.pair(text, sep, key, where) -> a, b | nil, message ("I/N", "A-B")
 --   numbers.converter(key) -> fn       an argparse converter (cheskers.cli
 --                                      names the option in its message)
---   numbers.option(p, names, description, default, key) -> the option
---                                      argparse option read by the reader
 --   numbers.key_of(fn) -> key          the declaration of a converter (nil:
 --                                      not one of ours), for the tests
 --   numbers.check_size(n, what)        raises "what: N games, more than the
@@ -53,7 +51,7 @@ local int, num = S.int, S.num
 -- The declarations: key -> spec. A command-line option shared by several
 -- subcommands with one meaning is keyed by its name alone.
 N.DECLARED = {
-  -- the options of how games are played (cheskers.match.add_game_options:
+  -- the options of how games are played (cheskers.cli.game_options:
   -- match, tournament, tune) and of the runs
   ["--games"] = int { min = 1, max = N.MAX_GAMES },
   ["games"] = int { min = 0, max = N.MAX_GAMES },   -- of Lua tables (match.run, experiment files): 0 plays none
@@ -175,9 +173,5 @@ function N.converter(key)
 end
 
 function N.key_of(f) return CONVERTERS[f] end
-
-function N.option(p, names, description, default, key)
-  return p:option(names, description, default):convert(N.converter(key or names:match("^%S+")))
-end
 
 return N

@@ -28,7 +28,7 @@ local function parser()
   local cli = require "cheskers.cli"
   local p = cli.parser("cheskers experiment", DESCRIPTION, EPILOG)
   p:argument("file", "experiment file (Lua)"):convert(cli.path)
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   number(p, "--games", "games per variant (default: the file's `games`)")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
   number(p, "--seed", "the seed (default: the file's `seed`); a game depends only on "

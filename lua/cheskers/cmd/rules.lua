@@ -36,7 +36,7 @@ local function parser()
   local p = require("cheskers.cli").parser("cheskers rules", "Compare and show rule sets.")
   p:argument("action", "diff or show")
   p:argument("specs", "rule specs and position"):args("*")
-  require("cheskers.numbers").option(p, "--depth", "perft depth", "4", "rules --depth")
+  require("cheskers.cli").number(p, "--depth", "perft depth", "4", "rules --depth")
   p:flag("--all", "list every perft depth's divide, not only the first that differs")
   return p
 end

@@ -62,7 +62,7 @@ local function parser()
   local p = cli.parser("cheskers tb", "Endgame tablebases.")
   p:argument("action", "build, plan, probe or atlas")
   p:argument("words", "the position for probe"):args("*")
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   number(p, "--pieces", "pieces (build: default 4)", nil, "tb --pieces")
   p:option("--rules", "rule spec")
   p:option("--dir", "directory"):convert(cli.path)

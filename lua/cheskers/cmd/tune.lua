@@ -32,15 +32,15 @@ local function parser()
   p:add_help(false)
   p:option("--out", "the games' folder (created): resumable, shards share it"):argname("DIR"):convert(cli.path)
   p:option("--fit", "fit the weights to the games of DIR (play nothing)"):argname("DIR"):convert(cli.path)
-  require("cheskers.numbers").option(p, "--games -n", "games in all (default 1000)")
+  require("cheskers.cli").number(p, "--games -n", "games in all (default 1000)")
   p:option("--bot", "the bot that plays both sides (default engine; engine:weights=FILE plays "
            .. "with the weights of FILE, engine:bishop=400 with one changed)"):argname("SPEC")
-  require("cheskers.match").add_game_options(p, { opening_plies = require("cheskers.tune").DEFAULTS.opening_plies })
+  require("cheskers.cli").game_options(p, { opening_plies = require("cheskers.tune").DEFAULTS.opening_plies })
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ...", "1/1"):argname("I/N")
   require("cheskers.cli").add_run_options(p, "the tune files of --out")
   p:option("--anchor", "a weight that keeps the value the games were played with, which sets "
            .. "the scale (default: none, the scale of the games' own weights is kept)"):argname("WEIGHT")
-  require("cheskers.numbers").option(p, "--ridge", "L2 penalty on the logistic coefficients (default 1; 0: "
+  require("cheskers.cli").number(p, "--ridge", "L2 penalty on the logistic coefficients (default 1; 0: "
            .. "plain maximum likelihood)"):argname("L")
   p:option("--save", "the weights file to write (default DIR/weights.lua)"):argname("FILE"):convert(cli.path)
   p:flag("--quiet -q", "no progress on stderr")
