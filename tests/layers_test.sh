@@ -213,6 +213,21 @@ bad=$(grep -nE "argparse|:option\(|:flag\(|:argument\(|:convert\(" lua/cheskers/
 if [ -z "$bad" ]; then ok "no argparse in the library (only cli.lua and cmd/ declare options)"
 else not_ok "no argparse in the library (only cli.lua and cmd/ declare options)" "$bad"; fi
 
+# One owner of progress lines: cheskers.cli.progress (a line rewritten on a
+# terminal, a line each elsewhere, never "\r" in a log file). No other file
+# of lua/cheskers/ writes "\r" (escape.lua names it, record.lua reads CRLF
+# records; the REPL's own status lines are repl/'s).
+bad=$(grep -rn '\\r' lua/cheskers --include='*.lua' \
+      | grep -vE '^lua/cheskers/(cli|escape|record)\.lua:' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*--')
+if [ -z "$bad" ]; then ok "progress lines have one owner (cli.progress): no other \\\\r under lua/cheskers/"
+else not_ok "progress lines have one owner (cli.progress): no other \\\\r under lua/cheskers/" "$bad"; fi
+
+# One dirname: cheskers.files.dirname; no other file cuts a path at its last "/".
+bad=$(grep -rnE "match\(\"\^\(\.\*\)/|match\('\^\(\.\*\)/|function[[:space:]]+[A-Za-z_.:]*dirname" lua/cheskers repl \
+      --include='*.lua' | grep -v '^lua/cheskers/files\.lua:')
+if [ -z "$bad" ]; then ok "paths have one dirname (cheskers.files.dirname)"
+else not_ok "paths have one dirname (cheskers.files.dirname)" "$bad"; fi
+
 lib_repl=$(grep '^cheskers[. ]' "$tmp/requires" | awk '$2 ~ /^repl\./')
 if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program's repl.*"
 else not_ok "no module of lua/cheskers/ requires the program's repl.*" "$lib_repl"; fi

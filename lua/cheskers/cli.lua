@@ -190,19 +190,33 @@ function cli.parser(name, description, epilog)
   return p
 end
 
--- The progress of a subcommand on stderr: on a terminal one line rewritten
--- in place, else a line each. Returns show(line [, note]) (note: a line
--- printed above it, that stays) and done() (ends the line).
-function cli.progress()
-  local tty = require("cheskers").isatty(io.stderr)
-  local shown = false
-  local function show(line, note)
+-- The progress of a subcommand on stderr, its one owner (no other file
+-- writes "\r": tests/layers_test.sh): on a terminal one line rewritten in
+-- place, else a line each. Returns show(line [, note [, force]]) (note: a
+-- line printed above it, that stays) and done() (ends the line). opts:
+-- every (seconds: a line shown sooner after the last is skipped, unless
+-- force or note), terminal (only on a terminal: nothing elsewhere).
+function cli.progress(opts)
+  opts = opts or {}
+  local cheskers = require "cheskers"
+  local tty = cheskers.isatty(io.stderr)
+  local shown, last = false, nil
+  local function show(line, note, force)
+    if opts.terminal and not tty then return end
+    local now = opts.every and cheskers.clock()
+    if opts.every and not force and not note and last and now - last < opts.every then return end
+    last = now
     if note then io.stderr:write(shown and tty and "\r\27[K" or "", note, "\n") end
-    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
-    shown = true
+    if line then
+      if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
+      shown = true
+    elseif tty and shown then
+      io.stderr:write("\r\27[K")
+      shown = false
+    end
     io.stderr:flush()
   end
-  return show, function() if tty and shown then io.stderr:write("\n") end end
+  return show, function() if tty and shown then io.stderr:write("\n") shown = false end end
 end
 
 -- Declares the option names (e.g. "--games -n") of parser p that takes a

@@ -46,7 +46,6 @@ local M = {}
 
 local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
 
-local function dirname(path) return path:match("^(.*)/[^/]*$") or "." end
 
 -- 64-bit FNV-1a of a string, as a Lua integer (wrapping arithmetic).
 local function fnv1a(s)
@@ -86,7 +85,7 @@ end
 -- from).
 function M.prepare(e, opts)
   experiment.check_rules(e)
-  local lopts = { dirs = e.path and { dirname(e.path) .. "/../bots" } or nil,
+  local lopts = { dirs = e.path and { require("cheskers.files").dirname(e.path) .. "/../bots" } or nil,
                   sandbox = opts and opts.sandbox }
   for _, v in ipairs(e.variants) do
     if e.fitted and not v.fitted then

@@ -192,8 +192,8 @@ function M.mkdir(path)
   local _, perr = userfiles.check_path(path, "the folder's name")
   if perr then return nil, perr end
   if lfs.attributes(path, "mode") == "directory" then return true end
-  local parent = path:match("^(.*)/[^/]+/*$")
-  if parent and parent ~= "" then
+  local parent = userfiles.dirname((path:gsub("/+$", "")))
+  if parent ~= "." and parent ~= "/" then
     local ok, err = M.mkdir(parent)
     if not ok then return nil, err end
   end

@@ -121,7 +121,8 @@ function M.read_weights(path, kind)
   return w, checked, text
 end
 
-local function quote(s) return string.format("%q", s) end
+-- a value as a Lua literal (cheskers.luadata.write, the one writer)
+local function quote(s) return require("cheskers.luadata").write(s) end
 
 -- The digest line of a weights file of the cache (after the table: a comment).
 local DIGEST_LINE = "-- digest %s (of the lines above: the weights cache refuses a file edited since it was fitted)\n"

@@ -56,27 +56,24 @@ local function run(args)
   local d = design.load(opts.file, { sandbox = opts.sandbox })
   if opts.seed then d.seed = opts.seed end
   local quiet = opts.quiet
-  local last, look_now = 0, 1
+  local look_now = 1
+  local show, finish = cli.progress { every = 1 }
   local command = cli.command_line("design", args)
   local result = design.run(d, {
     out = opts.out, shard = shard, shards = nshards, budget = opts.budget, time = opts.time,
     restart = opts.restart, steal_lock = opts.steal_lock, weights_cache = opts.weights_cache, command = command,
     progress = not quiet and function(state, look)
       look_now = look + 1
-      io.stderr:write(("\r%s: %s\n"):format(d.name, report.progress(state, look)))
+      show(nil, ("%s: %s"):format(d.name, report.progress(state, look)))
     end or nil,
     tick = not quiet and function(state, c)
-      local now = require("cheskers").clock()
-      if now - last >= 1 then
-        last = now
-        io.stderr:write(("\r%s: look %d: %s: %d games played here"):format(d.name, look_now, c.name, state.played))
-        io.stderr:flush()
-      end
+      show(("%s: look %d: %s: %d games played here"):format(d.name, look_now, c.name, state.played))
     end or nil,
     waiting = not quiet and function(c, have, want)
-      io.stderr:write(("%s: waiting for other shards: %s has %d of %d games\n"):format(d.name, c.name, have, want))
+      show(nil, ("%s: waiting for other shards: %s has %d of %d games"):format(d.name, c.name, have, want))
     end or nil,
   })
+  finish()
   local survivors = design.write_survivors(result, opts.out .. "/survivors")
   local text = report.text(result, { survivors = survivors, command = command })
   store.write_file(opts.out .. "/design.txt", text)

@@ -113,20 +113,17 @@ end
 local function build(opts)
   local cheskers = require "cheskers"
   pieces_of(opts)
-  local tty = cheskers.isatty(io.stderr)
-  local start, built, shown = os.time(), 0, false
+  local show, finish = require("cheskers.cli").progress()
+  local start, built = os.time(), 0
   local function progress(t)
     if not t.skipped then built = built + 1 end
-    shown = true
-    local line = ("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
-      t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds))
-    io.stderr:write(tty and "\r" .. line .. "   " or line .. "\n")
-    io.stderr:flush()
+    show(("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
+      t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds)))
   end
   local ok, err = cheskers.tb.build{ pieces = opts.pieces, rules = rules_of(opts.rules),
     dir = opts.dir, threads = opts.threads, progress = progress, only = opts.only,
     preflight = not opts.ignore_space }
-  if tty and shown then io.stderr:write("\n") end
+  finish()
   if not ok then
     if tostring(err):find("^not enough ") then err = err .. " (--ignore-space builds anyway)" end
     return fail(err)

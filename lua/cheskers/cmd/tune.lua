@@ -57,33 +57,28 @@ local function clock_text(s)
 end
 
 -- The progress bar of the games on a terminal: "[####----] 12/40 games
--- 0:03 ~0:07 left"; nothing elsewhere. finish() ends its line.
+-- 0:03 ~0:07 left"; nothing elsewhere (cli.progress). finish() ends its line.
 local function game_bar(quiet)
-  if quiet or not cheskers.isatty(io.stderr) then return nil, function() end end
-  local t0, shown, first = cheskers.clock(), -1, nil
+  if quiet then return nil, function() end end
+  local line, finish = require("cheskers.cli").progress { every = 0.1, terminal = true }
+  local t0, first = cheskers.clock(), nil
   local function show(done, total)
     local now = cheskers.clock()
     first = first or done - 1
-    if done < total and now - shown < 0.1 then return end
-    shown = now
     local width = 30
     local filled = total > 0 and width * done // total or width
     local played, elapsed = done - first, now - t0
     local left = played > 0 and done < total and elapsed / played * (total - done)
-    io.stderr:write(string.format("\r\27[K[%s%s] %d/%d games  %s%s", ("#"):rep(filled),
-      ("-"):rep(width - filled), done, total, clock_text(elapsed), left and "  ~" .. clock_text(left) .. " left" or ""))
-    io.stderr:flush()
+    line(string.format("[%s%s] %d/%d games  %s%s", ("#"):rep(filled), ("-"):rep(width - filled), done, total,
+      clock_text(elapsed), left and "  ~" .. clock_text(left) .. " left" or ""), nil, done >= total)
   end
-  return show, function() if shown >= 0 then io.stderr:write("\n") end end
+  return show, finish
 end
 
--- A one-line status on a terminal (reading games, Newton steps).
+-- A one-line status on a terminal (reading games, Newton steps); nil clears it.
 local function status(quiet)
-  if quiet or not cheskers.isatty(io.stderr) then return function() end end
-  return function(text)
-    if text then io.stderr:write("\r\27[K", text) else io.stderr:write("\r\27[K") end
-    io.stderr:flush()
-  end
+  if quiet then return function() end end
+  return (require("cheskers.cli").progress { terminal = true })
 end
 
 -- The table of a fit.
