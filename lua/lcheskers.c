@@ -45,6 +45,7 @@ static const luaL_Reg module_funcs[] = {
     {"interrupt", l_interrupt},
     {"deadline", lb_deadline},
     {"error_code", lb_error_code},
+    {"error_value", lb_error_value},
     {"closest", lb_closest},
     {"did_you_mean", lb_did_you_mean},
     {NULL, NULL}

@@ -228,6 +228,14 @@ bad=$(grep -rnE "match\(\"\^\(\.\*\)/|match\('\^\(\.\*\)/|function[[:space:]]+[A
 if [ -z "$bad" ]; then ok "paths have one dirname (cheskers.files.dirname)"
 else not_ok "paths have one dirname (cheskers.files.dirname)" "$bad"; fi
 
+# One helper makes the Lua library's errors: cheskers.errorf (a message) and
+# cheskers.raise (an error value with a code), lua/cheskers/init.lua; no module
+# keeps its own copy of errorf.
+bad=$(grep -rnE "function[[:space:]]+errorf|function[[:space:]]+[A-Za-z_.]*raise\(" lua/cheskers repl --include='*.lua' \
+      | grep -vE '^lua/cheskers/(init|meta/cheskers)\.lua:')
+if [ -z "$bad" ]; then ok "the library's errors have one maker (cheskers.errorf, cheskers.raise)"
+else not_ok "the library's errors have one maker (cheskers.errorf, cheskers.raise)" "$bad"; fi
+
 lib_repl=$(grep '^cheskers[. ]' "$tmp/requires" | awk '$2 ~ /^repl\./')
 if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program's repl.*"
 else not_ok "no module of lua/cheskers/ requires the program's repl.*" "$lib_repl"; fi

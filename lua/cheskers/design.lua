@@ -63,7 +63,7 @@ local escape = require "cheskers.escape"
 
 local M = {}
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 local sorted_keys = luadata.sorted_keys
 
 local function copy(t)

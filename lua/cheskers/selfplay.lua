@@ -44,7 +44,7 @@ local escape = require "cheskers.escape"
 
 local M = {}
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 
 -- 64-bit FNV-1a of a string, as a Lua integer (wrapping arithmetic).

@@ -126,7 +126,7 @@ local cheskers = require "cheskers"
 local userfiles = require "cheskers.files"
 local escape = require "cheskers.escape"
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 -- ---- JSON ------------------------------------------------------------------------
 
@@ -453,7 +453,8 @@ function M.lock(path, steal)
     end
     local owner, job, restart = read_owner(lock)
     if not steal and not owner_dead(owner, job, restart, me) then
-      errorf("%s is in use by another run (%s%s); if no such run is alive, use --steal-lock or remove %s",
+      cheskers.raise("locked", "%s is in use by another run (%s%s); if no such run is alive, use --steal-lock "
+        .. "or remove %s",
              path, owner or "?", job and ", Slurm job " .. job or "", lock)
     end
     M.unlock(lock)

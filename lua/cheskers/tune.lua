@@ -73,7 +73,7 @@ M.DEFAULTS = { games = 1000, nodes = 1000, bot = "engine", ridge = 1, opening_pl
 M.FORMAT = 1
 M.COLLINEAR = 0.01
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 -- ---- the weights file ------------------------------------------------------------
 
