@@ -47,19 +47,9 @@ local M = {}
 local errorf = require("cheskers").errorf
 
 
--- 64-bit FNV-1a of a string, as a Lua integer (wrapping arithmetic).
-local function fnv1a(s)
-  local h = -3750763034362895579   -- 0xcbf29ce484222325
-  for i = 1, #s do
-    h = h ~ s:byte(i)
-    h = h * 1099511628211
-  end
-  return h
-end
-
 -- The seed of one game: a function of (seed, variant name, game number).
 function M.game_seed(seed, variant, game)
-  return fnv1a(("%d\0%s\0%d"):format(seed, variant, game))
+  return store.fnv1a(("%d\0%s\0%d"):format(seed, variant, game))
 end
 
 -- The games of shard i of n: list of {variant = v, game = g}, in order.
