@@ -44,7 +44,7 @@ build = {
          sources = {
             "lua/lbind.c", "lua/lboard.c", "lua/lcheskers.c", "lua/lengine.c", "lua/lerror.c",
             "lua/lmove.c", "lua/lperft.c", "lua/lrules.c", "lua/lsandbox.c", "lua/lsolve.c",
-            "lua/ltb.c", "lua/lsys.c", "core/tb.c", "core/tb_build.c", "core/tb_walk.c",
+            "lua/ltb.c", "lua/lsys.c", "lua/lhook.c", "lua/lopt.c", "lua/lstop.c", "core/tb.c", "core/tb_build.c", "core/tb_walk.c",
             "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c", "core/result.c",
             "core/squares.c",
             "core/perft.c", "core/rules.c", "core/search.c", "core/solve.c", "core/status.c",

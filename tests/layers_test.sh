@@ -30,6 +30,7 @@ core/tb
 core/search core/solve core/tb_build core/tb_walk
 lua/lerror
 lua/lbind
+lua/lhook lua/lopt lua/lstop
 lua/lrules lua/lperft lua/lsys lua/lsandbox
 lua/lmove
 lua/lboard lua/ltb
