@@ -122,7 +122,7 @@ cheskers.rulespec
 cheskers.store.json cheskers.store.lock cheskers.store.fingerprint
 cheskers.store.file
 cheskers.bots cheskers.puzzle cheskers.store
-cheskers.record cheskers.game cheskers.experiment
+cheskers.record cheskers.game cheskers.experiment cheskers.tables cheskers.book
 cheskers.selfplay cheskers.report cheskers.rulearg cheskers.mine
 cheskers.match cheskers.report_html
 cheskers.tournament cheskers.tune

@@ -676,7 +676,7 @@ end)
 
 describe("cheskers book", function()
   it("keeps the faults, which name the key, inside the hidden solution", function()
-    local book = require "cheskers.cmd.book"
+    local book = require "cheskers.book"
     local list = assert(puzzle.load("tests/puzzles/faulty/unsound.lua"))
     local html = book.page(list, "t", { [list[1]] = puzzle.check(list[1]) })
     local before, after = html:match("^(.*)<details><summary>Solution</summary>(.*)$")
@@ -686,7 +686,7 @@ describe("cheskers book", function()
   end)
 
   it("says stalemate in the goal line of a stalemate puzzle", function()
-    local book = require "cheskers.cmd.book"
+    local book = require "cheskers.book"
     local list = assert(puzzle.load("scripts/puzzles/composed.lua"))
     local html = book.page(list, "t")
     assert.truthy(html:find('<p class="goal">Black to play and win in 2.</p>', 1, true))
@@ -717,7 +717,7 @@ describe("cheskers book", function()
   end)
 
   it("writes one page with every diagram, goal and a hidden solution", function()
-    local book = require "cheskers.cmd.book"
+    local book = require "cheskers.book"
     local list = assert(puzzle.load("scripts/puzzles/win-in-2.lua"))
     local html = book.page(list, "Test <book>")
     assert.matches("^<!DOCTYPE html>", html)

@@ -102,46 +102,18 @@ local function fit_text(fit, start, names, path)
   return table.concat(lines, "\n")
 end
 
--- Fits the games of dir and writes the weights file.
-local function fit_dir(tune, dir, o)
-  local run, err = tune.read_dir(dir)
-  if not run then error(err, 0) end   -- read again under the lock: every game there now
-  local say = status(o.quiet)
-  local data = tune.positions(run, function(i, n)
-    if i % 50 == 0 or i == n then say(string.format("reading the games: %d/%d", i, n)) end
-  end, o.given_rules)
-  say(string.format("fitting %d positions", #data.X))
-  local fit, ferr = tune.fit(data, { anchor = o.anchor, ridge = o.ridge, progress = function(it)
-    say(string.format("fitting %d positions: Newton step %d", #data.X, it))
-  end })
-  say(nil)
-  if not fit then error(ferr, 0) end
-  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
-  require("cheskers.store").write_file(path, tune.weights_text(fit))
-  print(fit_text(fit, data.start, data.names, path))
-  return 0
-end
-
--- fit_dir under the lock of the weights file, so that two shards ending
--- together do not write it at once; a shard that finds it held leaves
--- the fit to the run holding it.
+-- The fit of folder dir (tune.fit_folder, under the weights file's lock),
+-- printed; a shard that finds the lock held leaves the fit to the run
+-- holding it.
 local function fit_locked(tune, dir, o, shard)
-  local store = require "cheskers.store"
-  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
-  local found, err = tune.read_dir(dir)
-  if not found then error(err, 0) end
-  local made, merr = store.mkdir(require("cheskers.files").dirname(path))   -- --save's folder, for its lock
-  if not made then error(merr, 0) end
-  local ok, lock = pcall(store.lock, path, o.steal_lock)
-  if not ok then
-    if not shard then error(lock, 0) end
+  local fit, data, path = tune.fit_folder(dir, { save = o.save, anchor = o.anchor, ridge = o.ridge,
+    rules = o.given_rules, steal_lock = o.steal_lock, status = status(o.quiet), leave_locked = shard })
+  if not fit then
     io.stderr:write("cheskers tune: another run is fitting " .. dir .. " now\n")
     return 0
   end
-  local done, res = pcall(fit_dir, tune, dir, o)
-  store.unlock(lock)
-  if not done then error(res, 0) end
-  return res
+  print(fit_text(fit, data.start, data.names, path))
+  return 0
 end
 
 -- The options as a run's configuration.
