@@ -1,6 +1,6 @@
 /*
  * search.c - the engine: iterative-deepening principal-variation search
- * (negamax alpha-beta) with a transposition table, move ordering (hash
+ * (negamax alpha-beta) with a transposition table (tt.c), move ordering (hash
  * move, captures by number of pieces taken and their value, promotions,
  * killers, history), late-move reductions, a one-reply extension,
  * aspiration windows, reverse futility and futility pruning where no
@@ -36,10 +36,10 @@
 
 #include "cheskers_tb.h"
 #include "internal.h"
+#include "tt.h"
 
 #define INF        (CHK_SCORE_WIN + 1)
 #define MOVE_STACK 16384            /* moves for every ply's list */
-#define NO_SQ      0xFF
 #define RFP_DEPTH  3                /* reverse futility pruning up to this depth */
 #define RFP_MARGIN 120              /* ... when the evaluation beats beta by this a ply
                                        (opts.rfp_margin) */
@@ -50,30 +50,16 @@
                                        cannot lift standing pat to alpha */
 #define ASP_WINDOW 40               /* half the root's first window (opts.aspiration) */
 
-enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
-
-/* A move as the transposition table and killers remember it: enough to
- * find the same move (chk_move_equal) in a generated list. */
+/* A move as the killers remember it: enough to find the same move
+ * (chk_move_equal) in a generated list. */
 typedef struct move_key {
     chk_bb captures;
     uint8_t from, to, promo;
 } move_key;
 
-typedef struct tt_entry {
-    uint32_t key;           /* upper half of the Zobrist hash */
-    chk_bb captures;
-    int16_t score;
-    uint8_t from, to, promo;
-    int8_t depth;
-    uint8_t bound;
-    uint8_t age;
-} tt_entry;
-
 struct chk_search {
     const chk_alloc *alloc;             /* of everything below (NULL: the C library) */
-    tt_entry *tt;
-    size_t tt_mask;
-    uint8_t age;
+    chk_tt tt;                          /* the transposition table (tt.c) */
     chk_move *moves;                    /* MOVE_STACK moves */
     int *scores;                        /* ordering scores, parallel to moves */
     move_key killers[CHK_MAX_PLY][2];
@@ -123,14 +109,11 @@ chk_search *chk_search_new_alloc(size_t hash_bytes, const chk_alloc *alloc)
     chk_search *s = chk__zalloc(alloc, sizeof *s);
     if (!s)
         return NULL;
-    size_t n;
     s->alloc = alloc;
-    s->tt = chk__table_alloc(alloc, hash_bytes, sizeof *s->tt, &n);
-    if (s->tt)
-        s->tt_mask = n - 1;
+    chk__tt_new(&s->tt, alloc, hash_bytes);
     s->moves = chk__mem(alloc, NULL, 0, MOVE_STACK * sizeof *s->moves);
     s->scores = chk__mem(alloc, NULL, 0, MOVE_STACK * sizeof *s->scores);
-    if (!s->tt || !s->moves || !s->scores) {
+    if (!s->tt.entries || !s->moves || !s->scores) {
         chk_search_free(s);
         return NULL;
     }
@@ -147,8 +130,7 @@ void chk_search_free(chk_search *s)
     if (!s)
         return;
     const chk_alloc *a = s->alloc;
-    if (s->tt)
-        chk__mem(a, s->tt, (s->tt_mask + 1) * sizeof *s->tt, 0);
+    chk__tt_free(&s->tt, a);
     chk__mem(a, s->moves, MOVE_STACK * sizeof *s->moves, 0);
     chk__mem(a, s->scores, MOVE_STACK * sizeof *s->scores, 0);
     chk__mem(a, s, sizeof *s, 0);
@@ -156,19 +138,18 @@ void chk_search_free(chk_search *s)
 
 void chk_search_forget(chk_search *s)
 {
-    if (++s->age == 0)
+    if (++s->tt.age == 0)
         chk_search_clear(s);    /* ages wrapped: zero everything once in 255 times */
-    s->age = s->age ? s->age : 1;
+    s->tt.age = s->tt.age ? s->tt.age : 1;
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
 }
 
 void chk_search_clear(chk_search *s)
 {
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    chk__tt_clear(&s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
-    s->age = 0;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -188,59 +169,6 @@ static inline bool key_is(const move_key *k, const chk_move *m)
 {
     return k->from == m->from && k->to == m->to && k->captures == m->captures
            && k->promo == m->promo;
-}
-
-/* Mate scores are stored relative to the node, not the root. */
-static inline int score_to_tt(int v, int ply)
-{
-    return v >= CHK_SCORE_MATE_MIN ? v + ply : v <= -CHK_SCORE_MATE_MIN ? v - ply : v;
-}
-
-static inline int score_from_tt(int v, int ply)
-{
-    return v >= CHK_SCORE_MATE_MIN ? v - ply : v <= -CHK_SCORE_MATE_MIN ? v + ply : v;
-}
-
-/* Entries of earlier runs (another age) count as empty: every run starts
- * from an empty table without clearing it. */
-static inline tt_entry *tt_probe(chk_search *s, uint64_t h)
-{
-    tt_entry *e = &s->tt[h & s->tt_mask];
-    return e->key == (uint32_t)(h >> 32) && e->age == s->age && e->bound ? e : NULL;
-}
-
-/* True when entry e's bound ends a search of (alpha, beta) at ply: *v gets
- * its score. */
-static inline bool tt_cuts(const tt_entry *e, int ply, int alpha, int beta, int *v)
-{
-    int t = *v = score_from_tt(e->score, ply);
-    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && t >= beta)
-           || (e->bound == BOUND_UPPER && t <= alpha);
-}
-
-static void tt_store(chk_search *s, uint64_t h, int depth, int score, int bound, const chk_move *m)
-{
-    tt_entry *e = &s->tt[h & s->tt_mask];
-    uint32_t key = (uint32_t)(h >> 32);
-    bool same = e->bound && e->key == key && e->age == s->age;
-    if (same && e->depth > depth && bound != BOUND_EXACT)
-        return;
-    if (!m && same && e->from != NO_SQ) {   /* keep the old best move */
-        e->depth = (int8_t)depth;
-        e->score = (int16_t)score;
-        e->bound = (uint8_t)bound;
-        e->age = s->age;
-        return;
-    }
-    e->key = key;
-    e->depth = (int8_t)depth;
-    e->score = (int16_t)score;
-    e->bound = (uint8_t)bound;
-    e->age = s->age;
-    e->from = m ? m->from : NO_SQ;
-    e->to = m ? m->to : NO_SQ;
-    e->promo = m ? m->promo : CHK_NONE;
-    e->captures = m ? m->captures : 0;
 }
 
 static void report_partial(chk_search *s);
@@ -648,7 +576,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
             return alpha;
     }
 
-    tt_entry *e = tt_probe(s, p->hash);
+    tt_entry *e = tt_probe(&s->tt, p->hash);
     if (e && ply > 0 && !pv_node && e->depth >= depth && tt_cuts(e, ply, alpha, beta, &v))
         return v;
 
@@ -671,7 +599,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
     int *sc = s->scores + (list - s->moves);
     score_moves(s, list, sc, n, e, ply);
     for (int i = 0; depth >= 2 && i < n; i++)   /* every child probes the table: fetch early */
-        __builtin_prefetch(&s->tt[chk__hash_after(p, &list[i]) & s->tt_mask]);
+        __builtin_prefetch(tt_slot(&s->tt, chk__hash_after(p, &list[i])));
     int ext = n == 1 && ply < CHK_MAX_PLY / 2 ? 1 : 0;    /* a forced reply costs no depth */
     int best = -INF, alpha0 = alpha, bi = -1;
     for (int i = 0; i < n; i++) {
@@ -689,7 +617,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         }
         int d = depth - 1 + ext;
         if (d > 0)
-            __builtin_prefetch(&s->tt[p->hash & s->tt_mask]);    /* the child probes it */
+            __builtin_prefetch(tt_slot(&s->tt, p->hash));    /* the child probes it */
         if (i == 0) {
             v = -search(s, d, -beta, -alpha, ply + 1, list + n);
         } else {
@@ -731,7 +659,7 @@ static int search(chk_search *s, int depth, int alpha, int beta, int ply, chk_mo
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(s, p->hash, depth, score_to_tt(best, ply), bound, bi >= 0 ? &list[bi] : NULL);
+    chk__tt_store(&s->tt, p->hash, depth, score_to_tt(best, ply), bound, bi >= 0 ? &list[bi] : NULL);
     return best;
 }
 
@@ -798,7 +726,7 @@ int chk_search_run(chk_search *s, chk_pos *p, const chk_search_opts *o, chk_sear
         memcpy(&s->kept_rules, p->rules, sizeof s->kept_rules);
         memcpy(&s->kept_weights, &s->weights, sizeof s->weights);
     }
-    if (same && s->age) {
+    if (same && s->tt.age) {
         /* the table of earlier runs stays (same age); history counts halve */
         for (int c = 0; c < 2; c++)
             for (int a = 0; a < CHK_SQUARES; a++)

@@ -25,7 +25,7 @@ core/rules
 core/movegen
 core/board
 core/result
-core/movetext core/perft core/eval
+core/movetext core/perft core/eval core/tt
 core/tb
 core/search core/solve core/tb_build core/tb_walk
 lua/lerror
