@@ -1,6 +1,7 @@
 /*
- * tb_internal.h - what the tablebase files share (tb.c: signatures, the
- * position index, files and probing; tb_build.c: retrograde analysis).
+ * tb_internal.h - what the tablebase files share (tb_index.c: signatures,
+ * the position index; tb_file.c: the files; tb.c: the registry and
+ * probing; tb_build.c: retrograde analysis).
  * Not part of the public interface.
  */
 #ifndef CHESKERS_TB_INTERNAL_H
@@ -94,6 +95,15 @@ struct chk_tb {
 };
 
 uint32_t tb_sig_key(const tb_sig *s);
+/* The number of pieces of a signature, both sides. */
+int tb_sig_pieces(const tb_sig *s);
+
+/* tb_file.c: the slot of key in tb's hash (tb->slots: 0 or table + 1),
+ * the path of a table's file ("DIR/NAME.<fp>.ctb<suffix>", malloc'd), and
+ * freeing what a loaded table holds. */
+int tb_slot_of(const chk_tb *tb, uint32_t key);
+char *tb_file_path(const chk_tb *tb, const char *name, const char *suffix);
+void tb_unload(tb_table *t);
 tb_sig tb_sig_swap(const tb_sig *s);
 void tb_sig_name(const tb_sig *s, char out[24]);
 /* "KBvK" (len bytes) -> its signature; false when it is not one a table

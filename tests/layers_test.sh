@@ -26,6 +26,8 @@ core/movegen
 core/board
 core/result
 core/movetext core/perft core/eval core/tt
+core/tb_index
+core/tb_file
 core/tb
 core/search core/solve core/tb_build core/tb_walk
 lua/lerror
@@ -40,11 +42,11 @@ repl/term
 repl/main'
 # The headers that belong to no file of their own name (X.h belongs to X.c):
 # the core's public and internal headers are a layer of their own, under
-# every core file; the tablebases' go with tb.c.
+# every core file; the tablebases' go with their lowest file, tb_index.c.
 HEADERS='core/cheskers.h core/cheskers.h
 core/internal.h core/internal.h
-core/cheskers_tb.h core/tb
-core/tb_internal.h core/tb'
+core/cheskers_tb.h core/tb_index
+core/tb_internal.h core/tb_index'
 
 echo "$LAYERS" | awk '{ for (i = 1; i <= NF; i++) print $i, NR }' | sort >"$tmp/layer"
 
