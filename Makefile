@@ -211,6 +211,8 @@ install: all
 	install -m 644 lua/cheskers/*.lua $(DESTDIR)$(LUADIR)/cheskers/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/cmd
 	install -m 644 lua/cheskers/cmd/*.lua $(DESTDIR)$(LUADIR)/cheskers/cmd/
+	install -d $(DESTDIR)$(LUADIR)/cheskers/store
+	install -m 644 lua/cheskers/store/*.lua $(DESTDIR)$(LUADIR)/cheskers/store/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/meta
 	install -m 644 lua/cheskers/meta/*.lua $(DESTDIR)$(LUADIR)/cheskers/meta/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/repl/commands

@@ -1,5 +1,5 @@
 /*
- * tb_file.c - the tablebase file format (docs/tablebases.md): the header
+ * tb_file.c - the tablebase file format (docs/guide/tables.md): the header
  * and its checksum, the payload in zstd blocks behind a block index,
  * writing a finished table (a temporary file, fsync, rename), reading a
  * file into memory and checking it, and decompressing a block on first

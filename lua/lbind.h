@@ -2,11 +2,15 @@
  * lbind.h - what every file of the Lua binding shares, and nothing else:
  * the userdata type names, the shared types (State, Rules, Board, Move,
  * HookCtx, CoreCall), the type and argument checks, the core-call bracket,
- * options checking, stop conditions and errors. Implemented in lbind.c
- * (the hot checks are inline here). Binding files include this header and
- * call downward only (tests/layers_test.sh checks it):
+ * options checking, stop conditions and errors. Implemented by a file per
+ * concern: lbind.c (the State, types, checks, boards and move objects),
+ * lhook.c (rule hooks, the core-call bracket), lopt.c (option tables),
+ * lstop.c (interrupt, deadline, failed core calls); the hot checks are
+ * inline here. Binding files include this header and call downward only
+ * (tests/layers_test.sh checks it):
  *
- *   lerror.c <- lbind.c (the base) <- lrules.c, lperft.c, lsys.c,
+ *   lerror.c <- lbind.c (the base) <- lhook.c, lopt.c, lstop.c <-
+ *   lrules.c, lperft.c, lsys.c,
  *   lsandbox.c <- lmove.c <- lboard.c, ltb.c <- lsolve.c, lengine.c <-
  *   lcheskers.c (module registration, luaopen_cheskers_core)
  *

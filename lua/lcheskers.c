@@ -5,8 +5,10 @@
  * constants, and the registration that each binding file does for its own
  * functions. Modelled on Lua's liolib.c. The files, one concern each:
  *
- *   lbind.c    the base: types and checks, boards and move objects made,
- *              the core-call bracket and rule hooks, options, stopping, errors
+ *   lbind.c    the base: types and checks, boards and move objects made
+ *   lhook.c    the core-call bracket and rule hooks
+ *   lopt.c     option tables: "did you mean", their numbers
+ *   lstop.c    stopping (interrupt, deadline) and failed core calls' errors
  *   lerror.c   error values ({code =, message =})
  *   lmove.c    move objects; reading a move argument; the order of b:moves()
  *   lrules.c   rules tables <-> Rules userdata; cheskers.rules
@@ -45,6 +47,7 @@ static const luaL_Reg module_funcs[] = {
     {"interrupt", l_interrupt},
     {"deadline", lb_deadline},
     {"error_code", lb_error_code},
+    {"error_value", lb_error_value},
     {"closest", lb_closest},
     {"did_you_mean", lb_did_you_mean},
     {NULL, NULL}

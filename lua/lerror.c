@@ -13,6 +13,7 @@
  * C code names a code by its enum value, never by a string.
  */
 #include <stdarg.h>
+#include <string.h>
 
 #include "lua.h"
 #include "lauxlib.h"
@@ -34,6 +35,7 @@ static const char *const code_names[LB_E_NCODES] = {
     [LB_E_NO_MEMORY] = "no_memory",
     [LB_E_NODE_LIMIT] = "node_limit",
     [LB_E_INTERNAL] = "internal",
+    [LB_E_LOCKED] = "locked",
 };
 
 const char *lb_code_name(int code)
@@ -131,4 +133,19 @@ int lb_error_code(lua_State *L)
     }
     lua_pushnil(L);
     return 1;
+}
+
+/* cheskers.error_value(code, message) -> an error value with that code */
+int lb_error_value(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *msg = luaL_checkstring(L, 2);
+    int code;
+    for (code = 0; code < LB_E_NCODES; code++) {
+        if (strcmp(code_names[code], name) == 0) {
+            lb_push_error(L, (lb_code)code, msg);
+            return 1;
+        }
+    }
+    return luaL_argerror(L, 1, lua_pushfstring(L, "no error code '%s'", name));
 }

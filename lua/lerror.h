@@ -24,6 +24,7 @@ typedef enum lb_code {
     LB_E_NO_MEMORY,     /* "no_memory" */
     LB_E_NODE_LIMIT,    /* "node_limit" */
     LB_E_INTERNAL,      /* "internal": a status the binding does not expect */
+    LB_E_LOCKED,        /* "locked": a run's folder in use (the Lua library) */
     LB_E_NCODES
 } lb_code;
 
@@ -37,5 +38,9 @@ int lb_error(lua_State *L, lb_code code, const char *fmt, ...);
 void lb_push_error(lua_State *L, lb_code code, const char *msg);
 /* cheskers.error_code(e) -> the code of an error value, or nil. */
 int lb_error_code(lua_State *L);
+/* cheskers.error_value(code, message) -> an error value (not raised): the
+ * one way the Lua library makes one (cheskers.raise); an unknown code is
+ * refused. */
+int lb_error_value(lua_State *L);
 
 #endif

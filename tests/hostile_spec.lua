@@ -917,7 +917,7 @@ describe("hostile files and folders", function()
   end)
 end)
 
--- The attacks of the third round (docs/security.md): each found a hole,
+-- The attacks of the third round (docs/reference/security.md): each found a hole,
 -- now closed at its owner.
 describe("attacks of the third round", function()
   local dir

@@ -34,6 +34,7 @@ core/search_tt core/search_tb
 core/search core/solve core/tb_build core/tb_walk
 lua/lerror
 lua/lbind
+lua/lhook lua/lopt lua/lstop
 lua/lrules lua/lperft lua/lsys lua/lsandbox
 lua/lmove
 lua/lboard lua/ltb
@@ -123,11 +124,14 @@ cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart
-cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli cheskers.numbers
+cheskers.numbers
+cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
 cheskers.rulespec
+cheskers.store.json cheskers.store.lock cheskers.store.fingerprint
+cheskers.store.file
 cheskers.bots cheskers.puzzle cheskers.store
-cheskers.record cheskers.game cheskers.experiment
-cheskers.selfplay cheskers.report cheskers.rulearg
+cheskers.record cheskers.game cheskers.experiment cheskers.tables cheskers.book
+cheskers.selfplay cheskers.report cheskers.rulearg cheskers.mine
 cheskers.match cheskers.report_html
 cheskers.tournament cheskers.tune
 cheskers.fitted
@@ -182,6 +186,67 @@ bad=$(awk 'NR == FNR { layer[$1] = $2; next }
            layer[$2] >= layer[$1] { print $1 " -> " $2 " (" $3 ")" }' "$tmp/lualayer" "$tmp/requires")
 if [ -z "$bad" ]; then ok "every require goes to a lower layer (no circle among the Lua modules)"
 else not_ok "every require goes to a lower layer (no circle among the Lua modules)" "$bad"; fi
+
+# A module named by a computed text (require(name), require("x." .. y)) is
+# counted too: each such require of the Lua files is a plug-in point listed
+# here with the modules it may load ("file prefix": every module whose name
+# starts with prefix; these go up by design: the subcommand table loads the
+# subcommands, the module "cheskers" loads its lazy fields); any other is
+# refused, so that no require escapes the layer check.
+PLUGINS='lua/cheskers/cli.lua cheskers.cmd.
+lua/cheskers/init.lua cheskers.puzzle
+lua/cheskers/init.lua cheskers.svg'
+computed=""
+for f in $luafiles; do
+  n=$(grep -v '^[[:space:]]*--' "$f" \
+      | grep -cE "require[[:space:]]*\(?[[:space:]]*[\"'][A-Za-z0-9_.]+[\"'][[:space:]]*\.\.|require[[:space:]]*\([[:space:]]*[A-Za-z_][A-Za-z0-9_.]*[[:space:]]*[),]|pcall\(require,")
+  [ "$n" -gt 0 ] || continue
+  echo "$PLUGINS" | grep -q "^$f " || computed="$computed $f ($n)"
+done
+if [ -z "$computed" ]; then ok "every computed require is a declared plug-in point (PLUGINS)"
+else not_ok "every computed require is a declared plug-in point (PLUGINS)" "undeclared:$computed"; fi
+# the modules of each plug-in point exist, and the lazy fields of "cheskers" are the ones declared
+bad=""
+echo "$PLUGINS" | while read -r f prefix; do
+  grep -q "^$prefix" "$tmp/lualayer" || echo "$f: no module $prefix*"
+done >"$tmp/plugbad"
+lazy=$(sed -n 's/^local lazy = {\(.*\)}.*/\1/p' lua/cheskers/init.lua | grep -oE '"[^"]+"' | tr -d '"' | sort | tr '\n' ' ')
+declared=$(echo "$PLUGINS" | awk '$1 == "lua/cheskers/init.lua" { print $2 }' | sort | tr '\n' ' ')
+[ "$lazy" = "$declared" ] || echo "lua/cheskers/init.lua: lazy modules '$lazy', declared '$declared'" >>"$tmp/plugbad"
+if [ ! -s "$tmp/plugbad" ]; then ok "the plug-in points load the modules declared"
+else not_ok "the plug-in points load the modules declared" "$(cat "$tmp/plugbad")"; fi
+
+# No argparse under the library: the command line is read by the program
+# (lua/cheskers/cli.lua, the subcommands lua/cheskers/cmd/, repl/); the
+# library's functions take plain tables.
+bad=$(find lua/cheskers -name '*.lua' ! -path 'lua/cheskers/cmd/*' ! -path lua/cheskers/cli.lua \
+      -exec grep -nHE "argparse|:option\(|:flag\(|:argument\(|:convert\(" {} + \
+      | grep -vE '^[^:]+:[0-9]+:[[:space:]]*--')
+if [ -z "$bad" ]; then ok "no argparse in the library (only cli.lua and cmd/ declare options)"
+else not_ok "no argparse in the library (only cli.lua and cmd/ declare options)" "$bad"; fi
+
+# One owner of progress lines: cheskers.cli.progress (a line rewritten on a
+# terminal, a line each elsewhere, never "\r" in a log file). No other file
+# of lua/cheskers/ writes "\r" (escape.lua names it, record.lua reads CRLF
+# records; the REPL's own status lines are repl/'s).
+bad=$(grep -rn '\\r' lua/cheskers --include='*.lua' \
+      | grep -vE '^lua/cheskers/(cli|escape|record)\.lua:' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*--')
+if [ -z "$bad" ]; then ok "progress lines have one owner (cli.progress): no other \\\\r under lua/cheskers/"
+else not_ok "progress lines have one owner (cli.progress): no other \\\\r under lua/cheskers/" "$bad"; fi
+
+# One dirname: cheskers.files.dirname; no other file cuts a path at its last "/".
+bad=$(grep -rnE "match\(\"\^\(\.\*\)/|match\('\^\(\.\*\)/|function[[:space:]]+[A-Za-z_.:]*dirname" lua/cheskers repl \
+      --include='*.lua' | grep -v '^lua/cheskers/files\.lua:')
+if [ -z "$bad" ]; then ok "paths have one dirname (cheskers.files.dirname)"
+else not_ok "paths have one dirname (cheskers.files.dirname)" "$bad"; fi
+
+# One helper makes the Lua library's errors: cheskers.errorf (a message) and
+# cheskers.raise (an error value with a code), lua/cheskers/init.lua; no module
+# keeps its own copy of errorf.
+bad=$(grep -rnE "function[[:space:]]+errorf|function[[:space:]]+[A-Za-z_.]*raise\(" lua/cheskers repl --include='*.lua' \
+      | grep -vE '^lua/cheskers/(init|meta/cheskers)\.lua:')
+if [ -z "$bad" ]; then ok "the library's errors have one maker (cheskers.errorf, cheskers.raise)"
+else not_ok "the library's errors have one maker (cheskers.errorf, cheskers.raise)" "$bad"; fi
 
 lib_repl=$(grep '^cheskers[. ]' "$tmp/requires" | awk '$2 ~ /^repl\./')
 if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program's repl.*"

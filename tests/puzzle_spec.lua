@@ -594,7 +594,7 @@ end)
 
 describe("the miner", function()
   it("finds sound puzzles with unique wins in self-play games", function()
-    local mine = require("cheskers.cmd.mine").mine
+    local mine = require("cheskers.mine").run
     local found = mine { games = 4, lo = 1, hi = 3, seed = 3, depth = 1 }
     assert(#found > 0, "no puzzle in 4 games")
     for _, p in ipairs(found) do
@@ -605,7 +605,7 @@ describe("the miner", function()
   end)
 
   it("finds sound puzzles in random positions too, and keeps to a theme", function()
-    local mine = require("cheskers.cmd.mine").mine
+    local mine = require("cheskers.mine").run
     local found = mine { games = 150, lo = 1, hi = 2, seed = 9, from = "random", pieces = 4 }
     assert(#found > 0, "no puzzle in 150 random positions")
     for _, p in ipairs(found) do
@@ -681,7 +681,7 @@ end)
 
 describe("cheskers book", function()
   it("keeps the faults, which name the key, inside the hidden solution", function()
-    local book = require "cheskers.cmd.book"
+    local book = require "cheskers.book"
     local list = assert(puzzle.load("tests/puzzles/faulty/unsound.lua"))
     local html = book.page(list, "t", { [list[1]] = puzzle.check(list[1]) })
     local before, after = html:match("^(.*)<details><summary>Solution</summary>(.*)$")
@@ -691,7 +691,7 @@ describe("cheskers book", function()
   end)
 
   it("says stalemate in the goal line of a stalemate puzzle", function()
-    local book = require "cheskers.cmd.book"
+    local book = require "cheskers.book"
     local list = assert(puzzle.load("scripts/puzzles/composed.lua"))
     local html = book.page(list, "t")
     assert.truthy(html:find('<p class="goal">Black to play and win in 2.</p>', 1, true))
@@ -722,7 +722,7 @@ describe("cheskers book", function()
   end)
 
   it("writes one page with every diagram, goal and a hidden solution", function()
-    local book = require "cheskers.cmd.book"
+    local book = require "cheskers.book"
     local list = assert(puzzle.load("scripts/puzzles/win-in-2.lua"))
     local html = book.page(list, "Test <book>")
     assert.matches("^<!DOCTYPE html>", html)

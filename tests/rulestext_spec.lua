@@ -323,3 +323,31 @@ describe("every --rules", function()
     end)
   end
 end)
+
+describe("rulespec.diff: how two rule sets differ in a position, for a script", function()
+  -- White pawn a3 can jump b4, d6 (a3xc5xe7), pawn h2 only g3 (h2xf4): the
+  -- majority rule keeps the 2-piece chain only; without it both are legal
+  -- (docs/reference/rules.md, "Majority capture").
+  local FEN = "7k/8/3p4/8/1p6/P5p1/7P/K7 w"
+
+  it("finds the move and the perft counts the majority rule removes, printing nothing", function()
+    local r = assert(rulespec.diff({ majority = true }, { majority = false }, FEN, 2, true))
+    assert.same({ { "majority", true, false } }, r.options)
+    assert.same({}, r.only_a)
+    assert.same({ "h2xf4" }, r.only_b)
+    assert.same({ 1, 2 }, r.count)
+    assert.same({ 1, 1, 2 }, r.perft[1])
+    assert.equal(1, r.first_diff)
+    assert.is_true(r.differs)
+  end)
+
+  it("a rule set against itself: no difference; a bad position names its side", function()
+    local r = assert(rulespec.diff("golomb", "golomb", nil, 2))
+    assert.is_false(r.differs)
+    assert.same({}, r.options)
+    assert.is_nil(r.first_diff)
+    local none, err = rulespec.diff("golomb", { majority = false }, "not a position")
+    assert.is_nil(none)
+    assert.matches("^A: ", err)
+  end)
+end)

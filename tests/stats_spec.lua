@@ -286,3 +286,16 @@ describe("the study's statistics: equivalence, false discovery rate, interaction
     assert.is_true(lo < a / b and a / b < hi)
   end)
 end)
+
+describe("the small statistics every module takes from stats (one owner)", function()
+  it("mean: the sum over the count, in floats (0 for none)", function()
+    assert.equal(2.5, statistics.mean({ 1, 2, 3, 4 }))
+    assert.equal(0, statistics.mean({}))
+    assert.equal(math.maxinteger + 0.0, statistics.mean({ math.maxinteger, math.maxinteger }))   -- no wrap
+  end)
+
+  it("proportion_se: sqrt(p (1 - p) / n)", function()
+    assert.near(0.0433012702, statistics.proportion_se(25, 100), 1e-9)   -- sqrt(0.25 * 0.75 / 100)
+    assert.equal(0, statistics.proportion_se(0, 10))
+  end)
+end)

@@ -161,7 +161,7 @@ local function kkc_tables()
 end
 
 describe("cheskers mine --studies", function()
-  local mine = require("cheskers.cmd.mine").mine
+  local mine = require("cheskers.mine").run
 
   it("finds studies whose every White move is the only win, Black resisting longest", function()
     local found = mine { studies = true, seed = 1, tables = T, lo = 2, hi = 64, duals = 3, per_signature = 3,

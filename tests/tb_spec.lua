@@ -867,3 +867,32 @@ describe("tb.plan", function()
     assert.matches("'KvKX' is not a signature", err, 1, true)
   end)
 end)
+
+describe("cheskers.tables: what `tb plan` and `tb atlas` compute, for a script", function()
+  local T = require "cheskers.tables"
+
+  it("plan_summary: the units of each level, the sizes in all, what is left, the largest", function()
+    local units = {
+      { level = 1, name = "KvK", entries = 1000, disk = 300, built = true, memory = 10 },
+      { level = 2, name = "KBvK", entries = 5000, disk = 900, built = false, memory = 70 },
+      { level = 2, name = "KPvK", entries = 4000, disk = 800, built = false, memory = 40 },
+    }
+    local s = T.plan_summary(units)
+    assert.same({ { level = 1, names = { "KvK" } }, { level = 2, names = { "KBvK", "KPvK" } } }, s.levels)
+    assert.same({ 3, 10000, 2000, 1700 }, { s.units, s.entries, s.disk, s.todo })
+    assert.equal("KBvK", s.largest.name)
+  end)
+
+  it("longest: the table with the longest win", function()
+    assert.equal("b", T.longest({ { name = "a", longest_win = 3 }, { name = "b", longest_win = 9 },
+                                  { name = "c", longest_win = 9 } }).name)
+  end)
+
+  it("atlas: no tables names the command that builds them", function()
+    local dir = tmpdir()
+    local ok, err = pcall(T.atlas, dir, nil, nil, "golomb")
+    assert.is_false(ok)
+    assert.matches("no tables in " .. dir .. " for the rules golomb: build them with `cheskers tb build", tostring(err),
+                   1, true)
+  end)
+end)

@@ -70,7 +70,7 @@ function M.dirs(extra)
   for _, d in ipairs(extra or {}) do dirs[#dirs + 1] = d:gsub("/*$", "/") end
   dirs[#dirs + 1] = "scripts/bots/"
   local src = debug.getinfo(1, "S").source
-  local here = src:sub(1, 1) == "@" and src:sub(2):match("^(.*)/[^/]*$")
+  local here = src:sub(1, 1) == "@" and require("cheskers.files").dirname(src:sub(2))
   if here then
     dirs[#dirs + 1] = here .. "/../../scripts/bots/"      -- lua/cheskers/ -> repo
     dirs[#dirs + 1] = here .. "/../../../cheskers/bots/"  -- share/lua/5.4/cheskers/ -> share/cheskers/bots

@@ -190,19 +190,68 @@ function cli.parser(name, description, epilog)
   return p
 end
 
--- The progress of a subcommand on stderr: on a terminal one line rewritten
--- in place, else a line each. Returns show(line [, note]) (note: a line
--- printed above it, that stays) and done() (ends the line).
-function cli.progress()
-  local tty = require("cheskers").isatty(io.stderr)
-  local shown = false
-  local function show(line, note)
+-- The progress of a subcommand on stderr, its one owner (no other file
+-- writes "\r": tests/layers_test.sh): on a terminal one line rewritten in
+-- place, else a line each. Returns show(line [, note [, force]]) (note: a
+-- line printed above it, that stays) and done() (ends the line). opts:
+-- every (seconds: a line shown sooner after the last is skipped, unless
+-- force or note), terminal (only on a terminal: nothing elsewhere).
+function cli.progress(opts)
+  opts = opts or {}
+  local cheskers = require "cheskers"
+  local tty = cheskers.isatty(io.stderr)
+  local shown, last = false, nil
+  local function show(line, note, force)
+    if opts.terminal and not tty then return end
+    local now = opts.every and cheskers.clock()
+    if opts.every and not force and not note and last and now - last < opts.every then return end
+    last = now
     if note then io.stderr:write(shown and tty and "\r\27[K" or "", note, "\n") end
-    if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
-    shown = true
+    if line then
+      if tty then io.stderr:write("\r\27[K", line) else io.stderr:write(line, "\n") end
+      shown = true
+    elseif tty and shown then
+      io.stderr:write("\r\27[K")
+      shown = false
+    end
     io.stderr:flush()
   end
-  return show, function() if tty and shown then io.stderr:write("\n") end end
+  return show, function() if tty and shown then io.stderr:write("\n") shown = false end end
+end
+
+-- Declares the option names (e.g. "--games -n") of parser p that takes a
+-- number: its converter is the one reader of numbers, by the declaration
+-- key (default: the first name; cheskers.numbers.DECLARED).
+function cli.number(p, names, description, default, key)
+  local numbers = require "cheskers.numbers"
+  local key_ = key or names:match("^%S+")
+  return p:option(names, ("%s [%s]"):format(description, numbers.range_text(key_)), default)
+    :convert(numbers.converter(key_))
+end
+
+-- The command-line options of how games are played, shared by `cheskers
+-- match`, `tournament` and `tune` (lua/cheskers/cmd/): added to their
+-- argparse parser p, then checked and copied into a cfg by
+-- cheskers.match.game_options (games each command declares with its own
+-- default).
+-- defaults: {opening_plies =} for a command whose own default differs.
+function cli.game_options(p, defaults)
+  p:option("--rules", "rules: a preset, name=value options or a {...} table")
+  local number = cli.number
+  number(p, "--seed", "seed of the openings and of math.random", "1")
+  number(p, "--nodes", "node budget per move (limits.nodes)")
+  number(p, "--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
+         .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game")
+  number(p, "--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
+         .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
+         .. "in wall-clock time (at least 2 s: a bot that waits) loses too")
+  p:option("--openings", "openings file: a position text, or moves from the start position, per line")
+  number(p, "--opening-plies", "random opening plies", tostring(defaults and defaults.opening_plies or 4))
+  number(p, "--max-plies", "longer games are drawn", "400")
+  number(p, "--repetition", "the N-th occurrence of a position is a draw (0: off)", "3")
+  p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
+         .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
+         .. "loses the game (reason error, detail \"sandbox: ...\")")
 end
 
 -- The argparse converter of every option and argument that names a file or

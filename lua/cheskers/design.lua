@@ -63,7 +63,7 @@ local escape = require "cheskers.escape"
 
 local M = {}
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 local sorted_keys = luadata.sorted_keys
 
 local function copy(t)
@@ -85,18 +85,12 @@ local function per_game(recs, fn)
   return xs
 end
 
-local function mean_of(xs)
-  local sum = 0.0
-  for _, x in ipairs(xs) do sum = sum + x end
-  return sum / #xs
-end
-
 -- An estimate of a [0, 1] measure: the mean with stats.bounded_mean_ci.
 local function bounded(fn)
   return function(recs, z)
     local xs = per_game(recs, fn)
     if #xs == 0 then return nil, "no game has it" end
-    local m = mean_of(xs)
+    local m = stats.mean(xs)
     local lo, hi = stats.bounded_mean_ci(m, #xs, z)
     return { value = m, lo = lo, hi = hi, n = #xs }
   end

@@ -93,7 +93,7 @@ M.DEFAULTS = {
 -- own defaults: 1000 games at 1000 nodes a move, seed 1)
 M.FITTED = { games = 1000, nodes = 1000, seed = 1 }
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 local function copy(t)
   if type(t) ~= "table" then return t end

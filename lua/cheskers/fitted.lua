@@ -41,7 +41,7 @@ local escape = require "cheskers.escape"
 
 local M = {}
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 -- The tuning run of variant v of e: tune.run's configuration.
 local function tune_config(e, v, dir)
@@ -130,7 +130,7 @@ local function obtain(e, v, fp, opts)
       if not done then error(err, 0) end
       return path, cached(path, fp)
     end
-    if not tostring(lock):find("in use by another run", 1, true) then error(lock, 0) end
+    if require("cheskers").error_code(lock) ~= "locked" then error(lock, 0) end
     if not told and opts.waiting then opts.waiting(v.name, fp, lock) end
     told = true
     sleep(opts.poll or 1)

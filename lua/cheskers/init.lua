@@ -27,4 +27,16 @@ function core.plural(n, word, words)
   return count .. " " .. (n == 1 and word or words or PLURALS[word] or word .. "s")
 end
 
+-- The one way the Lua library raises its errors: cheskers.errorf(fmt, ...)
+-- a one-line message (level 0: no "file:line:" prefix), cheskers.raise(code,
+-- fmt, ...) an error value with a code of the binding's table
+-- (docs/reference/lua_api.md, "Errors": what callers test with cheskers.error_code).
+function core.errorf(fmt, ...)
+  error(string.format(fmt, ...), 0)
+end
+
+function core.raise(code, fmt, ...)
+  error(core.error_value(code, string.format(fmt, ...)), 0)
+end
+
 return core

@@ -16,8 +16,8 @@
 --   match.progress_line(summary, result), match.table(summary) -> text
 --   match.fault_text(result, number) -> text   who lost by what fault (nil: none)
 --   match.reasons_line(counts) -> "ended by: error 1, kings 3"
---   match.add_game_options(parser)          the command-line options of how
---   match.game_options(o, cfg) -> cfg | nil, message   games are played
+--   match.game_options(o, cfg) -> cfg | nil, message   how games are played
+--                                            (o: cheskers.cli.game_options')
 --
 -- cfg: a, b (bot specs or bot tables), games (default 2), rules (what
 -- cheskers.new accepts), rules_text (the --rules text), seed (default 1),
@@ -435,30 +435,10 @@ function match.table(sum)
   return table.concat(lines, "\n")
 end
 
--- The command-line options of how games are played, shared by `cheskers
--- match` and `cheskers tournament` (lua/cheskers/cmd/): added to their
--- argparse parser, then checked and copied into a cfg (the fields above,
--- with games, which each command defines with its own default).
--- defaults: {opening_plies =} for a command whose own default differs.
-function match.add_game_options(p, defaults)
-  p:option("--rules", "rules: a preset, name=value options or a {...} table")
-  local number = require("cheskers.numbers").option
-  number(p, "--seed", "seed of the openings and of math.random", "1")
-  number(p, "--nodes", "node budget per move (limits.nodes)")
-  number(p, "--time", "CPU seconds per move, handed to the bots (limits.time); not deterministic. A move "
-         .. "using more than 3T + 1 s of CPU (or --move-timeout) loses the game")
-  number(p, "--move-timeout", "hard limit of one move in CPU seconds (default 3T + 1 with --time, "
-         .. "else 30), so a busy machine does not decide games; a move that takes 3 times as long "
-         .. "in wall-clock time (at least 2 s: a bot that waits) loses too")
-  p:option("--openings", "openings file: a position text, or moves from the start position, per line")
-  number(p, "--opening-plies", "random opening plies", tostring(defaults and defaults.opening_plies or 4))
-  number(p, "--max-plies", "longer games are drawn", "400")
-  number(p, "--repetition", "the N-th occurrence of a position is a draw (0: off)", "3")
-  p:flag("--sandbox", "run the bot files in a sandbox: no io, os, require (but \"cheskers\"), "
-         .. "load, debug, string patterns; instruction and memory limits. A bot that breaks them "
-         .. "loses the game (reason error, detail \"sandbox: ...\")")
-end
-
+-- The options of how games are played (o: the fields of cfg above, as
+-- `cheskers match`, `tournament` and `tune` read them with
+-- cheskers.cli.game_options, or a table from code), each checked, copied
+-- into cfg. Returns cfg, or nil and a message.
 function match.game_options(o, cfg)
   -- each number read again by its declaration (o may come from code, not
   -- from the parser); games and seed are always there

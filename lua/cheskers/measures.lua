@@ -266,7 +266,7 @@ function M.summarize(recs, th)
         for _, x in ipairs(xs) do k = k + x end
         local lo, hi = stats.wilson(k, #xs)
         local share = k / #xs
-        out[name] = { value = share, lo = lo, hi = hi, n = #xs, se = math.sqrt(share * (1 - share) / #xs) }
+        out[name] = { value = share, lo = lo, hi = hi, n = #xs, se = stats.proportion_se(k, #xs) }
       else
         local m, lo, hi = stats.mean_ci(xs)
         local se = (hi - lo) / (2 * stats.Z95)

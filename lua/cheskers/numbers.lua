@@ -26,8 +26,6 @@
 --   numbers.pair(text, sep, key, where) -> a, b | nil, message ("I/N", "A-B")
 --   numbers.converter(key) -> fn       an argparse converter (cheskers.cli
 --                                      names the option in its message)
---   numbers.option(p, names, description, default, key) -> the option
---                                      argparse option read by the reader
 --   numbers.key_of(fn) -> key          the declaration of a converter (nil:
 --                                      not one of ours), for the tests
 --   numbers.check_size(n, what)        raises "what: N games, more than the
@@ -53,7 +51,7 @@ local int, num = S.int, S.num
 -- The declarations: key -> spec. A command-line option shared by several
 -- subcommands with one meaning is keyed by its name alone.
 N.DECLARED = {
-  -- the options of how games are played (cheskers.match.add_game_options:
+  -- the options of how games are played (cheskers.cli.game_options:
   -- match, tournament, tune) and of the runs
   ["--games"] = int { min = 1, max = N.MAX_GAMES },
   ["games"] = int { min = 0, max = N.MAX_GAMES },   -- of Lua tables (match.run, experiment files): 0 plays none
@@ -187,15 +185,11 @@ end
 function N.key_of(f) return CONVERTERS[f] end
 
 -- What a declaration allows, for --help: "1 to 1000000", "> 0, at most 86400".
-local function range_text(spec)
+function N.range_text(key)
+  local spec = N.spec(key)
   if spec.min == math.mininteger and spec.max == math.maxinteger then return "any 64-bit integer" end
   local lo = spec.above and ("> %s, at most"):format(spec.above) or tostring(spec.min) .. " to"
   return ("%s %s"):format(lo, spec.max)
-end
-
-function N.option(p, names, description, default, key)
-  key = key or names:match("^%S+")
-  return p:option(names, ("%s [%s]"):format(description, range_text(N.spec(key))), default):convert(N.converter(key))
 end
 
 return N

@@ -624,9 +624,8 @@ M.MARGIN, M.PLIES_MARGIN = 0.05, 5
 -- unpooled standard error (for the interaction test) and the TOST p-value.
 local function rate_cell(k1, n1, k2, n2, margin)
   local d, lo, hi = stats.newcombe(k1, n1, k2, n2)
-  local p1, p2 = k1 / n1, k2 / n2
   return { d = d, lo = lo, hi = hi, p = stats.p_proportions(k1, n1, k2, n2),
-           se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2),
+           se = math.sqrt(stats.proportion_se(k1, n1) ^ 2 + stats.proportion_se(k2, n2) ^ 2),
            p_tost = stats.tost(function(z) local _, l, u = stats.newcombe(k1, n1, k2, n2, z) return l, u end,
                                d, margin) }
 end

@@ -33,6 +33,8 @@
 --   M.value_text(v)     -> an option value as the text writes it
 --   M.option_names()    -> the sorted option names
 --   M.compose(base, spec) -> the rule table of spec laid over base | nil, message
+--   M.diff(a, b [, fen [, depth [, all]]]) -> how two rule specs differ in a
+--                          position (`cheskers rules diff`): see below
 --
 -- Composition, the one rule for every place that layers rules (experiment
 -- variants over base, --rules over a file's rules, the REPL's `rules
@@ -201,6 +203,76 @@ end
 -- {C = {leaps = {{1,3}}}} -> "{C={leaps={{1,3}}}}" (as format writes pieces=)
 function M.pieces_text(pieces)
   return data_text(pieces)
+end
+
+-- A move as a key that names it under any rule set: from, to, the
+-- captured squares (sorted), the promotion.
+local function move_key(m)
+  local caps = {}
+  for i, sq in ipairs(m.captures) do caps[i] = sq end
+  table.sort(caps)
+  return m.from .. "-" .. m.to .. ":" .. table.concat(caps, ",") .. "=" .. (m.promotion or "")
+end
+
+-- How rule specs a and b (what cheskers.new takes) differ in the position
+-- fen (default: each one's start), up to perft depth (default 4). Returns
+-- { full = {A, B} (the full rule tables), options = {{key, a, b}...} (the
+-- options whose values differ), fen = {A, B}, count = {A, B} (legal moves),
+-- common, only_a, only_b (the texts of the moves legal under one only,
+-- sorted), perft = {{depth, a, b}...}, first_diff (the first depth whose
+-- counts differ, or nil), divides = {{depth, rows = {{move, a, b}...}}...}
+-- (the root moves whose subtree counts differ, at first_diff, or at every
+-- depth from it with all; a count nil where the move is not legal), differs
+-- }, or nil and a message ("A: ..." or "B: ..."). Hooks may raise.
+function M.diff(a, b, fen, depth, all)
+  depth = depth or 4
+  local okA, fa = pcall(cheskers.rules, a)
+  if not okA then return nil, "A: " .. tostring(fa) end
+  local okB, fb = pcall(cheskers.rules, b)
+  if not okB then return nil, "B: " .. tostring(fb) end
+  local ok, ba = pcall(cheskers.new, fen, a)
+  if not ok then return nil, "A: " .. tostring(ba) end
+  local bb
+  ok, bb = pcall(cheskers.new, fen, b)
+  if not ok then return nil, "B: " .. tostring(bb) end
+  local sorted_keys = require("cheskers.luadata").sorted_keys
+  local r = { full = { fa, fb }, options = {}, fen = { ba:fen(), bb:fen() }, perft = {}, divides = {} }
+  for _, k in ipairs(sorted_keys(fa, fb)) do
+    if not M.same_value(fa[k], fb[k]) then r.options[#r.options + 1] = { k, fa[k], fb[k] } end
+  end
+  local ma, mb = ba:moves(), bb:moves()
+  local ka, kb = {}, {}
+  for _, m in ipairs(ma) do ka[move_key(m)] = m end
+  for _, m in ipairs(mb) do kb[move_key(m)] = m end
+  r.only_a, r.only_b, r.common, r.count = {}, {}, 0, { #ma, #mb }
+  for _, m in ipairs(ma) do
+    if kb[move_key(m)] then r.common = r.common + 1 else r.only_a[#r.only_a + 1] = tostring(m) end
+  end
+  for _, m in ipairs(mb) do
+    if not ka[move_key(m)] then r.only_b[#r.only_b + 1] = tostring(m) end
+  end
+  table.sort(r.only_a); table.sort(r.only_b)
+  r.differs = #r.only_a > 0 or #r.only_b > 0
+  for d = 1, depth do
+    local pa, pb = ba:perft(d), bb:perft(d)
+    r.perft[d] = { d, pa, pb }
+    if pa ~= pb then
+      r.differs = true
+      r.first_diff = r.first_diff or d
+    end
+  end
+  for d = r.first_diff or depth + 1, r.first_diff and depth or 0 do
+    if d > 1 then
+      local da, db = ba:divide(d), bb:divide(d)
+      local rows = {}
+      for _, k in ipairs(sorted_keys(da, db)) do
+        if da[k] ~= db[k] then rows[#rows + 1] = { k, da[k], db[k] } end
+      end
+      if #rows > 0 then r.divides[#r.divides + 1] = { depth = d, rows = rows } end
+    end
+    if not all then break end
+  end
+  return r
 end
 
 return M

@@ -44,23 +44,12 @@ local escape = require "cheskers.escape"
 
 local M = {}
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
-local function dirname(path) return path:match("^(.*)/[^/]*$") or "." end
-
--- 64-bit FNV-1a of a string, as a Lua integer (wrapping arithmetic).
-local function fnv1a(s)
-  local h = -3750763034362895579   -- 0xcbf29ce484222325
-  for i = 1, #s do
-    h = h ~ s:byte(i)
-    h = h * 1099511628211
-  end
-  return h
-end
 
 -- The seed of one game: a function of (seed, variant name, game number).
 function M.game_seed(seed, variant, game)
-  return fnv1a(("%d\0%s\0%d"):format(seed, variant, game))
+  return store.fnv1a(("%d\0%s\0%d"):format(seed, variant, game))
 end
 
 -- The games of shard i of n: list of {variant = v, game = g}, in order.
@@ -86,7 +75,7 @@ end
 -- from).
 function M.prepare(e, opts)
   experiment.check_rules(e)
-  local lopts = { dirs = e.path and { dirname(e.path) .. "/../bots" } or nil,
+  local lopts = { dirs = e.path and { require("cheskers.files").dirname(e.path) .. "/../bots" } or nil,
                   sandbox = opts and opts.sandbox }
   for _, v in ipairs(e.variants) do
     if e.fitted and not v.fitted then

@@ -11,7 +11,9 @@
 --   stats.sprt(w, d, l, elo0, elo1 [, alpha, beta]) -> llr, lower, upper, decision
 --   stats.wilson(k, n [, z]) -> lo, hi          Wilson score interval
 --   stats.newcombe(k1, n1, k2, n2 [, z]) -> d, lo, hi   (nil when a sample is empty)
+--   stats.mean(xs) -> mean                      (0 for an empty list)
 --   stats.mean_var(xs) -> mean, variance        sample variance (n - 1)
+--   stats.proportion_se(k, n) -> se             sqrt(p (1 - p) / n), p = k / n
 --   stats.welch(m1, v1, n1, m2, v2, n2 [, z]) -> d, lo, hi
 --   stats.quantile(sorted, q) -> x              type 7 (R's default)
 -- Design research (cheskers.measures, the report):
@@ -112,6 +114,17 @@ function M.newcombe(k1, n1, k2, n2, z)
   local l2, u2 = M.wilson(k2, n2, z)
   local d = p1 - p2
   return d, d - math.sqrt((p1 - l1) ^ 2 + (u2 - p2) ^ 2), d + math.sqrt((u1 - p1) ^ 2 + (p2 - l2) ^ 2)
+end
+
+-- The mean of xs (0 for an empty list), summed in floats.
+function M.mean(xs)
+  return (M.mean_var(xs))
+end
+
+-- The standard error of a share k / n (the normal approximation).
+function M.proportion_se(k, n)
+  local p = k / n
+  return math.sqrt(p * (1 - p) / n)
 end
 
 -- Mean and sample variance (divided by n - 1; 0 for fewer than 2 values).

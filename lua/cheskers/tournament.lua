@@ -60,7 +60,7 @@ M.DEFAULT_GAMES = 2
 
 local RESULT_TOKEN = { white = "1-0", black = "0-1", draw = "1/2-1/2" }
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 -- ---- the schedule ------------------------------------------------------------
 

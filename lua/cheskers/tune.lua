@@ -12,6 +12,9 @@
 --   tune.positions(run [, progress [, rules]]) -> data   their quiet positions
 --   tune.fit(data [, opts]) -> fit | nil, message
 --   tune.weights_text(fit) -> text             the weights file of a fit
+--   tune.fit_folder(dir [, opts]) -> fit, data, path | nil   reads, fits and
+--                                              writes the weights file under
+--                                              its lock (see below)
 --   tune.read_weights(path [, kind]) -> weights, info, text | nil, message, reason
 --       (read by cheskers.files, kind "weights" or "cache": its cap; reason
 --       as files.read's when the file could not be read)
@@ -73,7 +76,7 @@ M.DEFAULTS = { games = 1000, nodes = 1000, bot = "engine", ridge = 1, opening_pl
 M.FORMAT = 1
 M.COLLINEAR = 0.01
 
-local function errorf(fmt, ...) error(string.format(fmt, ...), 0) end
+local errorf = require("cheskers").errorf
 
 -- ---- the weights file ------------------------------------------------------------
 
@@ -121,7 +124,8 @@ function M.read_weights(path, kind)
   return w, checked, text
 end
 
-local function quote(s) return string.format("%q", s) end
+-- a value as a Lua literal (cheskers.luadata.write, the one writer)
+local function quote(s) return require("cheskers.luadata").write(s) end
 
 -- The digest line of a weights file of the cache (after the table: a comment).
 local DIGEST_LINE = "-- digest %s (of the lines above: the weights cache refuses a file edited since it was fitted)\n"
@@ -556,6 +560,49 @@ function M.fit(data, opts)
   fit.loss = sum / #X
   for _, n in ipairs(names) do fit.weights[n] = start[n] end
   return weights_of(fit, names, cols, beta, cov, a, value)
+end
+
+-- The whole fit of a folder (what `cheskers tune` does after its games):
+-- the games of dir read under the lock of the weights file (opts.save,
+-- default DIR/weights.lua; its folder made), their quiet positions, the
+-- fit, the weights file written. opts: anchor, ridge, rules (the rules of
+-- games whose rules have hooks), steal_lock, status(text) (what it is
+-- doing; status(nil) when done: a caller's progress line), leave_locked
+-- (when another run holds the lock: return nil, leaving the fit to it; else
+-- the lock's error, code "locked"). Returns fit, data (tune.positions), the
+-- path written. Raises on a folder without games or a failed fit.
+function M.fit_folder(dir, opts)
+  opts = opts or {}
+  local store, files = require "cheskers.store", require "cheskers.files"
+  local say = opts.status or function() end
+  local path = opts.save or files.join(dir, "weights.lua")
+  local found, err = M.read_dir(dir)
+  if not found then error(err, 0) end
+  local made, merr = store.mkdir(files.dirname(path))   -- the weights file's folder, for its lock
+  if not made then error(merr, 0) end
+  local ok, lock = pcall(store.lock, path, opts.steal_lock)
+  if not ok then
+    if opts.leave_locked and cheskers.error_code(lock) == "locked" then return nil end
+    error(lock, 0)
+  end
+  local done, fit, data = pcall(function()
+    local run, rerr = M.read_dir(dir)
+    if not run then error(rerr, 0) end   -- read again under the lock: every game there now
+    local d = M.positions(run, function(i, n)
+      if i % 50 == 0 or i == n then say(string.format("reading the games: %d/%d", i, n)) end
+    end, opts.rules)
+    say(string.format("fitting %d positions", #d.X))
+    local f, ferr = M.fit(d, { anchor = opts.anchor, ridge = opts.ridge, progress = function(it)
+      say(string.format("fitting %d positions: Newton step %d", #d.X, it))
+    end })
+    say(nil)
+    if not f then error(ferr, 0) end
+    store.write_file(path, M.weights_text(f))
+    return f, d
+  end)
+  store.unlock(lock)
+  if not done then error(fit, 0) end
+  return fit, data, path
 end
 
 return M

@@ -32,7 +32,7 @@ local function parser()
   p:argument("files", "puzzle files"):args("*"):convert(cli.path)
   p:flag("--quiet")
   p:flag("--no-defences")
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   number(p, "--max-seconds", "seconds per puzzle")
   number(p, "--max-nodes", "nodes per search")
   p:option("--tb", "tablebases directory"):convert(cli.path)

@@ -25,7 +25,7 @@ experiment file: cheskers experiment replays its games).]]
 local function parser()
   local cli = require "cheskers.cli"
   local p = cli.parser("cheskers design", DESCRIPTION, EPILOG)
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   p:argument("file", "design file (Lua)"):convert(cli.path)
   p:option("--out", "results folder (created if missing)"):convert(cli.path)
   p:option("--shard", "I/N: play only game I, I+N, ... of each candidate's round (every shard judges alike)", "1/1")
@@ -55,7 +55,8 @@ local function run(args)
   local d = design.load(opts.file, { sandbox = opts.sandbox })
   if opts.seed then d.seed = opts.seed end
   local quiet = opts.quiet
-  local last, look_now = 0, 1
+  local look_now = 1
+  local show, finish = cli.progress { every = 1 }
   local command = cli.command_line("design", args)
   store.mkdir(opts.out)
   local result = design.run(d, {
@@ -69,20 +70,16 @@ local function run(args)
         store.write_file(opts.out .. "/design.txt", report.text(sofar, { command = command }))
         store.write_file(opts.out .. "/design.html", report.html(sofar, { command = command }))
       end
-      if not quiet then io.stderr:write(("\r%s: %s\n"):format(d.name, report.progress(state, look))) end
+      if not quiet then show(nil, ("%s: %s"):format(d.name, report.progress(state, look))) end
     end,
     tick = not quiet and function(state, c)
-      local now = require("cheskers").clock()
-      if now - last >= 1 then
-        last = now
-        io.stderr:write(("\r%s: look %d: %s: %d games played here"):format(d.name, look_now, c.name, state.played))
-        io.stderr:flush()
-      end
+      show(("%s: look %d: %s: %d games played here"):format(d.name, look_now, c.name, state.played))
     end or nil,
     waiting = not quiet and function(c, have, want)
-      io.stderr:write(("%s: waiting for other shards: %s has %d of %d games\n"):format(d.name, c.name, have, want))
+      show(nil, ("%s: waiting for other shards: %s has %d of %d games"):format(d.name, c.name, have, want))
     end or nil,
   })
+  finish()
   local survivors = design.write_survivors(result, opts.out .. "/survivors")
   local text = report.text(result, { survivors = survivors, command = command })
   store.write_file(opts.out .. "/design.txt", text)

@@ -28,7 +28,7 @@ local function parser()
   local cli = require "cheskers.cli"
   local p = cli.parser("cheskers experiment", DESCRIPTION, EPILOG)
   p:argument("file", "experiment file (Lua)"):convert(cli.path)
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   number(p, "--games", "games per variant (default: the file's `games`; 0: check the file, play none)", nil, "games")
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ... of the whole schedule", "1/1")
   number(p, "--seed", "the seed (default: the file's `seed`); a game depends only on "
@@ -49,16 +49,13 @@ local function parser()
   return p
 end
 
-local function progress_printer(e, shard, nshards)
-  local last = 0
+-- The progress of the games (nil with --quiet) and finish() that ends its line.
+local function progress_printer(e, shard, nshards, quiet)
+  if quiet then return nil, function() end end
+  local show, finish = require("cheskers.cli").progress { every = 1 }
   return function(done, total)
-    local now = require("cheskers").clock()
-    if done == total or now - last >= 1 then
-      last = now
-      io.stderr:write(("\r%s shard %d/%d: %d/%d games"):format(e.name, shard, nshards, done, total))
-      io.stderr:flush()
-    end
-  end
+    show(("%s shard %d/%d: %d/%d games"):format(e.name, shard, nshards, done, total), nil, done == total)
+  end, finish
 end
 
 -- Lays the rules of --rules over every variant's rules (rulespec.compose,
@@ -89,18 +86,13 @@ end
 -- The fitted weights of every variant (cheskers.fitted), with progress.
 local function fit(e, opts)
   local quiet = opts.quiet
-  local last = 0
+  local show, done_line = require("cheskers.cli").progress { every = 1 }
   local fits = require("cheskers.fitted").prepare(e, {
     out = opts.out, cache = opts.weights_cache, steal_lock = opts.steal_lock,
     progress = not quiet and function(name, fp, done, total)
-      local now = require("cheskers").clock()
-      if done == total or now - last >= 1 then
-        last = now
-        io.stderr:write(("\r%s: fitting weights %s (variant %s): %d/%d games"):format(e.name, fp,
-          require("cheskers.escape").console(name), done, total))
-        if done == total then io.stderr:write("\n") end
-        io.stderr:flush()
-      end
+      show(("%s: fitting weights %s (variant %s): %d/%d games"):format(e.name, fp,
+        require("cheskers.escape").console(name), done, total), nil, done == total)
+      if done == total then done_line() end
     end or nil,
     waiting = not quiet and function(name, fp)
       io.stderr:write(("%s: waiting for another run fitting weights %s (variant %s)\n"):format(e.name, fp,
@@ -134,15 +126,14 @@ local function run(args)
   if opts.fit_only then return 0 end
   local seed = opts.seed or e.seed
   local started = require("cheskers").clock()
-  local progress = not opts.quiet and progress_printer(e, shard, nshards) or nil
-  local shown = false
+  local progress, finish = progress_printer(e, shard, nshards, opts.quiet)
   local ok_run, s = pcall(require("cheskers.selfplay").run, e, opts.out, shard, nshards, {
     seed = seed, games = opts.games, moves = opts.moves, restart = opts.restart, sandbox = opts.sandbox,
     steal_lock = opts.steal_lock,
     command = require("cheskers.cli").command_line("experiment", args),
-    progress = progress and function(...) shown = true; progress(...) end })
+    progress = progress })
+  finish()
   if not ok_run then
-    if shown then io.stderr:write("\n") end
     if require("cheskers").error_code(s) == "interrupted" then
       io.stderr:write("cheskers experiment: the finished games are recorded; "
                       .. "run the same command again to resume\n")
@@ -150,8 +141,8 @@ local function run(args)
     error(s, 0)
   end
   if not opts.quiet then
-    io.stderr:write(("%s%s shard %d/%d (seed %d): %d played, %d already done, %d in all; %s (%.0fs)\n")
-      :format(s.played > 0 and "\n" or "", e.name, shard, nshards, seed, s.played, s.skipped, s.total,
+    io.stderr:write(("%s shard %d/%d (seed %d): %d played, %d already done, %d in all; %s (%.0fs)\n")
+      :format(e.name, shard, nshards, seed, s.played, s.skipped, s.total,
               s.file, require("cheskers").clock() - started))
   end
   return 0

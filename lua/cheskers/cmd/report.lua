@@ -52,7 +52,7 @@ local function parser()
   p:option("--title", "chart title")
   p:flag("--no-svg", "no chart")
   p:option("--html", "also write the HTML report to FILE"):convert(cli.path)
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   number(p, "--margin", "equivalence margin of the rates, in points (TOST)", "5")
   number(p, "--plies-margin", "equivalence margin of the mean length, in plies (TOST)", "5")
   return p

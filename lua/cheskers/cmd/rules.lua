@@ -36,7 +36,7 @@ local function parser()
   local p = require("cheskers.cli").parser("cheskers rules", "Compare and show rule sets.")
   p:argument("action", "diff or show")
   p:argument("specs", "rule specs and position"):args("*")
-  require("cheskers.numbers").option(p, "--depth", "perft depth", "4", "rules --depth")
+  require("cheskers.cli").number(p, "--depth", "perft depth", "4", "rules --depth")
   p:flag("--all", "list every perft depth's divide, not only the first that differs")
   return p
 end
@@ -51,13 +51,6 @@ local function value_text(v)
 end
 
 local sorted_keys = require("cheskers.luadata").sorted_keys
-
-local function move_key(m)
-  local caps = {}
-  for i, s in ipairs(m.captures) do caps[i] = s end
-  table.sort(caps)
-  return m.from .. "-" .. m.to .. ":" .. table.concat(caps, ",") .. "=" .. (m.promotion or "")
-end
 
 -- The full rule set, or nil, message.
 local function full_rules(spec_text)
@@ -92,89 +85,46 @@ local function write_list(label, list)
   io.stdout:write("\n")
 end
 
+-- rules diff: the differences (cheskers.rulespec.diff) printed.
 local function diff(a_text, b_text, fen, depth, all)
-  local cheskers = require "cheskers"
   local fa, sa = full_rules(a_text)
   if not fa then return fail("A: " .. tostring(sa)) end
   local fb, sb = full_rules(b_text)
   if not fb then return fail("B: " .. tostring(sb)) end
-  local ok, ba = pcall(cheskers.new, fen, sa)
-  if not ok then return fail("A: " .. tostring(ba)) end
-  local bb
-  ok, bb = pcall(cheskers.new, fen, sb)
-  if not ok then return fail("B: " .. tostring(bb)) end
+  local r, err = require("cheskers.rulespec").diff(sa, sb, fen, depth, all)
+  if not r then return fail(err) end
   local out = io.stdout
-  local differs = false
-
   out:write("A: ", a_text, "\nB: ", b_text, "\n")
-  local opt = {}
-  for _, k in ipairs(sorted_keys(fa, fb)) do
-    if not require("cheskers.rulespec").same_value(fa[k], fb[k]) then
-      opt[#opt + 1] = ("  %-22s A %s   B %s"):format(k, value_text(fa[k]), value_text(fb[k]))
-    end
-  end
-  if #opt == 0 then out:write("rule options: the same\n")
-  else out:write("rule options that differ:\n", table.concat(opt, "\n"), "\n") end
-  if ba:fen() == bb:fen() then
-    out:write("position: ", ba:fen(), "\n")
+  if #r.options == 0 then out:write("rule options: the same\n")
   else
-    out:write("position A: ", ba:fen(), "\nposition B: ", bb:fen(), "\n")
+    out:write("rule options that differ:\n")
+    for _, o in ipairs(r.options) do
+      out:write(("  %-22s A %s   B %s\n"):format(o[1], value_text(o[2]), value_text(o[3])))
+    end
   end
-
-  -- legal moves
-  local ma, mb = ba:moves(), bb:moves()
-  local ka, kb = {}, {}
-  for _, m in ipairs(ma) do ka[move_key(m)] = m end
-  for _, m in ipairs(mb) do kb[move_key(m)] = m end
-  local only_a, only_b, common = {}, {}, 0
-  for _, m in ipairs(ma) do
-    if kb[move_key(m)] then common = common + 1 else only_a[#only_a + 1] = tostring(m) end
+  if r.fen[1] == r.fen[2] then
+    out:write("position: ", r.fen[1], "\n")
+  else
+    out:write("position A: ", r.fen[1], "\nposition B: ", r.fen[2], "\n")
   end
-  for _, m in ipairs(mb) do
-    if not ka[move_key(m)] then only_b[#only_b + 1] = tostring(m) end
+  out:write(("legal moves: A %d, B %d, in common %d\n"):format(r.count[1], r.count[2], r.common))
+  if #r.only_a > 0 or #r.only_b > 0 then
+    write_list("only under A", r.only_a)
+    write_list("only under B", r.only_b)
   end
-  table.sort(only_a); table.sort(only_b)
-  out:write(("legal moves: A %d, B %d, in common %d\n"):format(#ma, #mb, common))
-  if #only_a > 0 or #only_b > 0 then
-    differs = true
-    write_list("only under A", only_a)
-    write_list("only under B", only_b)
-  end
-
-  -- perft
   out:write(("%-6s %14s %14s\n"):format("perft", "A", "B"))
-  local first_diff
-  for d = 1, depth do
-    local pa, pb = ba:perft(d), bb:perft(d)
-    local mark = ""
-    if pa ~= pb then
-      mark = "   differs"
-      differs = true
-      first_diff = first_diff or d
-    end
-    out:write(("%-6d %14d %14d%s\n"):format(d, pa, pb, mark))
+  for _, p in ipairs(r.perft) do
+    out:write(("%-6d %14d %14d%s\n"):format(p[1], p[2], p[3], p[2] ~= p[3] and "   differs" or ""))
   end
-
-  -- divide where the counts first differ (or at every such depth with --all)
-  for d = first_diff or depth + 1, first_diff and depth or 0 do
-    if d > 1 then
-      local da, db = ba:divide(d), bb:divide(d)
-      local rows = {}
-      for _, k in ipairs(sorted_keys(da, db)) do
-        if da[k] ~= db[k] then
-          rows[#rows + 1] = ("  %-16s %12s %12s"):format(k, tostring(da[k] or "-"), tostring(db[k] or "-"))
-        end
-      end
-      if #rows > 0 then
-        out:write(("root moves whose perft(%d) subtree differs (- = not legal):\n"):format(d))
-        out:write(("  %-16s %12s %12s\n"):format("move", "A", "B"))
-        out:write(table.concat(rows, "\n"), "\n")
-      end
+  for _, dv in ipairs(r.divides) do
+    out:write(("root moves whose perft(%d) subtree differs (- = not legal):\n"):format(dv.depth))
+    out:write(("  %-16s %12s %12s\n"):format("move", "A", "B"))
+    for _, row in ipairs(dv.rows) do
+      out:write(("  %-16s %12s %12s\n"):format(row[1], tostring(row[2] or "-"), tostring(row[3] or "-")))
     end
-    if not all then break end
   end
-  out:write(differs and "the rule sets differ here\n" or "no difference found\n")
-  return differs and 1 or 0
+  out:write(r.differs and "the rule sets differ here\n" or "no difference found\n")
+  return r.differs and 1 or 0
 end
 
 local function run(args)

@@ -62,7 +62,7 @@ local function parser()
   local p = cli.parser("cheskers tb", "Endgame tablebases.")
   p:argument("action", "build, plan, probe or atlas")
   p:argument("words", "the position for probe"):args("*")
-  local number = require("cheskers.numbers").option
+  local number = require("cheskers.cli").number
   number(p, "--pieces", "pieces (build: default 4)", nil, "tb --pieces")
   p:option("--rules", "rule spec")
   p:option("--dir", "directory"):convert(cli.path)
@@ -113,20 +113,17 @@ end
 local function build(opts)
   local cheskers = require "cheskers"
   pieces_of(opts)
-  local tty = cheskers.isatty(io.stderr)
-  local start, built, shown = os.time(), 0, false
+  local show, finish = require("cheskers.cli").progress()
+  local start, built = os.time(), 0
   local function progress(t)
     if not t.skipped then built = built + 1 end
-    shown = true
-    local line = ("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
-      t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds))
-    io.stderr:write(tty and "\r" .. line .. "   " or line .. "\n")
-    io.stderr:flush()
+    show(("[%3d/%d] %-10s %10d entries  %s"):format(t.done, t.total, pretty(t.name),
+      t.positions, t.skipped and "on disk" or ("%.2f s"):format(t.seconds)))
   end
   local ok, err = cheskers.tb.build{ pieces = opts.pieces, rules = rules_of(opts.rules),
     dir = opts.dir, threads = opts.threads, progress = progress, only = opts.only,
     preflight = not opts.ignore_space }
-  if tty and shown then io.stderr:write("\n") end
+  finish()
   if not ok then
     if tostring(err):find("^not enough ") then err = err .. " (--ignore-space builds anyway)" end
     return fail(err)
@@ -142,23 +139,14 @@ local function plan(opts)
   local units, err = cheskers.tb.plan{ pieces = opts.pieces, rules = rules_of(opts.rules),
     dir = opts.dir, only = opts.only }
   if not units then return fail(err) end
-  local out, levels, entries, disk, todo, largest = {}, {}, 0, 0, 0, units[1]
-  for _, u in ipairs(units) do
-    levels[u.level] = levels[u.level] or {}
-    table.insert(levels[u.level], u.name)
-    entries, disk = entries + u.entries, disk + u.disk
-    if not u.built then todo = todo + u.disk end
-    if u.memory > largest.memory then largest = u end
-  end
-  for level = 1, units[#units].level do
-    if levels[level] then
-      out[#out + 1] = ("level %d: %s"):format(level, table.concat(levels[level], " "))
-    end
+  local sum, out = require("cheskers.tables").plan_summary(units), {}
+  for _, level in ipairs(sum.levels) do
+    out[#out + 1] = ("level %d: %s"):format(level.level, table.concat(level.names, " "))
   end
   out[#out + 1] = ("%s (a signature and its colour swap), %d entries: at most %s of files, %s not yet in %s")
-    :format(cheskers.plural(#units, "unit"), entries, gigabytes(disk), gigabytes(todo), opts.dir)
+    :format(cheskers.plural(sum.units, "unit"), sum.entries, gigabytes(sum.disk), gigabytes(sum.todo), opts.dir)
   out[#out + 1] = ("building one unit needs at most about %s of memory (%s, with the %s of tables it reads)")
-    :format(gigabytes(largest.memory), pretty(largest.name), gigabytes(largest.deps_disk))
+    :format(gigabytes(sum.largest.memory), pretty(sum.largest.name), gigabytes(sum.largest.deps_disk))
   io.stdout:write(table.concat(out, "\n"), "\n")
   return 0
 end
@@ -203,38 +191,14 @@ local function percent(n, total)
   return ("%.1f%%"):format(p)
 end
 
--- The tables of the atlas for a rule spec text: { list (the complete
--- signatures' info), complete (their most pieces), partial (tables left
--- out), rules (the rule table), tables, board }; raises on failure.
+-- The tables of the atlas for a rule spec text (cheskers.tables.atlas);
+-- raises on failure.
 local function atlas_tables(opts, rules_text)
-  local cheskers = require "cheskers"
-  local board = cheskers.new(nil, rules_of(rules_text))
-  local tables = cheskers.tb.open(opts.dir)
-  local list, err = tables:info(board)
-  if not list then error(err, 0) end
-  local hint = require("cheskers.puzzle").build_hint
-  if #list == 0 then
-    error(("no tables in %s for the rules %s: build them with `%s`"):format(opts.dir, rules_text or "golomb",
-      hint(board, opts.dir, opts.pieces)), 0)
-  end
-  local complete = tables:max_pieces(board) or 0
   if opts.pieces then
     local cli, S = require "cheskers.cli", require "cheskers.schema"
-    cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = cheskers.tb.MAX_PIECES })
-    if complete < opts.pieces then
-      error(("%s holds every table up to %s, not up to %d: the atlas of a partial set would "
-        .. "mislead (%s first)"):format(opts.dir, cheskers.plural(complete, "piece"), opts.pieces,
-        hint(board, opts.dir, opts.pieces)), 0)
-    end
-    complete = opts.pieces
+    cli.check_option("--pieces", opts.pieces, S.int { min = 2, max = require("cheskers").tb.MAX_PIECES })
   end
-  local kept, partial = {}, 0
-  for _, t in ipairs(list) do
-    if t.pieces <= complete then kept[#kept + 1] = t else partial = partial + 1 end
-  end
-  if #kept == 0 then error("no complete set of tables in " .. opts.dir .. " for these rules", 0) end
-  return { list = kept, complete = complete, partial = partial, rules = board:rules(), tables = tables,
-           board = board }
+  return require("cheskers.tables").atlas(opts.dir, rules_of(rules_text), opts.pieces, rules_text)
 end
 
 local function rules_line(rules)
@@ -243,21 +207,13 @@ local function rules_line(rules)
     tostring(rules.pawns_capture_backward))
 end
 
-local function longest_of(list)
-  local longest
-  for _, t in ipairs(list) do
-    if not longest or t.longest_win > longest.longest_win then longest = t end
-  end
-  return longest
-end
+local longest_of = require("cheskers.tables").longest
 
 -- The won positions of signature t whose winner has one winning move, as
 -- a share of its won positions.
 local function only_move_share(a, t)
   if t.wins == 0 then return "-" end
-  local list, n = a.tables:wins(a.board, t.name, 1, true, 0)
-  if not list then error(n, 0) end
-  return percent(n, t.wins)
+  return percent(require("cheskers.tables").one_move(a, t), t.wins)
 end
 
 local ATLAS_INTRO = {

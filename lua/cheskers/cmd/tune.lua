@@ -32,15 +32,15 @@ local function parser()
   p:add_help(false)
   p:option("--out", "the games' folder (created): resumable, shards share it"):argname("DIR"):convert(cli.path)
   p:option("--fit", "fit the weights to the games of DIR (play nothing)"):argname("DIR"):convert(cli.path)
-  require("cheskers.numbers").option(p, "--games -n", "games in all (default 1000)")
+  require("cheskers.cli").number(p, "--games -n", "games in all (default 1000)")
   p:option("--bot", "the bot that plays both sides (default engine; engine:weights=FILE plays "
            .. "with the weights of FILE, engine:bishop=400 with one changed)"):argname("SPEC")
-  require("cheskers.match").add_game_options(p, { opening_plies = require("cheskers.tune").DEFAULTS.opening_plies })
+  require("cheskers.cli").game_options(p, { opening_plies = require("cheskers.tune").DEFAULTS.opening_plies })
   p:option("--shard", "I/N: play only the games numbered I, I+N, I+2N, ...", "1/1"):argname("I/N")
   require("cheskers.cli").add_run_options(p, "the tune files of --out")
   p:option("--anchor", "a weight that keeps the value the games were played with, which sets "
            .. "the scale (default: none, the scale of the games' own weights is kept)"):argname("WEIGHT")
-  require("cheskers.numbers").option(p, "--ridge", "L2 penalty on the logistic coefficients (default 1; 0: "
+  require("cheskers.cli").number(p, "--ridge", "L2 penalty on the logistic coefficients (default 1; 0: "
            .. "plain maximum likelihood)"):argname("L")
   p:option("--save", "the weights file to write (default DIR/weights.lua)"):argname("FILE"):convert(cli.path)
   p:flag("--quiet -q", "no progress on stderr")
@@ -57,33 +57,28 @@ local function clock_text(s)
 end
 
 -- The progress bar of the games on a terminal: "[####----] 12/40 games
--- 0:03 ~0:07 left"; nothing elsewhere. finish() ends its line.
+-- 0:03 ~0:07 left"; nothing elsewhere (cli.progress). finish() ends its line.
 local function game_bar(quiet)
-  if quiet or not cheskers.isatty(io.stderr) then return nil, function() end end
-  local t0, shown, first = cheskers.clock(), -1, nil
+  if quiet then return nil, function() end end
+  local line, finish = require("cheskers.cli").progress { every = 0.1, terminal = true }
+  local t0, first = cheskers.clock(), nil
   local function show(done, total)
     local now = cheskers.clock()
     first = first or done - 1
-    if done < total and now - shown < 0.1 then return end
-    shown = now
     local width = 30
     local filled = total > 0 and width * done // total or width
     local played, elapsed = done - first, now - t0
     local left = played > 0 and done < total and elapsed / played * (total - done)
-    io.stderr:write(string.format("\r\27[K[%s%s] %d/%d games  %s%s", ("#"):rep(filled),
-      ("-"):rep(width - filled), done, total, clock_text(elapsed), left and "  ~" .. clock_text(left) .. " left" or ""))
-    io.stderr:flush()
+    line(string.format("[%s%s] %d/%d games  %s%s", ("#"):rep(filled), ("-"):rep(width - filled), done, total,
+      clock_text(elapsed), left and "  ~" .. clock_text(left) .. " left" or ""), nil, done >= total)
   end
-  return show, function() if shown >= 0 then io.stderr:write("\n") end end
+  return show, finish
 end
 
--- A one-line status on a terminal (reading games, Newton steps).
+-- A one-line status on a terminal (reading games, Newton steps); nil clears it.
 local function status(quiet)
-  if quiet or not cheskers.isatty(io.stderr) then return function() end end
-  return function(text)
-    if text then io.stderr:write("\r\27[K", text) else io.stderr:write("\r\27[K") end
-    io.stderr:flush()
-  end
+  if quiet then return function() end end
+  return (require("cheskers.cli").progress { terminal = true })
 end
 
 -- The table of a fit.
@@ -107,46 +102,18 @@ local function fit_text(fit, start, names, path)
   return table.concat(lines, "\n")
 end
 
--- Fits the games of dir and writes the weights file.
-local function fit_dir(tune, dir, o)
-  local run, err = tune.read_dir(dir)
-  if not run then error(err, 0) end   -- read again under the lock: every game there now
-  local say = status(o.quiet)
-  local data = tune.positions(run, function(i, n)
-    if i % 50 == 0 or i == n then say(string.format("reading the games: %d/%d", i, n)) end
-  end, o.given_rules)
-  say(string.format("fitting %d positions", #data.X))
-  local fit, ferr = tune.fit(data, { anchor = o.anchor, ridge = o.ridge, progress = function(it)
-    say(string.format("fitting %d positions: Newton step %d", #data.X, it))
-  end })
-  say(nil)
-  if not fit then error(ferr, 0) end
-  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
-  require("cheskers.store").write_file(path, tune.weights_text(fit))
-  print(fit_text(fit, data.start, data.names, path))
-  return 0
-end
-
--- fit_dir under the lock of the weights file, so that two shards ending
--- together do not write it at once; a shard that finds it held leaves
--- the fit to the run holding it.
+-- The fit of folder dir (tune.fit_folder, under the weights file's lock),
+-- printed; a shard that finds the lock held leaves the fit to the run
+-- holding it.
 local function fit_locked(tune, dir, o, shard)
-  local store = require "cheskers.store"
-  local path = o.save or require("cheskers.files").join(dir, "weights.lua")
-  local found, err = tune.read_dir(dir)
-  if not found then error(err, 0) end
-  local made, merr = store.mkdir(require("cheskers.files").dirname(path))   -- --save's folder, for its lock
-  if not made then error(merr, 0) end
-  local ok, lock = pcall(store.lock, path, o.steal_lock)
-  if not ok then
-    if not shard then error(lock, 0) end
+  local fit, data, path = tune.fit_folder(dir, { save = o.save, anchor = o.anchor, ridge = o.ridge,
+    rules = o.given_rules, steal_lock = o.steal_lock, status = status(o.quiet), leave_locked = shard })
+  if not fit then
     io.stderr:write("cheskers tune: another run is fitting " .. dir .. " now\n")
     return 0
   end
-  local done, res = pcall(fit_dir, tune, dir, o)
-  store.unlock(lock)
-  if not done then error(res, 0) end
-  return res
+  print(fit_text(fit, data.start, data.names, path))
+  return 0
 end
 
 -- The options as a run's configuration.

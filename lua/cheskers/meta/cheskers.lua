@@ -58,6 +58,22 @@ function cheskers.deadline(seconds, cpu_seconds) end
 ---@return string|nil
 function cheskers.error_code(e) end
 
+---An error value (not raised) with a code of the binding's table and a message.
+---@param code string
+---@param message string
+---@return table
+function cheskers.error_value(code, message) end
+
+---Raises an error value with this code and the message string.format(fmt, ...)
+---(the one way the Lua library raises an error a caller tests).
+---@param code string
+---@param fmt string
+function cheskers.raise(code, fmt, ...) end
+
+---Raises the one-line message string.format(fmt, ...) (level 0: no position).
+---@param fmt string
+function cheskers.errorf(fmt, ...) end
+
 ---The name of `names` that `word` is a likely typo of, or nil.
 ---@param word string
 ---@param names string[]
