@@ -151,6 +151,14 @@ local function piece(out, letter, x, y)
   out[#out + 1] = "</g>"
 end
 
+-- The glyph of the piece letter alone, drawn around (0, 0) in a square of
+-- 50 units (the analysis board of cheskers serve places them itself).
+function svg.piece(letter)
+  local out = {}
+  piece(out, letter, 0, 0)
+  return table.concat(out)
+end
+
 -- An arrow through the squares' centres (a polyline ending in a head).
 local function arrow(out, squares, flip, idp)
   if #squares < 2 then return end
