@@ -138,6 +138,23 @@ local function same_text(a, b)
   return diff == 0
 end
 
+-- The page's own files (board.css, board.js) carry the token in a cookie
+-- set with the page (SameSite=Strict: another site's requests do not send
+-- it; named by port: each server its own).
+function Server:cookie_name()
+  return "cheskers_token_" .. tostring(self.port)
+end
+
+function Server:cookie_token(headers)
+  local name = self:cookie_name()
+  local seq = headers:get_as_sequence("cookie")
+  for i = 1, seq.n do
+    for k, v in seq[i]:gmatch("([^=;%s]+)=([^;]*)") do
+      if k == name then return v end
+    end
+  end
+end
+
 -- nil when the request may go on, else status, message.
 function Server:check_door(headers)
   local host = headers:get(":authority") or headers:get("host")
@@ -149,7 +166,7 @@ function Server:check_door(headers)
     return 403, "Origin " .. origin .. " is not this server's page (a cross-site request)"
   end
   local path = headers:get(":path") or ""
-  local token = headers:get("x-cheskers-token") or query_param(path, "token")
+  local token = headers:get("x-cheskers-token") or query_param(path, "token") or self:cookie_token(headers)
   if not same_text(token, self.token) then
     return 403, "no token or a wrong one: open the address cheskers serve printed (with ?token=...)"
   end
@@ -238,7 +255,8 @@ function Server:static(stream, name, ctype)
     f:close()
     self.files[name] = body
   end
-  respond(stream, 200, body, ctype, { ["content-security-policy"] =
+  respond(stream, 200, body, ctype, { ["set-cookie"] = self:cookie_name() .. "=" .. self.token
+    .. "; Path=/; HttpOnly; SameSite=Strict", ["content-security-policy"] =
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
     .. "connect-src 'self'; frame-ancestors 'none'" })
 end

@@ -97,7 +97,7 @@ function draw() {
   for (let r = 0; r < 8; r++) for (let f = 0; f < 8; f++) {
     const name = FILES[f] + (r + 1);
     const [x, y] = sqXY(name);
-    const cls = isDark(name) ? "sq-light" : (marks[name] || "sq-dark");
+    const cls = isDark(name) ? (marks[name] || "sq-dark") : "sq-light";
     out.push(`<rect x="${x}" y="${y}" width="50" height="50" class="${cls}" data-sq="${name}"/>`);
   }
   for (let i = 0; i < 8; i++) {
