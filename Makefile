@@ -61,11 +61,12 @@ REPL_OBJ = $(REPL_SRC:%.c=build/%.o)
 # lua-cqueues are cheskers serve's HTTP and WebSocket server (pure Lua for
 # 5.1-5.3 that runs on 5.4; cqueues has a 5.4 build); python3, chromium,
 # chromium-driver and python3-selenium run its tests (tests/serve_test.sh,
-# tests/board_test.sh: the page in headless Chromium)
+# tests/board_test.sh: the page in headless Chromium); curl runs the
+# examples of docs/serve-api.md
 DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
                   parallel tmux libzstd-dev zstd lua-http lua-cqueues \
-                  python3 chromium chromium-driver python3-selenium
+                  python3 chromium chromium-driver python3-selenium curl
 
 .PHONY: all deps deps-check test lint mutate bench bench-nps install uninstall clean run print-dirs
 

@@ -113,15 +113,15 @@ else not_ok "every #include names a header of the same or a lower layer" "$bad";
 LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
-cheskers.schema cheskers.movetext cheskers.chart
+cheskers.schema cheskers.movetext cheskers.chart cheskers.tbmoves
 cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
 cheskers.rulespec cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment
-cheskers.selfplay cheskers.report cheskers.rulearg
-cheskers.match cheskers.report_html
-cheskers.tournament cheskers.tune
+cheskers.selfplay cheskers.report cheskers.rulearg cheskers.webapi
+cheskers.match cheskers.report_html cheskers.worker
+cheskers.tournament cheskers.tune cheskers.server
 cheskers.fitted
-cheskers.cmd.book cheskers.cmd.check cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
+cheskers.cmd.book cheskers.cmd.check cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.serve cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
 repl.registry
 repl.draw repl.complete
 repl.commands.engine repl.commands.files repl.commands.game repl.commands.help repl.commands.puzzle repl.commands.tb

@@ -43,8 +43,19 @@ function api.decode(text)
   return v
 end
 
+-- The order keys are written in (the same answer is the same text; any
+-- key not listed comes after these).
+api.KEY_ORDER = { "type", "id", "error", "played", "fen", "turn", "moveno", "rules", "promote", "result", "winner",
+  "reason", "text", "squares", "last", "moves", "move", "from", "to", "path", "captures", "promotion", "piece",
+  "jump", "multipv", "depth", "seldepth", "score", "white", "mate", "nodes", "nps", "time", "partial", "tb", "pv",
+  "best", "covered", "value", "distance", "ok", "faults", "kind", "message", "notes", "wins", "why", "refutation",
+  "length", "reply", "solved", "win", "shortest", "hint", "title", "goal", "solution", "invalid", "puzzles",
+  "options", "start", "presets", "svg", "pieces", "version", "bots", "puzzle_files", "name", "count", "limits",
+  "pages", "position", "analysing", "workers", "analyses_running", "connections", "refused_connections", "host",
+  "port" }
+
 function api.encode(t)
-  return require("dkjson").encode(t)
+  return require("dkjson").encode(t, { keyorder = api.KEY_ORDER })
 end
 
 
