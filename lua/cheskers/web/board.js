@@ -509,6 +509,7 @@ function writeLink(show) {
   if (S.fen) h.set("fen", S.fen);
   if (line().length) h.set("line", line().join(" "));
   const url = location.origin + location.pathname + location.search + (h.toString() ? "#" + h.toString() : "");
+  S.hashWritten = h.toString();
   history.replaceState(null, "", url);
   if (show) $("export-out").textContent = url;
 }
@@ -602,6 +603,12 @@ async function main() {
   $("rules").addEventListener("keydown", (ev) => { if (ev.key === "Enter") applyRules($("rules").value.trim()); });
   boardEvents();
   readLink();
+  window.addEventListener("hashchange", () => {
+    if (location.hash.slice(1) === S.hashWritten) return;
+    S.puzzle = null;
+    readLink();
+    refresh();
+  });
   connect();
   await refresh();
   document.body.dataset.ready = "1";
