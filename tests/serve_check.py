@@ -175,6 +175,12 @@ def run(p, base, token, banner):
     ok(st == 403 and "Origin" in text, "a request from another Origin is refused (cross-site)", text)
     st, _ = request(base, "/api/info", token=token, headers={"Origin": base})
     ok(st == 200, "a request from the server's own Origin is served", st)
+    st, _ = request(base, "/board.js")
+    ok(st == 403, "the page's own files need the token too", st)
+    st, _ = request(base, "/board.js", headers={"Cookie": "cheskers_token_%s=%s" % (base.rsplit(":", 1)[1], token)})
+    ok(st == 200, "the page's cookie carries it", st)
+    st, text = request(base, "/api/play", token=token, raw=b"[" * 100000)
+    ok(st == 400 and "nested too deeply" in text, "JSON nested too deeply gets 400", text)
     st, _ = request(base, "/../../../etc/passwd?token=" + token)
     ok(st == 404, "no file outside the page's own is served", st)
 

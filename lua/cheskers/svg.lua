@@ -1,6 +1,8 @@
 -- cheskers.svg: board diagrams as SVG text.
 --
 --   svg.render(board_or_fen, opts) -> text      (also b:svg(opts))
+--   svg.piece(letter) -> text    one piece's glyph, around (0, 0) in a
+--                                square of 50 units (the analysis board's)
 --
 -- opts (all optional):
 --   flip       true: Black at the bottom (rank 8 nearest the viewer)

@@ -38,7 +38,10 @@ local api = {}
 -- []): decode(text) -> value | nil, message.
 function api.decode(text)
   local ok, v, _, err = pcall(require("dkjson").decode, text)
-  if not ok then return nil, (tostring(v):match("^[^\n]*")) end
+  if not ok then
+    if tostring(v):find("stack overflow", 1, true) then return nil, "nested too deeply" end
+    return nil, (tostring(v):match("^[^\n]*"))
+  end
   if err then return nil, err end
   return v
 end
