@@ -43,11 +43,12 @@ def page_ready(url):
         from selenium.webdriver.support.ui import WebDriverWait
     except ImportError:
         return None
-    tmp = tempfile.mkdtemp()
+    tmp = tempfile.mkdtemp(dir="/tmp")   # short paths: Chromium's sockets live there
     opts = webdriver.ChromeOptions()
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + tmp):
         opts.add_argument(a)
-    drv = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=opts)
+    drv = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver",
+                                           env=dict(os.environ, TMPDIR=tmp)), options=opts)
     times = []
     try:
         for _ in range(RUNS):

@@ -18,6 +18,10 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHESKERS = os.environ.get("CHESKERS", os.path.join(ROOT, "cheskers"))
 TMP = tempfile.mkdtemp(prefix="board-")
+# Chromium's profile and its own temporary files go to a short folder of /tmp:
+# a profile under tests/run.sh's long TMPDIR gives socket paths over the
+# system's 108 characters, and Chromium does not start
+BROWSER_TMP = tempfile.mkdtemp(prefix="chk-", dir="/tmp")
 SHOTS = os.path.join(TMP, "shots")
 os.makedirs(SHOTS)
 n = 0
@@ -58,10 +62,12 @@ def main():
         url = m and m.group(1)
     opts = webdriver.ChromeOptions()
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--window-size=1280,1000", "--user-data-dir=" + os.path.join(TMP, "profile")):
+              "--window-size=1280,1000", "--user-data-dir=" + os.path.join(BROWSER_TMP, "profile")):
         opts.add_argument(a)
     opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    drv = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=opts)
+    env = dict(os.environ, TMPDIR=BROWSER_TMP)
+    drv = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env=env),
+                           options=opts)
     try:
         run(drv, url)
     finally:
@@ -225,4 +231,5 @@ if __name__ == "__main__":
             for f in os.listdir(SHOTS):
                 shutil.copy(os.path.join(SHOTS, f), keep)
         shutil.rmtree(TMP, ignore_errors=True)
+        shutil.rmtree(BROWSER_TMP, ignore_errors=True)
     sys.exit(1 if failed else 0)
