@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tests/board_check.py - the analysis board in a real browser (headless
 Chromium through Debian's chromium-driver and python3-selenium), TAP: load
-the board, play a three-jump chain by clicks, see a refused move explained
+the board, play a three-jump chain by clicks, promote, see a refused move explained
 in the REPL's words, see analysis lines arrive and stop, see the tables'
 verdicts in a 3-piece position, solve a puzzle, export and re-import a
 record, and check what the server holds afterwards. A screenshot of each
@@ -144,6 +144,15 @@ def run(drv, url):
        drv.find_element(By.ID, "tree").text)
     ok("a1xc3xe5xg7" in text(drv, "tree"), "the move list shows it", text(drv, "tree"))
     shot(drv, "chain-done")
+
+    # a promotion offers the kinds the rules allow
+    set_fen(drv, "8/6P1/8/8/8/8/8/K5k1 w")
+    click(drv, "g7")
+    click(drv, "h8")
+    kinds = sorted(b.get_attribute("data-promotion") for b in drv.find_elements(By.CSS_SELECTOR, "#promo button"))
+    ok(kinds == ["B", "C", "K"], "a promotion offers the kinds the rules allow", kinds)
+    drv.find_element(By.CSS_SELECTOR, '#promo button[data-promotion="C"]').click()
+    ok(wait(drv, lambda: piece_at(drv, "h8") == "C"), "and plays the one chosen", piece_at(drv, "h8"))
 
     # a refused move, in the REPL's words
     set_fen(drv, START)
