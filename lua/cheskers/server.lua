@@ -155,10 +155,20 @@ function Server:cookie_token(headers)
   end
 end
 
+-- Listening on every address (--host 0.0.0.0 or ::), the server is reached
+-- by any of the machine's addresses: a Host that is an address (not a name,
+-- which DNS rebinding needs) with the server's port is its own.
+function Server:any_address(host)
+  if self.host ~= "0.0.0.0" and self.host ~= "::" then return false end
+  local addr, port = host:match("^(%d+%.%d+%.%d+%.%d+):(%d+)$")
+  if not addr then addr, port = host:match("^%[([%x:.]+)%]:(%d+)$") end
+  return addr ~= nil and tonumber(port) == self.port
+end
+
 -- nil when the request may go on, else status, message.
 function Server:check_door(headers)
   local host = headers:get(":authority") or headers:get("host")
-  if not host or not self.hosts[host:lower()] then
+  if not host or not (self.hosts[host:lower()] or self:any_address(host)) then
     return 403, "Host " .. tostring(host) .. " is not this server's address (a DNS rebinding attempt?)"
   end
   local origin = headers:get("origin")
