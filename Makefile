@@ -61,10 +61,16 @@ REPL_OBJ = $(REPL_SRC:%.c=build/%.o)
 
 # lua-check is luacheck (make lint); lua-dkjson and lua-filesystem are used
 # by the Lua library; libzstd-dev compresses the tablebase files (zstd, the
-# program, unpacks them independently in tests/tb_spec.lua)
+# program, unpacks them independently in tests/tb_spec.lua); lua-http and
+# lua-cqueues are cheskers serve's HTTP and WebSocket server (pure Lua for
+# 5.1-5.3 that runs on 5.4; cqueues has a 5.4 build); python3, chromium,
+# chromium-driver and python3-selenium run its tests (tests/serve_test.sh,
+# tests/board_test.sh: the page in headless Chromium); curl runs the
+# examples of docs/reference/serve-api.md
 DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
-                  parallel tmux libzstd-dev zstd
+                  parallel tmux libzstd-dev zstd lua-http lua-cqueues \
+                  python3 chromium chromium-driver python3-selenium curl
 
 .PHONY: all deps deps-check test lint mutate bench bench-nps install uninstall clean run print-dirs man docs
 
@@ -209,6 +215,8 @@ install: all
 	install -m 755 cheskers $(DESTDIR)$(BINDIR)/cheskers
 	install -m 644 cheskers.so $(DESTDIR)$(CMODDIR)/cheskers.so
 	install -m 644 lua/cheskers/*.lua $(DESTDIR)$(LUADIR)/cheskers/
+	install -d $(DESTDIR)$(LUADIR)/cheskers/web
+	install -m 644 lua/cheskers/web/* $(DESTDIR)$(LUADIR)/cheskers/web/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/cmd
 	install -m 644 lua/cheskers/cmd/*.lua $(DESTDIR)$(LUADIR)/cheskers/cmd/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/store

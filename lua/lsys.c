@@ -33,16 +33,41 @@
  *                                     "error" (any other failure). head true:
  *                                     the first cap bytes at most, from a
  *                                     file of any size (a header line)
+ *
+ * and the worker processes of cheskers serve (a search runs in a process
+ * of its own, so that the server stays responsive and a search is stopped
+ * by ending its process):
+ *
+ *   cheskers.fork([keep_fd]) -> pid | nil, message
+ *                                     a child process: 0 in the child, its
+ *                                     pid in the parent; in the child every
+ *                                     descriptor above 2 but keep_fd is
+ *                                     closed (it holds no server socket)
+ *   cheskers.fdopen(fd) -> file       a Lua file handle writing to fd
+ *   cheskers.kill(pid) -> true | nil, message
+ *                                     ends the process (SIGKILL)
+ *   cheskers.reap(pid [, wait]) -> status | nil
+ *                                     the exit status of a child that
+ *                                     ended (signal n: 128 + n); nil while
+ *                                     it runs (wait: block until it ends)
+ *   cheskers.exit_now(status)         ends the process at once (_exit: no
+ *                                     Lua state closed, no buffers of the
+ *                                     parent's files flushed twice)
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L       /* fsync, fileno, isatty */
 #endif
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lbind.h"
@@ -225,7 +250,106 @@ static int l_read_file(lua_State *L)
     return 1;
 }
 
+/* Closes every descriptor above 2 but keep (in a child just forked). */
+static void close_others(int keep)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (d != NULL) {
+        int dfd = dirfd(d), fds[256], n;
+        do {            /* close after reading: closing changes the folder */
+            struct dirent *e;
+            n = 0;
+            rewinddir(d);
+            while (n < 256 && (e = readdir(d)) != NULL) {
+                int fd = atoi(e->d_name);
+                if (fd > 2 && fd != keep && fd != dfd)
+                    fds[n++] = fd;
+            }
+            for (int i = 0; i < n; i++)
+                close(fds[i]);
+        } while (n == 256);
+        closedir(d);
+        return;
+    }
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536)
+        max = 65536;
+    for (int fd = 3; fd < max; fd++)
+        if (fd != keep)
+            close(fd);
+}
+
+/* cheskers.fork([keep_fd]) */
+static int l_fork(lua_State *L)
+{
+    lua_Integer keep = luaL_optinteger(L, 1, -1);
+    fflush(NULL);               /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0)
+        return luaL_fileresult(L, 0, "fork");
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        close_others((int)keep);
+    }
+    lua_pushinteger(L, pid);
+    return 1;
+}
+
+/* cheskers.fdopen(fd) */
+static int l_fdopen(lua_State *L)
+{
+    lua_Integer fd = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, fd >= 0 && fd <= 1 << 30, 1, "not a descriptor");
+    luaL_Stream *p = (luaL_Stream *)lua_newuserdatauv(L, sizeof(luaL_Stream), 0);
+    p->closef = NULL;
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    p->f = fdopen((int)fd, "wb");
+    if (p->f == NULL)
+        return luaL_fileresult(L, 0, "fdopen");
+    p->closef = close_stream;
+    return 1;
+}
+
+/* cheskers.kill(pid) */
+static int l_kill(lua_State *L)
+{
+    lua_Integer pid = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, pid > 0 && pid <= 1 << 30, 1, "not a process id");
+    return luaL_fileresult(L, kill((pid_t)pid, SIGKILL) == 0, "kill");
+}
+
+/* cheskers.reap(pid [, wait]) */
+static int l_reap(lua_State *L)
+{
+    lua_Integer pid = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, pid > 0 && pid <= 1 << 30, 1, "not a process id");
+    int status, r;
+    do
+        r = waitpid((pid_t)pid, &status, lua_toboolean(L, 2) ? 0 : WNOHANG);
+    while (r < 0 && errno == EINTR);
+    if (r <= 0)
+        return 0;
+    lua_pushinteger(L, WIFEXITED(status) ? WEXITSTATUS(status)
+                       : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255);
+    return 1;
+}
+
+/* cheskers.exit_now(status) */
+static int l_exit_now(lua_State *L)
+{
+    lua_Integer status = luaL_optinteger(L, 1, 0);
+    _exit((int)(status & 255));
+    return 0;
+}
+
 static const luaL_Reg sys_funcs[] = {
+    {"fork", l_fork},
+    {"fdopen", l_fdopen},
+    {"kill", l_kill},
+    {"reap", l_reap},
+    {"exit_now", l_exit_now},
     {"create_file", l_create_file},
     {"clock", l_clock},
     {"fsync", l_fsync},

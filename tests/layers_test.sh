@@ -123,7 +123,7 @@ LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
 cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
-cheskers.schema cheskers.movetext cheskers.chart
+cheskers.schema cheskers.movetext cheskers.chart cheskers.tbmoves
 cheskers.numbers
 cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli
 cheskers.rulespec
@@ -131,13 +131,13 @@ cheskers.store.json cheskers.store.lock cheskers.store.fingerprint
 cheskers.store.file
 cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment cheskers.tables cheskers.book
-cheskers.selfplay cheskers.report cheskers.rulearg cheskers.mine
-cheskers.match cheskers.report_html
-cheskers.tournament cheskers.tune
+cheskers.selfplay cheskers.report cheskers.rulearg cheskers.mine cheskers.webapi
+cheskers.match cheskers.report_html cheskers.worker
+cheskers.tournament cheskers.tune cheskers.server
 cheskers.fitted
 cheskers.design
 cheskers.design_report
-cheskers.cmd.book cheskers.cmd.check cheskers.cmd.design cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
+cheskers.cmd.book cheskers.cmd.check cheskers.cmd.design cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.serve cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
 repl.registry
 repl.draw repl.complete
 repl.commands.engine repl.commands.files repl.commands.game repl.commands.help repl.commands.puzzle repl.commands.tb
@@ -228,9 +228,9 @@ else not_ok "no argparse in the library (only cli.lua and cmd/ declare options)"
 # One owner of progress lines: cheskers.cli.progress (a line rewritten on a
 # terminal, a line each elsewhere, never "\r" in a log file). No other file
 # of lua/cheskers/ writes "\r" (escape.lua names it, record.lua reads CRLF
-# records; the REPL's own status lines are repl/'s).
+# records, server.lua writes HTTP's CRLF; the REPL's own status lines are repl/'s).
 bad=$(grep -rn '\\r' lua/cheskers --include='*.lua' \
-      | grep -vE '^lua/cheskers/(cli|escape|record)\.lua:' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*--')
+      | grep -vE '^lua/cheskers/(cli|escape|record|server)\.lua:' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*--')
 if [ -z "$bad" ]; then ok "progress lines have one owner (cli.progress): no other \\\\r under lua/cheskers/"
 else not_ok "progress lines have one owner (cli.progress): no other \\\\r under lua/cheskers/" "$bad"; fi
 

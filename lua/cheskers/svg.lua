@@ -1,6 +1,8 @@
 -- cheskers.svg: board diagrams as SVG text.
 --
 --   svg.render(board_or_fen, opts) -> text      (also b:svg(opts))
+--   svg.piece(letter) -> text    one piece's glyph, around (0, 0) in a
+--                                square of 50 units (the analysis board's)
 --
 -- opts (all optional):
 --   flip       true: Black at the bottom (rank 8 nearest the viewer)
@@ -149,6 +151,14 @@ local function piece(out, letter, x, y)
       fmt(x), fmt(y), mark, esc(kind))
   end
   out[#out + 1] = "</g>"
+end
+
+-- The glyph of the piece letter alone, drawn around (0, 0) in a square of
+-- 50 units (the analysis board of cheskers serve places them itself).
+function svg.piece(letter)
+  local out = {}
+  piece(out, letter, 0, 0)
+  return table.concat(out)
 end
 
 -- An arrow through the squares' centres (a polyline ending in a head).

@@ -8,6 +8,7 @@ local cheskers = require "cheskers"
 local registry = require "repl.registry"
 local draw = require "repl.draw"
 local puzzle = require "cheskers.puzzle"
+local tbmoves = require "cheskers.tbmoves"
 
 local tb = {}
 
@@ -34,34 +35,11 @@ local function largest_tables(t, b)
   return most, count
 end
 
--- The order of the moves, best first for the mover: wins (fastest first),
--- draws, losses (slowest first), moves no table covers; then by text.
-local function rank(e)
-  if e.value == "win" then return 0, e.distance end
-  if e.value == "draw" then return 1, 0 end
-  if e.value == "loss" then return 2, -e.distance end
-  return 3, 0
-end
-
-local function better(a, b)
-  local ra, da = rank(a)
-  local rb, db = rank(b)
-  if ra ~= rb then return ra < rb end
-  if da ~= db then return da < db end
-  return a.text < b.text
-end
-
-local function value_text(e)
-  if e.value == "draw" then return "draw" end
-  if e.value then return string.format("%s in %d", e.value, e.distance) end
-  return "not covered"
-end
-
 -- The lines of `tb` for board b and tables t: "d6-e5  win in 15", ...,
 -- best first; nil and why when there is nothing to list.
 function tb.move_lines(b, t)
   if b:result() then return nil, "the game is over" end
-  local list, err = b:tb_moves(t)
+  local list, err = tbmoves.list(b, t)
   if not list then return nil, "tablebase: " .. tostring(err) end
   if not b:probe(t) then
     local _, perr = b:probe(t)
@@ -69,14 +47,10 @@ function tb.move_lines(b, t)
     return nil, puzzle.not_covered(b, t)
   end
   local width = 0
-  for _, e in ipairs(list) do
-    e.text = tostring(e.move)
-    width = math.max(width, #e.text)
-  end
-  table.sort(list, better)
+  for _, e in ipairs(list) do width = math.max(width, #e.text) end
   local lines = {}
   for i, e in ipairs(list) do
-    lines[i] = string.format("%-" .. width .. "s  %s", e.text, value_text(e))
+    lines[i] = string.format("%-" .. width .. "s  %s", e.text, tbmoves.value_text(e))
   end
   return lines
 end

@@ -144,6 +144,34 @@ function cheskers.isatty(file) end
 ---@return string? message
 ---@return string? reason "missing"|"folder"|"fifo"|"device"|"socket"|"large"|"error"
 function cheskers.read_file(path, cap, head) end
+---A child process: its pid in the parent, 0 in the child (where every descriptor
+---above 2 but keep_fd is closed); nil, message when fork fails.
+---@param keep_fd? integer
+---@return integer|nil pid
+---@return string? message
+function cheskers.fork(keep_fd) end
+
+---A Lua file handle writing to the descriptor fd.
+---@param fd integer
+---@return file*
+function cheskers.fdopen(fd) end
+
+---Ends the process pid (SIGKILL).
+---@param pid integer
+---@return true|nil ok
+---@return string? message
+function cheskers.kill(pid) end
+
+---The exit status of a child that has ended (128 + n: killed by signal n), nil
+---while it runs; wait: wait for it to end.
+---@param pid integer
+---@param wait? boolean
+---@return integer|nil status
+function cheskers.reap(pid, wait) end
+
+---Ends the process at once (_exit), for a forked child.
+---@param status? integer
+function cheskers.exit_now(status) end
 
 -- ---- boards -------------------------------------------------------------------
 
