@@ -24,13 +24,14 @@ function P.design(t)
   return design.normalize(d)
 end
 
--- P(X >= k) for X ~ Binomial(n, p).
+-- P(X >= k) for X ~ Binomial(n, p), each term in logarithms (the binomial
+-- coefficients of 2000 seeds overflow a double).
 function P.binomial_tail(n, p, k)
   local sum = 0
   for x = k, n do
-    local c = 1
-    for i = 1, x do c = c * (n - x + i) / i end
-    sum = sum + c * p ^ x * (1 - p) ^ (n - x)
+    local logc = 0
+    for i = 1, x do logc = logc + math.log((n - x + i) / i) end
+    sum = sum + math.exp(logc + x * math.log(p) + (n - x) * math.log(1 - p))
   end
   return sum
 end

@@ -106,6 +106,18 @@ describe("racing's error control", function()
     assert.is_true(math.abs(1 - stats.normal_cdf(r.z) - 0.05 / (2 * 16)) < 1e-6)
   end)
 
+  it("gives bounded means Wilson's interval, never a point when every game ended alike", function()
+    -- 30 draws scored 1/2: the mean 0.5 with an interval of positive width
+    local lo, hi = stats.bounded_mean_ci(0.5, 30)
+    assert.is_true(lo < 0.5 and hi > 0.5)
+    -- for wins and losses it is Wilson's: 7 of 20 at 95%, by its formula
+    local z, p, n = stats.Z95, 7 / 20, 20
+    local centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    local half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    lo, hi = stats.bounded_mean_ci(p, n)
+    assert.is_true(math.abs(lo - (centre - half)) < 1e-12 and math.abs(hi - (centre + half)) < 1e-12)
+  end)
+
   it("claims falsely no more often than alpha over 200 seeds of known truth", function()
     local false_reject, false_meet = P.known_rates(200)
     assert.is_true(false_reject <= P.tolerance(200, 0.05), "false rejections in " .. false_reject .. " of 200 seeds")

@@ -85,7 +85,8 @@ function M.text(r, opts)
     say(("In progress: %d rounds played; this report is rewritten after each round."):format(r.looks))
   end
   if r.stopped then
-    say(("Stopped early: the %s budget was spent; candidates still racing are undecided."):format(r.stopped))
+    say(("Stopped early: the next round would have passed the %s budget; candidates still racing are undecided.")
+      :format(r.stopped == "time" and "time" or "games'"))
   end
   local head = columns(d)
   local function block(title, list, extra)
