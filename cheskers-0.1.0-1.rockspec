@@ -25,7 +25,10 @@ helpers for game records, puzzles, matches and rule experiments.]],
    labels = { "game", "chess", "checkers" },
 }
 -- every Lua module the code requires (Debian: lua-argparse, lua-cjson,
--- lua-dkjson, lua-filesystem; make deps installs them)
+-- lua-dkjson, lua-filesystem; make deps installs them). cheskers serve also
+-- needs lua-http (Debian's, from make deps; the rock "http") and its page's
+-- files lua/cheskers/web/, which make install installs: not a dependency
+-- here, since the library works without them (serve says what is missing)
 dependencies = {
    "lua >= 5.4, < 5.5",
    "argparse",
@@ -80,6 +83,10 @@ build = {
       ["cheskers.stats"] = "lua/cheskers/stats.lua",
       ["cheskers.store"] = "lua/cheskers/store.lua",
       ["cheskers.svg"] = "lua/cheskers/svg.lua",
+      ["cheskers.tbmoves"] = "lua/cheskers/tbmoves.lua",
+      ["cheskers.webapi"] = "lua/cheskers/webapi.lua",
+      ["cheskers.worker"] = "lua/cheskers/worker.lua",
+      ["cheskers.server"] = "lua/cheskers/server.lua",
       ["cheskers.tune"] = "lua/cheskers/tune.lua",
       ["cheskers.fitted"] = "lua/cheskers/fitted.lua",
       ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
@@ -91,6 +98,7 @@ build = {
       ["cheskers.cmd.mine"] = "lua/cheskers/cmd/mine.lua",
       ["cheskers.cmd.report"] = "lua/cheskers/cmd/report.lua",
       ["cheskers.cmd.rules"] = "lua/cheskers/cmd/rules.lua",
+      ["cheskers.cmd.serve"] = "lua/cheskers/cmd/serve.lua",
       ["cheskers.cmd.tb"] = "lua/cheskers/cmd/tb.lua",
       ["cheskers.cmd.tune"] = "lua/cheskers/cmd/tune.lua",
    },
