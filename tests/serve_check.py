@@ -54,7 +54,7 @@ def request(base, path, body=None, token=None, headers=None, raw=None):
     for k, v in (headers or {}).items():
         req.add_header(k, v)
     try:
-        with urllib.request.urlopen(req, timeout=float(__import__("os").environ.get("RT","60"))) as r:
+        with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
