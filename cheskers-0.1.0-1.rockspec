@@ -25,7 +25,10 @@ helpers for game records, puzzles, matches and rule experiments.]],
    labels = { "game", "chess", "checkers" },
 }
 -- every Lua module the code requires (Debian: lua-argparse, lua-cjson,
--- lua-dkjson, lua-filesystem; make deps installs them)
+-- lua-dkjson, lua-filesystem; make deps installs them). cheskers serve also
+-- needs lua-http (Debian's, from make deps; the rock "http") and its page's
+-- files lua/cheskers/web/, which make install installs: not a dependency
+-- here, since the library works without them (serve says what is missing)
 dependencies = {
    "lua >= 5.4, < 5.5",
    "argparse",

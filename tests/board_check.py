@@ -4,7 +4,8 @@ Chromium through Debian's chromium-driver and python3-selenium), TAP: load
 the board, play a three-jump chain by clicks, promote, see a refused move explained
 in the REPL's words, see analysis lines arrive and stop, see the tables'
 verdicts in a 3-piece position, solve a puzzle, export and re-import a
-record, and check what the server holds afterwards. A screenshot of each
+record, and check what the server holds afterwards; then a variation
+promoted and deleted, Home and End, and a bot's move. A screenshot of each
 step is taken into a folder of $TMPDIR, removed at the end unless
 BOARD_SHOTS=DIR names a folder to copy them to. Run by tests/board_test.sh."""
 import json, os, re, shutil, subprocess, sys, tempfile, time, urllib.request
@@ -221,6 +222,28 @@ def run(drv, url):
     shot(drv, "record")
     ok(wait(drv, lambda: (api(url, "state")["pages"] or [{}])[0].get("position", {}).get("moves") == ["d6-e5", "c3-d4"]),
        "the server holds the page's line", api(url, "state"))
+    # the move tree: a variation, promoted, deleted; the keys
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(drv, lambda: text(drv, "turn") == "White to move")
+    click(drv, "e3"); click(drv, "d4")
+    ok(wait(drv, lambda: "( e3-d4 )" in text(drv, "tree")),
+       "another move from an earlier position starts a variation", text(drv, "tree"))
+    drv.find_element(By.ID, "promote").click()
+    ok(wait(drv, lambda: text(drv, "tree").startswith("1. d6-e5 e3-d4")), "a variation promoted becomes the main line",
+       text(drv, "tree"))
+    drv.find_element(By.ID, "delete").click()
+    ok(wait(drv, lambda: "e3-d4" not in text(drv, "tree") and "c3-d4" in text(drv, "tree")), "and deleted",
+       text(drv, "tree"))
+    body.send_keys(Keys.HOME)
+    ok(wait(drv, lambda: piece_at(drv, "d6") == "p" and piece_at(drv, "e5") is None), "Home goes to the start")
+    body.send_keys(Keys.END)
+    ok(wait(drv, lambda: piece_at(drv, "d4") == "P" and text(drv, "turn") == "Black to move"), "End to the line's end")
+    Select(drv.find_element(By.ID, "bot")).select_by_visible_text("random")
+    drv.find_element(By.ID, "botmove").click()
+    ok(wait(drv, lambda: text(drv, "turn") == "White to move" and len(text(drv, "tree").split()) >= 5),
+       "a bot plays its move", text(drv, "tree"))
+
     # (the API's refusals are answers with status 400: the console notes them
     # as failed loads, source "network"; an error of the page's code is not)
     logs = [c for c in drv.get_log("browser") if c["level"] == "SEVERE" and c.get("source") != "network"]

@@ -54,7 +54,7 @@ def request(base, path, body=None, token=None, headers=None, raw=None):
     for k, v in (headers or {}).items():
         req.add_header(k, v)
     try:
-        with urllib.request.urlopen(req, timeout=float(__import__("os").environ.get("RT","60"))) as r:
+        with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
@@ -145,6 +145,7 @@ def main():
                                    "--bot", "random", "--bot", "engine:level=1")
     try:
         run(p, base, token, banner)
+        capped()
     except Exception:
         print("# server's stderr: " + open(ERR).read()[-3000:].replace("\n", "\n# "))
         raise
@@ -393,6 +394,27 @@ def run(p, base, token, banner):
     ok(p.returncode == 0 and "stopped" in out and kids and gone,
        "Ctrl-C stops the searches and the server", "%s %s %s" % (p.returncode, out, kids))
     ws.close()
+
+
+def capped():
+    """--max-analyses 1: a second page's analysis waits its turn, then runs."""
+    p, base, token, _ = start("--max-analyses", "1")
+    try:
+        a, b = WS(base, token), WS(base, token)
+        a.send({"op": "analyse", "id": 1, "time": 30})
+        a.recv()
+        b.send({"op": "analyse", "id": 2, "time": 30})
+        m = b.recv()
+        ok(m.get("type") == "queued" and state(base, token)["workers"] == 1,
+           "above the cap of analyses a page's waits its turn", m)
+        a.send({"op": "stop"})
+        m = b.recv()
+        ok(m.get("type") == "info" and m.get("id") == 2, "and runs when one ends", m)
+        a.close()
+        b.close()
+    finally:
+        p.kill()
+        p.wait()
 
 
 if __name__ == "__main__":

@@ -71,6 +71,13 @@ local function run(args)
     if not spec then error("--rules: " .. tostring(err), 0) end
   end
   local tables = require("cheskers.puzzle").tables(opts.tb)
+  if tables then
+    local start = require("cheskers").new(nil, spec)
+    if (tables:max_pieces(start) or 0) < 2 then
+      io.stdout:write(string.format("cheskers serve: no tablebases in %s for these rules yet (%s)\n", tables:dir(),
+        require("cheskers.puzzle").build_hint(start, tables:dir())))
+    end
+  end
   local bots = #opts.bot > 0 and opts.bot or DEFAULT_BOTS
   local loader = require "cheskers.bots"
   for _, b in ipairs(bots) do   -- refused here, not when the page asks
