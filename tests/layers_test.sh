@@ -245,6 +245,8 @@ else not_ok "paths have one dirname (cheskers.files.dirname)" "$bad"; fi
 # keeps its own copy of errorf.
 bad=$(grep -rnE "function[[:space:]]+errorf|function[[:space:]]+[A-Za-z_.]*raise\(" lua/cheskers repl --include='*.lua' \
       | grep -vE '^lua/cheskers/(init|meta/cheskers)\.lua:')
+bad="$bad$(find lua/cheskers -name '*.lua' ! -path 'lua/cheskers/cmd/*' ! -path lua/cheskers/cli.lua \
+      ! -path lua/cheskers/init.lua -exec grep -nHE 'error\((string\.format\(|\(["'"'"'])' {} +)"
 if [ -z "$bad" ]; then ok "the library's errors have one maker (cheskers.errorf, cheskers.raise)"
 else not_ok "the library's errors have one maker (cheskers.errorf, cheskers.raise)" "$bad"; fi
 

@@ -52,6 +52,7 @@ local bots = require "cheskers.bots"
 local movetext = require "cheskers.movetext"
 local sandbox = require "cheskers.sandbox"
 
+local errorf = require("cheskers").errorf
 local M = {}
 
 M.DEFAULTS = { max_plies = 400, repetition = 3 }
@@ -132,7 +133,7 @@ local function call_bot(board, what, bot, cap, fn, ...)
   local r = table.pack(bots.call(bot, cap, fn, ...))
   local after, message = sandbox.hook_failures(board)
   if after > before and not bot.box:capped() then
-    error(string.format("%s (in %s)", message, what), 0)
+    errorf("%s (in %s)", message, what)
   end
   return table.unpack(r, 1, r.n)
 end

@@ -45,6 +45,7 @@ local stats = require "cheskers.stats"
 local S = require "cheskers.schema"
 local escape = require "cheskers.escape"
 
+local errorf = require("cheskers").errorf
 local match = {}
 
 -- What match.run accepts (the fields of cfg above); any other is refused
@@ -101,7 +102,7 @@ function match.opening_board(cfg, game)
     local b = cheskers.new(o.fen, cfg.rules)
     for _, t in ipairs(o.moves or {}) do
       local m, err = b:parse(t)
-      if not m then error(string.format("opening line %d: %s", o.line or 0, err), 0) end
+      if not m then errorf("opening line %d: %s", o.line or 0, err) end
       b:play(m)
     end
     return b
@@ -219,23 +220,23 @@ function match.stored_rules(fp, given, played_with)
         names[#names + 1] = escape.console(tostring(k))
       end
       table.sort(names)
-      error(string.format("the rules of these games have hooks (%s), which a results folder does not hold: "
+      errorf("the rules of these games have hooks (%s), which a results folder does not hold: "
         .. "give their rule file with --rules FILE%s", table.concat(names, ", "),
         type(played_with) == "string" and " (they were played with --rules " .. escape.console(played_with) .. ")"
-        or ""), 0)
+        or "")
     end
     if type(fp.text) ~= "string" then
       error("the rules of these games cannot be read back: " .. escape.console(store.encode(fp.text)), 0)
     end
     local err
     rules, err = require("cheskers.rulespec").parse_text(fp.text)
-    if rules == nil then error(string.format("the rules of these games (%s): %s", escape.console(fp.text), err), 0) end
+    if rules == nil then errorf("the rules of these games (%s): %s", escape.console(fp.text), err) end
   end
   local now = store.plain { rules = rules_print(rules) }.rules
   local d = store.diff(fp, store.decode(store.encode(now)))
   if #d > 0 then
     for i, line in ipairs(d) do d[i] = escape.console(line) end
-    error(string.format("the rules given are not those the games were played with: %s", table.concat(d, "; ")), 0)
+    errorf("the rules given are not those the games were played with: %s", table.concat(d, "; "))
   end
   return rules
 end

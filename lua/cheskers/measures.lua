@@ -35,6 +35,7 @@ local stats = require "cheskers.stats"
 local S = require "cheskers.schema"
 local escape = require "cheskers.escape"
 
+local errorf = require("cheskers").errorf
 local M = {}
 
 M.STANDARD = { "result", "plies", "reason", "branching", "captures", "captured", "promotions" }
@@ -153,13 +154,13 @@ function M.finish(e, rec, b)
   for _, c in ipairs(e.custom) do
     local name = escape.console(c.name)
     local ok, val = pcall(c.fn, rec, b)
-    if not ok then error(("measure %s: %s"):format(name, tostring(val)), 0) end
+    if not ok then errorf("measure %s: %s", name, tostring(val)) end
     if type(val) ~= "number" then
-      error(("measure %s returned %s, not a number"):format(name, type(val)), 0)
+      errorf("measure %s returned %s, not a number", name, type(val))
     end
     -- JSON has no nan nor inf: stored, they would come back as nothing
     if val ~= val or val == math.huge or val == -math.huge then
-      error(("measure %s returned %s, not a finite number"):format(name, val ~= val and "nan" or tostring(val)), 0)
+      errorf("measure %s returned %s, not a finite number", name, val ~= val and "nan" or tostring(val))
     end
     rec.measures[c.name] = val
   end

@@ -16,6 +16,7 @@
 -- opts.found(p, hash) for each puzzle as it is found (so that a caller can
 -- write it at once). Errors are raised (error_code "interrupted" on ^C).
 
+local errorf = require("cheskers").errorf
 local mine = {}
 
 -- The themes --studies tags (and opts.theme may select); plain mining
@@ -485,7 +486,7 @@ local function study_tables(opts, board)
   if opts.signature then
     for name in (opts.signature .. ","):gmatch("([^,]*),") do
       if not by_name[name] then
-        error(("no table %s in %s%s"):format(name, opts.tables:dir(), cheskers.did_you_mean(name, names)), 0)
+        errorf("no table %s in %s%s", name, opts.tables:dir(), cheskers.did_you_mean(name, names))
       end
       todo[#todo + 1] = by_name[name]
     end
@@ -497,9 +498,9 @@ local function study_tables(opts, board)
     end
   end
   if #todo == 0 then
-    error(("no tables%s in %s for these rules: build them with `%s`"):format(
+    errorf("no tables%s in %s for these rules: build them with `%s`",
       opts.pieces and (" of %d pieces"):format(opts.pieces) or "", opts.tables:dir(),
-      require("cheskers.puzzle").build_hint(board, opts.tables:dir(), opts.pieces)), 0)
+      require("cheskers.puzzle").build_hint(board, opts.tables:dir(), opts.pieces))
   end
   return todo
 end

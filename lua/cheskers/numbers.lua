@@ -35,6 +35,7 @@
 local S = require "cheskers.schema"
 local cheskers = require "cheskers"
 
+local errorf = require("cheskers").errorf
 local N = {}
 
 N.MAX_GAMES = 1000000          -- the games of one schedule, in all (each takes memory before play)
@@ -164,7 +165,7 @@ end
 
 function N.check_size(n, what)
   if math.type(n) ~= "integer" or n > N.MAX_GAMES then
-    error(("%s: %s games, more than the %d of one schedule"):format(what, S.show(n), N.MAX_GAMES), 0)
+    errorf("%s: %s games, more than the %d of one schedule", what, S.show(n), N.MAX_GAMES)
   end
   return n
 end

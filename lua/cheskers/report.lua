@@ -36,6 +36,7 @@ local experiment = require "cheskers.experiment"
 local escape = require "cheskers.escape"
 local plural = require("cheskers").plural
 
+local errorf = require("cheskers").errorf
 local M = {}
 
 local sorted_keys = require("cheskers.luadata").sorted_keys
@@ -224,10 +225,10 @@ local function check_editions(files)
       else
         local d = store.diff(edition(ref.header.fingerprint), edition(fp))
         if #d > 0 then
-          error(("%s (there) and %s (here) hold games of two editions of experiment '%s' "
+          errorf("%s (there) and %s (here) hold games of two editions of experiment '%s' "
                  .. "(made from other inputs):\n  %s\n"
-                 .. "(their games cannot be pooled: report each edition from its own folder)"):format(
-                 ref.path, f.path, name, table.concat(d, "\n  ")), 0)
+                 .. "(their games cannot be pooled: report each edition from its own folder)",
+                 ref.path, f.path, name, table.concat(d, "\n  "))
         end
       end
     end

@@ -612,7 +612,7 @@ local function wrapped_results(what, ok, ...)
   for i = 1, select("#", ...) do
     local t = type((select(i, ...)))
     if t ~= "nil" and t ~= "boolean" and t ~= "number" and t ~= "string" then
-      error(string.format("%s: returned a %s (only nil, booleans, numbers, texts)", what, t), 0)
+      cheskers.errorf("%s: returned a %s (only nil, booleans, numbers, texts)", what, t)
     end
   end
   return ...

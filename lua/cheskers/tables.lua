@@ -19,6 +19,7 @@
 --   tables.longest(list) -> t       the table of list with the longest win
 local cheskers = require "cheskers"
 
+local errorf = require("cheskers").errorf
 local M = {}
 
 function M.plan_summary(units)
@@ -47,15 +48,15 @@ function M.atlas(dir, rules, pieces, rules_text)
   if not list then error(err, 0) end
   local hint = require("cheskers.puzzle").build_hint
   if #list == 0 then
-    error(("no tables in %s for the rules %s: build them with `%s`"):format(dir, rules_text or "golomb",
-      hint(board, dir, pieces)), 0)
+    errorf("no tables in %s for the rules %s: build them with `%s`", dir, rules_text or "golomb",
+      hint(board, dir, pieces))
   end
   local complete = tables:max_pieces(board) or 0
   if pieces then
     if complete < pieces then
-      error(("%s holds every table up to %s, not up to %d: the atlas of a partial set would "
-        .. "mislead (%s first)"):format(dir, cheskers.plural(complete, "piece"), pieces,
-        hint(board, dir, pieces)), 0)
+      errorf("%s holds every table up to %s, not up to %d: the atlas of a partial set would "
+        .. "mislead (%s first)", dir, cheskers.plural(complete, "piece"), pieces,
+        hint(board, dir, pieces))
     end
     complete = pieces
   end
