@@ -1005,4 +1005,19 @@ describe("attacks of the third round", function()
       refused("report --no-svg " .. q(out), 1, path .. ", line 2: ")
     end
   end)
+  it("data: a tune folder's fingerprint values are read by their options' declarations (a seed of 1.5 was a traceback)",
+     function()
+    local out = dir .. "/t"
+    assert.is_true(os.execute("mkdir " .. q(out)))
+    local game = '{"game":1,"winner":"draw","opening":"","moves":[]}\n'
+    for field, expect in pairs({ ['"seed":1.5'] = "fingerprint.seed must be a whole number",
+                                 ['"seed":1,"max_plies":-1'] = "fingerprint.max_plies must be a whole number from 1",
+                                 ['"seed":1,"weights":{"pawn":4611686018427387904}'] = "pawn must be a whole number" }) do
+      H.write_file(out .. "/tune.shard1of1.jsonl", '{"header":"cheskers results","v":1,"kind":"tune","fingerprint":{'
+        .. field .. ',"bot":"engine"},"plan":{"games":1,"shard":1,"shards":1}}\n' .. game)
+      refused("tune --fit " .. q(out), 1, "tune.shard1of1.jsonl, line 1: ")
+      local text = H.run_program("tune --fit " .. q(out))
+      assert.truthy(text:find(expect, 1, true), text)
+    end
+  end)
 end)
