@@ -1020,4 +1020,20 @@ describe("attacks of the third round", function()
       assert.truthy(text:find(expect, 1, true), text)
     end
   end)
+  it("data: a tournament folder's forged seed or opening plies is refused in one line, not a traceback (--records)",
+     function()
+    local out = dir .. "/t"
+    local text, code = H.run_program(("tournament builtin-random builtin-greedy --games 2 --max-plies 4 --quiet --out %s")
+      :format(q(out)))
+    assert.equal(0, code, text)
+    local path = out .. "/tournament.shard1of1.jsonl"
+    local data = H.read_file(path)
+    for _, forge in ipairs({ { '"seed":1,', '"seed":1.5,' }, { '"opening_plies":4', '"opening_plies":"x"' } }) do
+      local forged, n = data:gsub(forge[1], forge[2], 1)
+      assert.equal(1, n, forge[1])
+      H.write_file(path, forged)
+      refused(("tournament --report %s --records %s"):format(q(out), q(dir .. "/r.txt")), 1,
+              "tournament.shard1of1.jsonl, line 1: fingerprint.")
+    end
+  end)
 end)

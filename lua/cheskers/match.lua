@@ -194,6 +194,24 @@ function match.fingerprint(cfg, bots)
   }
 end
 
+-- What the values of a stored fingerprint (match.fingerprint's, also of
+-- tournament and tune files) must be, when present: each number by its
+-- command-line option's declaration, the openings texts. A folder is data:
+-- a forged seed of 1.5 reached the openings' random draws (a traceback),
+-- another value a "%d" format. Raises "PATH, line N: ..." (store.expect).
+local function fingerprint_fields()
+  local N = require "cheskers.numbers"
+  local fields = { openings = S.list("string"), a = "string", b = "string" }
+  for _, k in ipairs({ "seed", "nodes", "time", "max_plies", "repetition", "opening_plies", "move_timeout" }) do
+    fields[k] = N.spec("--" .. k:gsub("_", "-"))
+  end
+  return fields
+end
+
+function match.check_fingerprint(path, line, fp)
+  for k, spec in pairs(fingerprint_fields()) do store.expect(path, line, fp[k], spec, "fingerprint." .. k) end
+end
+
 -- The rules of stored games, the one reader of a fingerprint's rules
 -- ({text, hooks} as rules_print makes them; nil: golomb), for every reader
 -- of a results folder (tournament --report, tune --fit, fitted weights):

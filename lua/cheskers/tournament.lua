@@ -266,7 +266,10 @@ function M.read_dir(dir)
   local engines = store.two_engines(files)
   if engines then return nil, engines end
   local S = require "cheskers.schema"
-  for _, f in ipairs(files) do store.expect(f.path, f.header_line, f.header.plan, "table", "plan") end
+  for _, f in ipairs(files) do
+    store.expect(f.path, f.header_line, f.header.plan, "table", "plan")
+    match.check_fingerprint(f.path, f.header_line, f.header.fingerprint)
+  end
   local first = files[1].header
   local names = first.plan and first.plan.names or first.fingerprint.players
   names = store.expect(files[1].path, files[1].header_line, names, S.list("string", { min = 1 }), "the bots' names")

@@ -273,13 +273,11 @@ end
 -- What the fields of a game line of a tune file that the fit reads must be.
 local GAME_FIELDS = { winner = S.one_of { "white", "black", "draw" }, opening = "string", moves = S.list("string") }
 
--- What the fingerprint's values that the fit reads or shows must be, when
--- present: each number by its command-line option's declaration (a seed of
--- 1.5 reached a "%d" format: a traceback), the weights the engine's.
-local N = require "cheskers.numbers"
+-- What the fingerprint's own values must be, besides a match's
+-- (match.check_fingerprint: a seed of 1.5 reached a "%d" format): the
+-- weights in the engine's range.
 local FINGERPRINT_FIELDS = {
-  bot = "string", features = "string", seed = N.spec("--seed"), nodes = N.spec("--nodes"), time = N.spec("--time"),
-  max_plies = N.spec("--max-plies"), opening_plies = N.spec("--opening-plies"), repetition = N.spec("--repetition"),
+  bot = "string", features = "string",
   weights = S.map(S.int { min = -cheskers.engine.MAX_WEIGHT, max = cheskers.engine.MAX_WEIGHT }),
 }
 
@@ -297,6 +295,7 @@ function M.read_dir(dir)
   for _, f in ipairs(files) do   -- forged values refused in one line, by file and line
     local fp = store.expect(f.path, f.header_line, f.header.fingerprint, "table", "fingerprint")
     if fp == nil then store.refuse(f.path, f.header_line, "the header has no fingerprint") end
+    require("cheskers.match").check_fingerprint(f.path, f.header_line, fp)
     for k, spec in pairs(FINGERPRINT_FIELDS) do
       store.expect(f.path, f.header_line, fp[k], spec, "fingerprint." .. k)
     end
