@@ -1036,4 +1036,18 @@ describe("attacks of the third round", function()
               "tournament.shard1of1.jsonl, line 1: fingerprint.")
     end
   end)
+  it("numbers: a tournament's size is checked before its pairings are listed or its folder is locked", function()
+    local out = dir .. "/t"
+    local bots = ("builtin-random "):rep(3000)   -- 4.5 million pairings (650 MB were listed first)
+    refused(("tournament %s--games 1 --out %s"):format(bots, q(out)), 1, "4498500 games, more than the 1000000")
+    assert.is_nil(require("lfs").attributes(out))   -- (it was locked, and the lock left behind)
+    -- a forged header naming 100000 bots: 5 billion pairings
+    assert.is_true(os.execute("mkdir " .. q(out)))
+    local names = {}
+    for i = 1, 100000 do names[i] = '"b' .. i .. '"' end
+    H.write_file(out .. "/tournament.shard1of1.jsonl", '{"header":"cheskers results","v":1,"kind":"tournament",'
+      .. '"fingerprint":{"seed":1,"players":["a","b"]},"plan":{"games":1,"shard":1,"shards":1,"names":['
+      .. table.concat(names, ",") .. ']}}\n')
+    refused("tournament --report " .. q(out), 1, "4999950000 games, more than the 1000000")
+  end)
 end)
