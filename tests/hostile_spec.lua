@@ -1050,4 +1050,12 @@ describe("attacks of the third round", function()
       .. table.concat(names, ",") .. ']}}\n')
     refused("tournament --report " .. q(out), 1, "4999950000 games, more than the 1000000")
   end)
+  it("numbers: an experiment's size is checked before its folder is locked and written", function()
+    local exp = dir .. "/e.lua"
+    H.write_file(exp, 'local v = {} for i = 1, 3 do v[i] = { name = "v" .. i, rules = {} } end '
+      .. 'return { name = "x", games = 1000000, seed = 1, max_plies = 10, bots = "builtin-random", variants = v }')
+    local out = dir .. "/e"
+    refused(("experiment %s --out %s"):format(q(exp), q(out)), 1, "3000000 games, more than the 1000000")
+    assert.is_nil(require("lfs").attributes(out))   -- (its header and its lock were left behind)
+  end)
 end)
