@@ -1058,4 +1058,11 @@ describe("attacks of the third round", function()
     refused(("experiment %s --out %s"):format(q(exp), q(out)), 1, "3000000 games, more than the 1000000")
     assert.is_nil(require("lfs").attributes(out))   -- (its header and its lock were left behind)
   end)
+  it("data: every opening of --openings is checked, naming its file and line, before any game is played", function()
+    local openings, out = dir .. "/o.txt", dir .. "/m.jsonl"
+    H.write_file(openings, "d6-e5\n1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 99999999999\n")
+    refused(("match builtin-random builtin-random --games 4 --max-plies 4 --openings %s --out %s"):format(q(openings),
+      q(out)), 1, "o.txt: opening line 2: bad position: move number")   -- (game 3 failed, by no file or line)
+    assert.is_nil(require("lfs").attributes(out))
+  end)
 end)
