@@ -1005,4 +1005,64 @@ describe("attacks of the third round", function()
       refused("report --no-svg " .. q(out), 1, path .. ", line 2: ")
     end
   end)
+  it("data: a tune folder's fingerprint values are read by their options' declarations (a seed of 1.5 was a traceback)",
+     function()
+    local out = dir .. "/t"
+    assert.is_true(os.execute("mkdir " .. q(out)))
+    local game = '{"game":1,"winner":"draw","opening":"","moves":[]}\n'
+    for field, expect in pairs({ ['"seed":1.5'] = "fingerprint.seed must be a whole number",
+                                 ['"seed":1,"max_plies":-1'] = "fingerprint.max_plies must be a whole number from 1",
+                                 ['"seed":1,"weights":{"pawn":4611686018427387904}'] = "pawn must be a whole number" }) do
+      H.write_file(out .. "/tune.shard1of1.jsonl", '{"header":"cheskers results","v":1,"kind":"tune","fingerprint":{'
+        .. field .. ',"bot":"engine"},"plan":{"games":1,"shard":1,"shards":1}}\n' .. game)
+      refused("tune --fit " .. q(out), 1, "tune.shard1of1.jsonl, line 1: ")
+      local text = H.run_program("tune --fit " .. q(out))
+      assert.truthy(text:find(expect, 1, true), text)
+    end
+  end)
+  it("data: a tournament folder's forged seed or opening plies is refused in one line, not a traceback (--records)",
+     function()
+    local out = dir .. "/t"
+    local text, code = H.run_program(("tournament builtin-random builtin-greedy --games 2 --max-plies 4 --quiet --out %s")
+      :format(q(out)))
+    assert.equal(0, code, text)
+    local path = out .. "/tournament.shard1of1.jsonl"
+    local data = H.read_file(path)
+    for _, forge in ipairs({ { '"seed":1,', '"seed":1.5,' }, { '"opening_plies":4', '"opening_plies":"x"' } }) do
+      local forged, n = data:gsub(forge[1], forge[2], 1)
+      assert.equal(1, n, forge[1])
+      H.write_file(path, forged)
+      refused(("tournament --report %s --records %s"):format(q(out), q(dir .. "/r.txt")), 1,
+              "tournament.shard1of1.jsonl, line 1: fingerprint.")
+    end
+  end)
+  it("numbers: a tournament's size is checked before its pairings are listed or its folder is locked", function()
+    local out = dir .. "/t"
+    local bots = ("builtin-random "):rep(3000)   -- 4.5 million pairings (650 MB were listed first)
+    refused(("tournament %s--games 1 --out %s"):format(bots, q(out)), 1, "4498500 games, more than the 1000000")
+    assert.is_nil(require("lfs").attributes(out))   -- (it was locked, and the lock left behind)
+    -- a forged header naming 100000 bots: 5 billion pairings
+    assert.is_true(os.execute("mkdir " .. q(out)))
+    local names = {}
+    for i = 1, 100000 do names[i] = '"b' .. i .. '"' end
+    H.write_file(out .. "/tournament.shard1of1.jsonl", '{"header":"cheskers results","v":1,"kind":"tournament",'
+      .. '"fingerprint":{"seed":1,"players":["a","b"]},"plan":{"games":1,"shard":1,"shards":1,"names":['
+      .. table.concat(names, ",") .. ']}}\n')
+    refused("tournament --report " .. q(out), 1, "4999950000 games, more than the 1000000")
+  end)
+  it("numbers: an experiment's size is checked before its folder is locked and written", function()
+    local exp = dir .. "/e.lua"
+    H.write_file(exp, 'local v = {} for i = 1, 3 do v[i] = { name = "v" .. i, rules = {} } end '
+      .. 'return { name = "x", games = 1000000, seed = 1, max_plies = 10, bots = "builtin-random", variants = v }')
+    local out = dir .. "/e"
+    refused(("experiment %s --out %s"):format(q(exp), q(out)), 1, "3000000 games, more than the 1000000")
+    assert.is_nil(require("lfs").attributes(out))   -- (its header and its lock were left behind)
+  end)
+  it("data: every opening of --openings is checked, naming its file and line, before any game is played", function()
+    local openings, out = dir .. "/o.txt", dir .. "/m.jsonl"
+    H.write_file(openings, "d6-e5\n1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 99999999999\n")
+    refused(("match builtin-random builtin-random --games 4 --max-plies 4 --openings %s --out %s"):format(q(openings),
+      q(out)), 1, "o.txt: opening line 2: bad position: move number")   -- (game 3 failed, by no file or line)
+    assert.is_nil(require("lfs").attributes(out))
+  end)
 end)

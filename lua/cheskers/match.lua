@@ -7,7 +7,7 @@
 --   match.run(cfg) -> summary               plays the match (fields of cfg below)
 --   match.play_game(cfg, bots, game) -> result
 --   match.opening_board(cfg, game) -> board  the start of game `game`
---   match.read_openings(path) -> list | nil, message
+--   match.read_openings(path [, rules]) -> list | nil, message (each opening checked under rules)
 --   match.fingerprint(cfg, bots) -> data     what a rerun into --out compares
 --   match.stored_rules(fp [, given [, played_with]]) -> rules   the rules of
 --                                            stored games (fp: a fingerprint's
@@ -70,7 +70,20 @@ match.CONFIG = S.record {
 -- Reads an openings file: one opening a line, a position text (it has a
 -- '/') or moves from the start position separated by spaces (move numbers
 -- skipped). Blank lines and lines starting with # are skipped.
-function match.read_openings(path)
+-- The board of opening o (an entry of read_openings) under rules, or nil
+-- and "opening line N: why".
+local function opening_position(o, rules)
+  local ok, b = pcall(cheskers.new, o.fen, rules)
+  if not ok then return nil, string.format("opening line %d: %s", o.line or 0, tostring(b)) end
+  for _, t in ipairs(o.moves or {}) do
+    local m, err = b:parse(t)
+    if not m then return nil, string.format("opening line %d: %s", o.line or 0, err) end
+    b:play(m)
+  end
+  return b
+end
+
+function match.read_openings(path, rules)
   local text, err = require("cheskers.files").read(path, "openings")
   if not text then return nil, err end
   local list = {}
@@ -91,6 +104,10 @@ function match.read_openings(path)
     end
   end
   if #list == 0 then return nil, path .. ": no openings" end
+  for _, o in ipairs(list) do   -- every one, before any game is played (a bad line 500 failed at game 1000)
+    local b, oerr = opening_position(o, rules)
+    if not b then return nil, path .. ": " .. oerr end
+  end
   return list
 end
 
@@ -99,13 +116,7 @@ function match.opening_board(cfg, game)
   local pair = (game - 1) // 2
   if cfg.openings and #cfg.openings > 0 then
     local o = cfg.openings[pair % #cfg.openings + 1]
-    local b = cheskers.new(o.fen, cfg.rules)
-    for _, t in ipairs(o.moves or {}) do
-      local m, err = b:parse(t)
-      if not m then errorf("opening line %d: %s", o.line or 0, err) end
-      b:play(m)
-    end
-    return b
+    return assert(opening_position(o, cfg.rules))   -- (read_openings checked it)
   end
   -- random plies (game.random_plies) from a generator of the pair's own
   local random = game_mod.rng(((cfg.seed or 1) * 1000003 + pair) * 7919)
@@ -194,6 +205,24 @@ function match.fingerprint(cfg, bots)
     opening_plies = not cfg.openings and (cfg.opening_plies or 4) or nil,
     openings = cfg.openings, move_timeout = cfg.move_timeout, sandbox = cfg.sandbox or nil,
   }
+end
+
+-- What the values of a stored fingerprint (match.fingerprint's, also of
+-- tournament and tune files) must be, when present: each number by its
+-- command-line option's declaration, the openings texts. A folder is data:
+-- a forged seed of 1.5 reached the openings' random draws (a traceback),
+-- another value a "%d" format. Raises "PATH, line N: ..." (store.expect).
+local function fingerprint_fields()
+  local N = require "cheskers.numbers"
+  local fields = { openings = S.list("string"), a = "string", b = "string" }
+  for _, k in ipairs({ "seed", "nodes", "time", "max_plies", "repetition", "opening_plies", "move_timeout" }) do
+    fields[k] = N.spec("--" .. k:gsub("_", "-"))
+  end
+  return fields
+end
+
+function match.check_fingerprint(path, line, fp)
+  for k, spec in pairs(fingerprint_fields()) do store.expect(path, line, fp[k], spec, "fingerprint." .. k) end
 end
 
 -- The rules of stored games, the one reader of a fingerprint's rules
@@ -462,7 +491,7 @@ function match.game_options(o, cfg)
     cfg.rules, cfg.rules_text = rules, o.rules
   end
   if o.openings then
-    local list, err = match.read_openings(o.openings)
+    local list, err = match.read_openings(o.openings, cfg.rules)
     if not list then return nil, err end
     cfg.openings, cfg.openings_file = list, o.openings
   end

@@ -88,6 +88,11 @@ N.DECLARED = {
   -- design
   ["design --budget"] = int { min = 1, max = N.MAX_GAMES },
   ["design --time"] = num { above = 0, max = 366 * 86400 },    -- wall-clock seconds of a whole search
+  -- serve
+  ["serve --port"] = int { min = 0, max = 65535 },
+  ["serve --max-analyses"] = int { min = 1, max = 1000 },
+  ["serve --max-time"] = num { above = 0, max = N.MAX_SECONDS },
+  ["serve --timeout"] = num { above = 0, max = 3600 },
   -- rules, tb
   ["rules --depth"] = int { min = 0, max = 12 },              -- perft in both rule sets, depth by depth
   ["tb --pieces"] = int { min = 2, max = cheskers.tb.MAX_PIECES },

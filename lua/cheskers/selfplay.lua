@@ -53,11 +53,16 @@ function M.game_seed(seed, variant, game)
 end
 
 -- The games of shard i of n: list of {variant = v, game = g}, in order.
-function M.schedule(e, shard, nshards)
-  shard, nshards = shard or 1, nshards or 1
+-- The experiment's games in all, checked against the most of one schedule.
+local function checked_total(e)
   local total = 0
   for _, v in ipairs(e.variants) do total = total + v.games end
-  require("cheskers.numbers").check_size(total, "the experiment's games (variants x games)")
+  return require("cheskers.numbers").check_size(total, "the experiment's games (variants x games)")
+end
+
+function M.schedule(e, shard, nshards)
+  shard, nshards = shard or 1, nshards or 1
+  checked_total(e)
   local list, k = {}, 0
   for _, v in ipairs(e.variants) do
     for g = 1, v.games do
@@ -207,6 +212,7 @@ function M.run(e, dir, shard, nshards, opts)
   if opts.games then
     for _, v in ipairs(e.variants) do v.games = opts.games end
   end
+  checked_total(e)   -- before the bots are loaded and the folder is locked and written (a refused run left both)
   M.prepare(e, opts)
   local out = experiment.shard_file(dir, e, seed, shard, nshards)
   local st = store.open_shard {

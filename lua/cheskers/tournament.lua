@@ -72,7 +72,15 @@ function M.players(cfg)
 end
 
 -- Round robin: every {a, b} with a < b, in order; gauntlet: {1, b}.
+-- The number of pairings of n bots, checked before any list is made for
+-- them (3000 bots made 4.5 million pairings, 650 MB, before the schedule's
+-- size was checked; a forged header's 100000 names, 5 billion).
+local function pairing_count(n, gauntlet)
+  return gauntlet and math.max(n - 1, 0) or n * (n - 1) // 2
+end
+
 function M.pairings(n, gauntlet)
+  require("cheskers.numbers").check_size(pairing_count(n, gauntlet), "the tournament's games (a game a pairing)")
   local list = {}
   for a = 1, gauntlet and 1 or n do
     for b = a + 1, n do list[#list + 1] = { a, b } end
@@ -214,6 +222,9 @@ end
 -- finished game stored.
 function M.run(cfg)
   local n, games, shard, shards = check_cfg(cfg)
+  -- the schedule's size, before bots are loaded or the folder is locked
+  require("cheskers.numbers").check_size(pairing_count(n, cfg.gauntlet ~= nil) * games,
+                                         "the tournament's games (pairings x --games)")
   local fingerprint = M.fingerprint(cfg)   -- before loading: a bot given as a table gets a box
   local bots = load_bots(M.players(cfg), cfg.sandbox)
   local names = {}
@@ -274,7 +285,10 @@ function M.read_dir(dir)
   local engines = store.two_engines(files)
   if engines then return nil, engines end
   local S = require "cheskers.schema"
-  for _, f in ipairs(files) do store.expect(f.path, f.header_line, f.header.plan, "table", "plan") end
+  for _, f in ipairs(files) do
+    store.expect(f.path, f.header_line, f.header.plan, "table", "plan")
+    match.check_fingerprint(f.path, f.header_line, f.header.fingerprint)
+  end
   local first = files[1].header
   local names = first.plan and first.plan.names or first.fingerprint.players
   names = store.expect(files[1].path, files[1].header_line, names, S.list("string", { min = 1 }), "the bots' names")

@@ -277,6 +277,14 @@ end
 -- What the fields of a game line of a tune file that the fit reads must be.
 local GAME_FIELDS = { winner = S.one_of { "white", "black", "draw" }, opening = "string", moves = S.list("string") }
 
+-- What the fingerprint's own values must be, besides a match's
+-- (match.check_fingerprint: a seed of 1.5 reached a "%d" format): the
+-- weights in the engine's range.
+local FINGERPRINT_FIELDS = {
+  bot = "string", features = "string",
+  weights = S.map(S.int { min = -cheskers.engine.MAX_WEIGHT, max = cheskers.engine.MAX_WEIGHT }),
+}
+
 -- The games of folder dir: {fingerprint =, plan =, games = {line...} (by
 -- game number, each once), planned = the most games a file plans, where =
 -- line -> {path, line number}}; nil, message when it holds none or files
@@ -291,7 +299,10 @@ function M.read_dir(dir)
   for _, f in ipairs(files) do   -- forged values refused in one line, by file and line
     local fp = store.expect(f.path, f.header_line, f.header.fingerprint, "table", "fingerprint")
     if fp == nil then store.refuse(f.path, f.header_line, "the header has no fingerprint") end
-    store.expect(f.path, f.header_line, fp.weights, S.map("number"), "fingerprint.weights")
+    require("cheskers.match").check_fingerprint(f.path, f.header_line, fp)
+    for k, spec in pairs(FINGERPRINT_FIELDS) do
+      store.expect(f.path, f.header_line, fp[k], spec, "fingerprint." .. k)
+    end
     store.expect(f.path, f.header_line, f.header.plan, "table", "plan")
   end
   local first = files[1].header

@@ -36,23 +36,20 @@ local DEFAULT_BOTS = { "engine:level=1", "engine:level=3", "engine:level=5", "en
                        "engine:level=10", "alphabeta", "mcts", "greedy", "random" }
 
 local function parser()
-  local p = require("cheskers.cli").parser("cheskers serve", "The analysis board.")
-  p:option("--port"):convert(math.tointeger)
+  local cli = require "cheskers.cli"
+  local p = cli.parser("cheskers serve", "The analysis board.")
+  cli.number(p, "--port", "the port (0: a free one)", nil, "serve --port")
   p:option("--host")
   p:flag("--open")
-  p:option("--tb")
+  p:option("--tb"):convert(cli.path)
   p:option("--rules")
   p:option("--bot"):count("*")
   p:flag("--sandbox")
-  p:option("--puzzles"):count("*")
-  p:option("--max-analyses"):convert(math.tointeger)
-  p:option("--max-time"):convert(tonumber)
-  p:option("--timeout"):convert(tonumber)
+  p:option("--puzzles"):count("*"):convert(cli.path)
+  cli.number(p, "--max-analyses", "analyses running at once", nil, "serve --max-analyses")
+  cli.number(p, "--max-time", "seconds an analysis may run", nil, "serve --max-time")
+  cli.number(p, "--timeout", "seconds a client may take to send a request", nil, "serve --timeout")
   return p
-end
-
-local function positive(v, name)
-  if v ~= nil and (v ~= v or v <= 0) then error(name .. " must be a number above 0", 0) end
 end
 
 local function run(args)
@@ -61,10 +58,6 @@ local function run(args)
   local server = require "cheskers.server"
   local ok, err = server.load_http()
   if not ok then error(err, 0) end
-  positive(opts.max_analyses, "--max-analyses")
-  positive(opts.max_time, "--max-time")
-  positive(opts.timeout, "--timeout")
-  if opts.port and (opts.port < 0 or opts.port > 65535) then error("--port must be from 0 to 65535", 0) end
   local spec
   if opts.rules then
     spec, err = require("cheskers.rulearg").parse(opts.rules)
