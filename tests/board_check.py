@@ -14,6 +14,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -96,16 +97,28 @@ def wait(drv, pred, seconds=20):
         return False
 
 
+def fresh(f):
+    """f() again while the page redraws under it: the board is drawn anew
+    after each answer of the server, so an element found a moment before
+    may be gone (stale) by the time it is used."""
+    for _ in range(50):
+        try:
+            return f()
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    return f()
+
+
 def click(drv, sq):
-    drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq).click()
+    fresh(lambda: drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq).click())
 
 
 def classes(drv, sq):
-    return drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq).get_attribute("class")
+    return fresh(lambda: drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq).get_attribute("class"))
 
 
 def text(drv, id_):
-    return drv.find_element(By.ID, id_).text
+    return fresh(lambda: drv.find_element(By.ID, id_).text)
 
 
 def set_fen(drv, fen):
@@ -117,8 +130,10 @@ def set_fen(drv, fen):
 
 
 def piece_at(drv, sq):
-    els = drv.find_elements(By.CSS_SELECTOR, 'g.pc[data-sq="%s"]' % sq)
-    return els[0].get_attribute("data-piece") if els else None
+    def get():
+        els = drv.find_elements(By.CSS_SELECTOR, 'g.pc[data-sq="%s"]' % sq)
+        return els[0].get_attribute("data-piece") if els else None
+    return fresh(get)
 
 
 def run(drv, url):
