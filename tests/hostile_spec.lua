@@ -1065,4 +1065,18 @@ describe("attacks of the third round", function()
       q(out)), 1, "o.txt: opening line 2: bad position: move number")   -- (game 3 failed, by no file or line)
     assert.is_nil(require("lfs").attributes(out))
   end)
+  it("data: a match file's forged score or winner is refused on resuming, not counted as a draw", function()
+    local out = dir .. "/m.jsonl"
+    local run = ("match builtin-random builtin-greedy --games 2 --max-plies 4 --out %s"):format(q(out))
+    local text, code = H.run_program(run)
+    assert.equal(0, code, text)
+    local data = H.read_file(out)
+    for _, forge in ipairs({ { '"score_a":[%d.]+', '"score_a":1e999', "score_a must be one of 0, 0.5, 1" },
+                             { '"winner":"%a+"', '"winner":7', "winner must be one of" } }) do
+      local forged, n = data:gsub(forge[1], forge[2], 1)
+      assert.equal(1, n, forge[1])
+      H.write_file(out, forged)
+      refused(run, 1, "m.jsonl: game 1: " .. forge[3])
+    end
+  end)
 end)
