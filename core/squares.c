@@ -7,7 +7,7 @@
  *   (set-up, position text, make/unmake) -> result.c (the game result,
  *   and the legal moves, which depend on it) -> movetext.c, perft.c,
  *   eval.c -> tb.c -> search.c, solve.c, tb_build.c
- * (tests/layers_test.sh checks it on the built objects.)
+ * (tests/tools/layers_test.sh checks it on the built objects.)
  */
 #include "internal.h"
 

@@ -4,7 +4,7 @@
  * HookCtx, CoreCall), the type and argument checks, the core-call bracket,
  * options checking, stop conditions and errors. Implemented in lbind.c
  * (the hot checks are inline here). Binding files include this header and
- * call downward only (tests/layers_test.sh checks it):
+ * call downward only (tests/tools/layers_test.sh checks it):
  *
  *   lerror.c <- lbind.c (the base) <- lrules.c, lperft.c, lsys.c,
  *   lsandbox.c <- lmove.c <- lboard.c, ltb.c <- lsolve.c, lengine.c <-

@@ -10,7 +10,7 @@
 
 /* The codes of error values: what callers test (cheskers.error_code)
  * instead of matching message text. docs/reference/lua_api.md explains each, in this
- * order; tests/errcodes_test.sh checks the two lists against each other. */
+ * order; tests/binding/errcodes_test.sh checks the two lists against each other. */
 typedef enum lb_code {
     LB_E_INTERRUPTED,   /* "interrupted": the flag stopped a long call */
     LB_E_TIMEOUT,       /* "timeout": the deadline passed */

@@ -1,4 +1,4 @@
--- tests/annotations_spec.lua - the editor annotations
+-- tests/binding/annotations_spec.lua - the editor annotations
 -- (lua/cheskers/meta/cheskers.lua) and the reference (docs/reference/lua_api.md) against
 -- the module as it runs: every function and name the module exports (the
 -- module table, the board methods, cheskers.engine, cheskers.tb, the fields a
@@ -82,21 +82,21 @@ local function board_methods()
   return keys(getmetatable(cheskers.new()).__index)
 end
 
--- The fields a move object answers: the names lua/lmove.c's move_index
+-- The fields a move object answers: the names lua/binding/lmove.c's move_index
 -- compares the key with. A move's fields cannot be listed from Lua (its
 -- __index is a C function), so the list is read from the source, and each
 -- name is checked below to give a value on some move.
 local function move_fields()
   local s = {}
-  local src = read("lua/lmove.c")
+  local src = read("lua/binding/lmove.c")
   local body = src:match("static int move_index%(lua_State %*L%)(.-)\n}\n")
-  assert(body, "move_index not found in lua/lmove.c")
+  assert(body, "move_index not found in lua/binding/lmove.c")
   for name in body:gmatch('IS%(key, len, "([%w_]+)"%)') do s[name] = true end
   return s
 end
 
 -- Moves that between them give every field a value: a chain of captures, a
--- promotion, a take (tests/binding_spec.lua's positions, from docs/reference/rules.md).
+-- promotion, a take (tests/binding/binding_spec.lua's positions, from docs/reference/rules.md).
 local function sample_moves()
   local list = {}
   for _, fen in ipairs({
@@ -185,9 +185,9 @@ describe("the annotations (lua/cheskers/meta/cheskers.lua)", function()
   end)
 
   it("annotate the methods of a tables object that the binding registers", function()
-    local src = read("lua/ltb.c")
+    local src = read("lua/binding/ltb.c")
     local body = src:match("dir_methods%[%] = {(.-)};") or src:match("{\"probe\", dir_probe}.-NULL")
-    assert(body, "the tables object's methods not found in lua/ltb.c")
+    assert(body, "the tables object's methods not found in lua/binding/ltb.c")
     local have = {}
     for name in body:gmatch('{"([%w_]+)", dir_') do have[name] = true end
     assert_same_sets(have, annotated_functions("Tables:"), "tables methods")

@@ -1,4 +1,4 @@
--- tests/api_spec.lua - the API made for search loops (docs/reference/lua_api.md "Move
+-- tests/binding/api_spec.lua - the API made for search loops (docs/reference/lua_api.md "Move
 -- objects", "The whole position at once", "Engine"): the cheap move fields
 -- (ncaptures, is_capture, is_promotion, index, key), the whole-position reads
 -- (pieces, material, squares, piece_map, bitboards), is_capture, mirror,
@@ -9,7 +9,7 @@ local cheskers = require "cheskers"
 
 -- docs/reference/rules.md: the start position, Black to move.
 local START = "1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b 0 1"
--- Black's moves from the start, in text order (as tests/binding_spec.lua).
+-- Black's moves from the start, in text order (as tests/binding/binding_spec.lua).
 local START_MOVES = {
   "b6-a5", "b6-c5", "b8-a5", "b8-c5", "d6-c5", "d6-e5", "f6-e5", "f6-g5", "h6-g5",
 }

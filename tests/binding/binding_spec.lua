@@ -1,4 +1,4 @@
--- tests/binding_spec.lua - the Lua binding's own behaviour (lua/lcheskers.c):
+-- tests/binding/binding_spec.lua - the Lua binding's own behaviour (lua/binding/lcheskers.c):
 -- argument checking and error messages, move objects, copies, position
 -- editing, rule tables read and written back, Lua hooks (errors, re-entrant
 -- calls, busy boards), perft/divide with progress and interruption, closed

@@ -1,4 +1,4 @@
--- tests/core_api_spec.lua - the binding's shared machinery: error values and
+-- tests/binding/core_api_spec.lua - the binding's shared machinery: error values and
 -- their codes, options refused the same way everywhere ("did you mean"),
 -- cheskers.deadline for every long call, perft/divide progress and partial
 -- results, and the module layout (cheskers.core under lua/cheskers/init.lua,
@@ -363,7 +363,7 @@ describe("the module layout", function()
   end)
 
   it("no binding file calls require but b:svg, for cheskers.svg when called", function()
-    local p = assert(io.popen("ls lua/*.c"))
+    local p = assert(io.popen("ls lua/binding/*.c"))
     local n = 0
     for path in p:lines() do
       local f = assert(io.open(path))
@@ -371,7 +371,7 @@ describe("the module layout", function()
       f:close()
       n = n + 1
       local _, calls = text:gsub('"require"', "")
-      if path == "lua/lboard.c" then
+      if path == "lua/binding/lboard.c" then
         assert.equal(1, calls, path)
         assert.truthy(text:find('"require"[^;]*;%s*[^\n]*\n%s*lua_pushliteral%(L, "cheskers%.svg"%)'), path)
       else

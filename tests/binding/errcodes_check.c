@@ -1,7 +1,7 @@
 /*
- * errcodes_check.c - prints the binding's table of error codes (lua/lerror.c,
- * the enum lb_code of lua/lerror.h), one name a line in enum order, for
- * tests/errcodes_test.sh. Exits 1 when a code has no name or the table
+ * errcodes_check.c - prints the binding's table of error codes (lua/binding/lerror.c,
+ * the enum lb_code of lua/binding/lerror.h), one name a line in enum order, for
+ * tests/binding/errcodes_test.sh. Exits 1 when a code has no name or the table
  * answers outside its range.
  */
 #include <stdio.h>

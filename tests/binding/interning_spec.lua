@@ -1,4 +1,4 @@
--- tests/interning_spec.lua - rule sets are shared, not copied: boards made
+-- tests/binding/interning_spec.lua - rule sets are shared, not copied: boards made
 -- with the same rules use one rule set (b:rules_id() names it), boards with
 -- other rules (any option, piece kinds, start position, hook functions) do
 -- not, nothing done to one board changes the rule set another board uses,

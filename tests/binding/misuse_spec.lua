@@ -1,4 +1,4 @@
--- tests/misuse_spec.lua - the Lua API under misuse (issue 7): every function
+-- tests/binding/misuse_spec.lua - the Lua API under misuse (issue 7): every function
 -- called with wrong types, nil, huge numbers, NaN, overlong strings; boards
 -- of finished games; moves from another board or from before an undo;
 -- re-entrant calls from hooks and callbacks; closed boards; coroutines.

@@ -8,7 +8,7 @@
  * its messages (chk_rules_parse, chk_option_next), and the allocator the
  * binding gives a position and a search context (chk_alloc), refusing at
  * every point. Prints TAP.
- * Built and run by tests/capi_test.sh. Expected values come from
+ * Built and run by tests/core/capi_test.sh. Expected values come from
  * docs/reference/rules.md (move text, option names and defaults) and the header's
  * contracts, never from a printout.
  */
@@ -46,7 +46,7 @@ static void check_move_text(chk_pos *p)
 
 /* chk_parse_move with no usable error buffer: the result is the same, and
  * a buffer given with size 0 is left alone. Checks that would crash on a
- * NULL buffer come last (tests/capi_test.sh reports a crash). */
+ * NULL buffer come last (tests/core/capi_test.sh reports a crash). */
 static void check_parse_without_err(chk_pos *p)
 {
     chk_move m;

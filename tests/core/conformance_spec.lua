@@ -1,4 +1,4 @@
--- tests/conformance_spec.lua - the legal move sets of every position of
+-- tests/core/conformance_spec.lua - the legal move sets of every position of
 -- tests/data/dagaz_nomajority.tsv (an independent implementation, Dagaz,
 -- rules {majority = false}) compared with ours by (from, to, captured set,
 -- promotion).

@@ -1,4 +1,4 @@
--- tests/edges_spec.lua - the edges the mutation run (make mutate) showed
+-- tests/core/edges_spec.lua - the edges the mutation run (make mutate) showed
 -- untested: position and move text at their limits, parsers that accept only
 -- what they write, perft right after a last king is taken, custom kinds,
 -- the rules fingerprint of the solver's table, the solver on finished and

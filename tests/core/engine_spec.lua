@@ -1,4 +1,4 @@
--- tests/engine_spec.lua - the engine (b:search, b:eval, cheskers.engine) and
+-- tests/core/engine_spec.lua - the engine (b:search, b:eval, cheskers.engine) and
 -- the bots of scripts/bots/. The forced wins below are worked out by hand
 -- from docs/reference/rules.md; each position says why its answer is right.
 local cheskers = require "cheskers"

@@ -1,4 +1,4 @@
--- tests/eval_features_spec.lua - the evaluation features added for issue 23
+-- tests/core/eval_features_spec.lua - the evaluation features added for issue 23
 -- (free_pawn ... edge, docs/guide/engine.md's weights table), each worked out by
 -- hand on positions built for it. A feature is the side to move's count
 -- minus the other side's. Squares: docs/reference/rules.md (dark squares only; a

@@ -1,4 +1,4 @@
--- tests/perft_spec.lua - the perft numbers of docs/reference/rules.md, and divide.
+-- tests/core/perft_spec.lua - the perft numbers of docs/reference/rules.md, and divide.
 local cheskers = require "cheskers"
 local H = require "helpers"
 

@@ -1,4 +1,4 @@
--- tests/property_spec.lua - properties that must hold in every position of
+-- tests/core/property_spec.lua - properties that must hold in every position of
 -- random games under every rule option (issue 7):
 --   make/undo restores the position and its hash;
 --   the hash equals the hash of the same position read afresh from its FEN;

@@ -1,4 +1,4 @@
--- tests/rules_spec.lua - hand-built positions for what the conformance file
+-- tests/core/rules_spec.lua - hand-built positions for what the conformance file
 -- cannot show: the majority rule and the capture options, promotion, chains
 -- that stop on promotion or come back to their start, flying kings, backward
 -- pawn captures, the end of the game, draws, move text, FEN, make/undo, hash,

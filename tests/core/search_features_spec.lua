@@ -1,4 +1,4 @@
--- tests/search_features_spec.lua - the search's switches and margins
+-- tests/core/search_features_spec.lua - the search's switches and margins
 -- (declared once: CHK_SEARCH_SWITCHES and CHK_SEARCH_MARGINS of
 -- core/cheskers.h, read through cheskers.engine.switches and .margins;
 -- b:search's rfp, aspiration, fp, delta, rfp_margin, fp_margin; the engine

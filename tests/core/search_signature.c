@@ -1,7 +1,7 @@
 /*
  * search_signature.c - the engine's pinned signature and perft with every
  * move made (chk_perft without bulk counting). Built and run by
- * tests/search_signature_test.sh, which compares its output with
+ * tests/core/search_signature_test.sh, which compares its output with
  * tests/data/search_signature.txt and with the perft numbers of
  * docs/reference/rules.md.
  *

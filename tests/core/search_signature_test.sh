@@ -1,13 +1,13 @@
 #!/bin/sh
-# tests/search_signature_test.sh - the engine's pinned search signature and
-# perft with every move made (tests/search_signature.c); prints TAP.
+# tests/core/search_signature_test.sh - the engine's pinned search signature and
+# perft with every move made (tests/core/search_signature.c); prints TAP.
 #
 # The signature is the node count, best move and score of fixed-depth
 # searches from fixed positions (as chess engines keep with their bench
 # command), checked against tests/data/search_signature.txt. Any change of
 # search behaviour (ordering, pruning, evaluation, move generation) shows
 # here. When search behaviour changes on purpose, regenerate with
-#   sh tests/search_signature_test.sh --update
+#   sh tests/core/search_signature_test.sh --update
 # and explain the change (and why the new numbers are right) in the commit.
 #
 # Perft is counted both ways (bulk counting at the last ply, and every move
@@ -19,14 +19,14 @@
 # out of range and chk_search_new failing.
 # Needs build/libcheskers.a (make). Run from the repository root.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pinned=tests/data/search_signature.txt
 . tests/tap.sh
 
 . tests/cprog.sh
-cprog tests/search_signature.c "$tmp/sig" -lm -lpthread
+cprog tests/core/search_signature.c "$tmp/sig" -lm -lpthread
 
 if [ "${1:-}" = "--update" ]; then
   "$tmp/sig" signature >"$tmp/new" || { echo "search_signature failed" >&2; exit 1; }
@@ -170,7 +170,7 @@ fi
 # with AddressSanitizer for this check (linked before the library, whose
 # eval.o is then not used), which stops at such a read.
 if ${CC:-cc} -std=c11 -O1 -g -fsanitize=address -D_POSIX_C_SOURCE=200809L -Icore \
-    tests/search_signature.c core/eval.c build/libcheskers.a -lzstd -lm -lpthread -o "$tmp/sig-asan" 2>"$tmp/err"; then
+    tests/core/search_signature.c core/eval.c build/libcheskers.a -lzstd -lm -lpthread -o "$tmp/sig-asan" 2>"$tmp/err"; then
   got=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$tmp/sig-asan" weight-names 2>&1)
 else
   got="the AddressSanitizer build failed: $(head -3 "$tmp/err")"

@@ -3,7 +3,7 @@
  * every rule option (TAP, one line per rule set): each search returns OK,
  * restores the position exactly (text, history, hash, consistency), and
  * gives a legal best move and a legal principal variation. Node limits
- * keep it fast; tests/search_test.sh builds and runs it.
+ * keep it fast; tests/core/search_test.sh builds and runs it.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/search_test.sh - builds tests/search_sweep.c against the core
+# tests/core/search_test.sh - builds tests/core/search_sweep.c against the core
 # (build/libcheskers.a, made by make) and runs it: the C search under every
 # rule option on positions of random games (TAP).
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/cprog.sh
-cprog tests/search_sweep.c "$tmp/search_sweep"
+cprog tests/core/search_sweep.c "$tmp/search_sweep"
 "$tmp/search_sweep"

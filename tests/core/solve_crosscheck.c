@@ -1,7 +1,7 @@
 /*
  * solve_crosscheck.c - compares the forced-win solver (core/solve.c) with a
  * plain minimax over positions of random games, under several rule sets;
- * prints TAP. Built and run by tests/solve_test.sh.
+ * prints TAP. Built and run by tests/core/solve_test.sh.
  *
  * usage: solve_crosscheck [GAMES [MAXN [SEED]]]
  */

@@ -5,7 +5,7 @@
  * CHK_STOPPED or CHK_TIMEOUT and leave the position exactly as it was; a
  * failed check stays failed; divide fills the counts of the root moves done;
  * a tablebase build stops with the same values (cheskers_tb.h).
- * Prints TAP. Built and run by tests/status_test.sh. Time bounds are
+ * Prints TAP. Built and run by tests/core/status_test.sh. Time bounds are
  * multiplied by CHESKERS_TIME_SCALE (sanitizer runs are slower).
  */
 #include <dirent.h>

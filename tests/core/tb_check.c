@@ -13,7 +13,7 @@
  * With "resources" for PIECES: checks what the tables' code does with the
  * process's resources instead (see resources() below): threads, memory,
  * no mappings, a failed allocation, the file names it takes for tables.
- * Prints TAP lines (no plan). Built and run by tests/tb_test.sh.
+ * Prints TAP lines (no plan). Built and run by tests/core/tb_test.sh.
  *
  * usage: tb_check DIR PIECES "RULE OPTIONS" [SOLVE_EVERY]
  *        tb_check DIR resources

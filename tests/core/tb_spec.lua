@@ -1,4 +1,4 @@
--- tests/tb_spec.lua - the endgame tablebases (core/tb*.c, lua/ltb.c): small
+-- tests/core/tb_spec.lua - the endgame tablebases (core/tb*.c, lua/binding/ltb.c): small
 -- tables (up to 3 pieces) built here, checked against the forced-win solver,
 -- against themselves (every value follows from the values of the moves), on
 -- positions worked out by hand, and for refused or foreign rule sets and
@@ -687,7 +687,7 @@ describe("tablebases", function()
     assert.are.equal(H.read_file(src .. "/" .. file), H.read_file(path))
   end)
 
-  -- (a FIFO, which used to block every probe, is tests/tb_test.sh's: under
+  -- (a FIFO, which used to block every probe, is tests/core/tb_test.sh's: under
   -- a timeout)
   it("a folder named like a table is refused, naming it", function()
     local dir, file, path = kvk_copy("not_regular")

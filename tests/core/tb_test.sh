@@ -1,12 +1,12 @@
 #!/bin/sh
-# tests/tb_test.sh - every position of the tablebases with up to 3 pieces,
-# under several rule sets, checked by tests/tb_check.c (consistency of each
+# tests/core/tb_test.sh - every position of the tablebases with up to 3 pieces,
+# under several rule sets, checked by tests/core/tb_check.c (consistency of each
 # value with its moves, coverage, agreement with the solver on a sample)
 # and what the tables' code does with the process's resources; then the
 # command cheskers tb. Prints TAP. Needs make (build/libcheskers.a
 # and ./cheskers). Run from the repository root.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
@@ -30,7 +30,7 @@ relay() {
 }
 
 . tests/cprog.sh
-cprog tests/tb_check.c "$tmp/tb_check" -lpthread
+cprog tests/core/tb_check.c "$tmp/tb_check" -lpthread
 
 # ---- every position, several rule sets --------------------------------------
 i=0
@@ -50,7 +50,7 @@ grep -q "ok - builds hold no memory" "$tmp/out" || not_ok "tb_check resources ra
 # With the file size limit at 0 (and SIGXFSZ ignored) every write of a table
 # fails (EFBIG): the build says so, closes what it opened, and leaves no
 # half-written file behind.
-if cprog_build tests/search_signature.c "$tmp/sig" -lm -lpthread; then
+if cprog_build tests/core/search_signature.c "$tmp/sig" -lm -lpthread; then
   got=$(sh -c 'trap "" XFSZ; ulimit -f 0; "$1" tb-fds "$2"' sh "$tmp/sig" "$tmp/full" 2>&1)
   case $got in
     "build -8 (cannot write "*".ctb.tmp."*": File too large), descriptors all closed") ok "a failed write: the message, no descriptor left open" ;;
@@ -66,7 +66,7 @@ if cprog_build tests/search_signature.c "$tmp/sig" -lm -lpthread; then
   if [ "$got" = "$want" ]; then ok "tables read with standard input closed; info out of range refused"
   else not_ok "tables read with standard input closed; info out of range refused"; echo "$got" | sed 's/^/# /'; fi
 else
-  not_ok "tests/search_signature.c does not build"
+  not_ok "tests/core/search_signature.c does not build"
   sed 's/^/# /' "$tmp/cprog.err"
 fi
 

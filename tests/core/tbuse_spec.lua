@@ -1,4 +1,4 @@
--- tests/tbuse_spec.lua - the endgame tablebases used by the engine
+-- tests/core/tbuse_spec.lua - the endgame tablebases used by the engine
 -- (b:search{tb =}: exact scores, the tables' best move at a covered root),
 -- by the solver (b:solve/defend/refute{tb =}: covered positions answered
 -- by the tables, wins past 15 moves) and by the puzzle checker

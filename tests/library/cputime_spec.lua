@@ -1,4 +1,4 @@
--- tests/cputime_spec.lua - the time limits of bots are CPU seconds, with a
+-- tests/library/cputime_spec.lua - the time limits of bots are CPU seconds, with a
 -- wall-clock backstop (docs/guide/bots.md, docs/reference/security.md): a bot that waits
 -- does not lose on its CPU limit but is stopped by the backstop; a bot that
 -- burns CPU loses at about its limit; beside a CPU hog on its core a bot

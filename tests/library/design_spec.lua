@@ -1,4 +1,4 @@
--- tests/design_spec.lua - design search (cheskers.design, issue 33): the
+-- tests/library/design_spec.lua - design search (cheskers.design, issue 33): the
 -- design file's reader, the candidates of a space, racing's error control
 -- on planted truth (an A/A space over 20 seeds, a planted handicap, a known
 -- answer, and Bernoulli data of known rates), survivors replayed by

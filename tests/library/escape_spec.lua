@@ -1,4 +1,4 @@
--- tests/escape_spec.lua - cheskers.escape: names from untrusted code made
+-- tests/library/escape_spec.lua - cheskers.escape: names from untrusted code made
 -- safe for the console, JSON (valid UTF-8) and XML. One row per case; the
 -- expected texts are written from the rules in the module's header (and
 -- the UTF-8 and XML 1.0 specifications), byte by byte.

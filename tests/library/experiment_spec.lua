@@ -1,4 +1,4 @@
--- tests/experiment_spec.lua - rule experiments: statistics, the game
+-- tests/library/experiment_spec.lua - rule experiments: statistics, the game
 -- schedule and shards, resuming, rule specs, and the variant machinery of
 -- rule tables (custom pieces, hooks, b:rules()). Expectations are derived
 -- from docs/reference/rules.md, docs/reference/lua_api.md and issue 6, never copied from output.

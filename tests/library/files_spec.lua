@@ -1,5 +1,5 @@
--- tests/files_spec.lua - the one owner of the files a user names
--- (cheskers.files over cheskers.read_file, lua/lsys.c; issue 30, "Paths
+-- tests/library/files_spec.lua - the one owner of the files a user names
+-- (cheskers.files over cheskers.read_file, lua/binding/lsys.c; issue 30, "Paths
 -- and files" and "What reaches the console"): folders, FIFOs and devices
 -- refused by name without blocking, sizes capped before reading, empty
 -- paths refused by every path option, one line (no traceback) for a

@@ -1,4 +1,4 @@
--- tests/fitted_spec.lua - experiments played by an engine fitted to each
+-- tests/library/fitted_spec.lua - experiments played by an engine fitted to each
 -- variant's rules (the field `fitted`, cheskers.fitted, docs/guide/experiments.md
 -- "Fitted engines"): one fit per rules fingerprint, the cache reused, a
 -- damaged or foreign weights file refused by name, the same fit byte for

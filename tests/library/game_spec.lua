@@ -1,4 +1,4 @@
--- tests/game_spec.lua - the bot loader (cheskers.bots: spec grammar,
+-- tests/library/game_spec.lua - the bot loader (cheskers.bots: spec grammar,
 -- lookup, errors, fresh instances) and the game loop (cheskers.game: the
 -- fault policy, adjudication, the per-ply observer, random opening plies).
 local cheskers = require "cheskers"

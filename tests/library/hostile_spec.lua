@@ -1,4 +1,4 @@
--- tests/hostile_spec.lua - the hostile corpus (tests/hostile/) against the one
+-- tests/library/hostile_spec.lua - the hostile corpus (tests/hostile/) against the one
 -- sandbox (lua/cheskers/sandbox.lua, issue 11): bots run in boxes, puzzle
 -- files and rule-spec literals read as data. Each case asserts the outcome:
 -- which reason and message, no marker file created, and a time bound

@@ -1,4 +1,4 @@
--- tests/luadata_spec.lua - cheskers.luadata: the one writer of Lua
+-- tests/library/luadata_spec.lua - cheskers.luadata: the one writer of Lua
 -- literals (read back by load), the one loader of trusted table files,
 -- truncate and the function behind a wrapper; and the shared pieces that
 -- moved beside it (b:svg in the binding, game.random_plies).

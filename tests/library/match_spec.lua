@@ -1,4 +1,4 @@
--- tests/match_spec.lua - the match runner (cheskers.match): statistics,
+-- tests/library/match_spec.lua - the match runner (cheskers.match): statistics,
 -- openings, fault containment with deliberately broken bots, the results
 -- file and --resume, game records.
 local cheskers = require "cheskers"

@@ -1,4 +1,4 @@
--- tests/measures_spec.lua - the design measures of rule experiments
+-- tests/library/measures_spec.lua - the design measures of rule experiments
 -- (cheskers.measures) on made-up evaluation traces, the statistics they
 -- rest on (Holm, power, the normal distribution, logistic regression, the
 -- delta method), and piece values: recovered from synthetic outcomes of

@@ -1,4 +1,4 @@
--- tests/puzzle_spec.lua - puzzles (issue 5): the solver (b:solve,
+-- tests/library/puzzle_spec.lua - puzzles (issue 5): the solver (b:solve,
 -- b:defend), the checker (cheskers.puzzle.check), the collection in
 -- scripts/puzzles/ (every puzzle sound), faulty puzzles reported as such,
 -- hostile puzzle files rejected without effect, the miner, SVG diagrams,

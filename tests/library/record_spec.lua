@@ -1,4 +1,4 @@
--- tests/record_spec.lua - game records (cheskers.record): written, read back,
+-- tests/library/record_spec.lua - game records (cheskers.record): written, read back,
 -- numbered by the side that moves first, tags, comments, errors.
 -- Positions and moves are worked out by hand from docs/reference/rules.md (see
 -- the comments); nothing is copied from the program's output.

@@ -1,4 +1,4 @@
--- tests/results_hostile_spec.lua - results folders and weights caches are
+-- tests/library/results_hostile_spec.lua - results folders and weights caches are
 -- data that others write (a shared scratch folder, a mailed archive): every
 -- reader of them (cheskers report, tournament --report, tune --fit, the
 -- fitted-weights cache) is fed folders made by hand here, a few lines each

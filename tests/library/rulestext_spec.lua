@@ -1,4 +1,4 @@
--- tests/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10;
+-- tests/library/rulestext_spec.lua - rule sets as text (cheskers.rulespec, issue 10;
 -- the core's reader, issue "Nothing a user writes is misread"): every rule
 -- set the program writes reads back to the same rule set, directly and
 -- through a game record's [Rules] tag; typos get "did you mean"; values are

@@ -1,4 +1,4 @@
--- tests/sandbox_spec.lua - hostile examples for the sandboxes (issue 7):
+-- tests/library/sandbox_spec.lua - hostile examples for the sandboxes (issue 7):
 -- sandboxed Lua cannot read or write files, run programs, exhaust memory or
 -- hang the program. Puzzle files (cheskers.puzzle, `cheskers check`) are
 -- loaded as data in a sandbox; each hostile file below must be rejected with
@@ -110,7 +110,7 @@ describe("the puzzle sandbox", function()
     os.remove(dir)
   end)
 
-  -- Gaps reported in issue 7, closed by an allocator cap (lua/lsandbox.c)
+  -- Gaps reported in issue 7, closed by an allocator cap (lua/binding/lsandbox.c)
   -- and the checker's node and time budgets:
   it("bounds the memory of a single instruction (a long concatenation)", function()
     -- one OP_CONCAT of 50 strings of 2 MiB would allocate 100 MiB at once

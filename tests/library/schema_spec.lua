@@ -1,4 +1,4 @@
--- tests/schema_spec.lua - cheskers.schema, the one checker of the tables
+-- tests/library/schema_spec.lua - cheskers.schema, the one checker of the tables
 -- users write: every spec kind (what it accepts, what it refuses and the
 -- words of the refusal), nesting and the names in messages, item names,
 -- keys that are not texts, NaN and infinities, control bytes in echoed

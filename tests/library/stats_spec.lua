@@ -1,4 +1,4 @@
--- tests/stats_spec.lua - cheskers.stats: Elo with its interval, SPRT,
+-- tests/library/stats_spec.lua - cheskers.stats: Elo with its interval, SPRT,
 -- Wilson and Newcombe intervals, Welch's interval, means and quantiles.
 -- Expected values are worked out by hand (the arithmetic is in the
 -- comments) or taken from published examples, never from the program.

@@ -1,4 +1,4 @@
--- tests/store_spec.lua - cheskers.store: JSON lines with a stable key
+-- tests/library/store_spec.lua - cheskers.store: JSON lines with a stable key
 -- order and integers read back as integers, the header and its
 -- fingerprint, resume after a cut-short line, records kept in step with the
 -- results, the lock, folders.

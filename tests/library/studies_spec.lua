@@ -1,4 +1,4 @@
--- tests/studies_spec.lua - endgame studies from the tablebases: the walk
+-- tests/library/studies_spec.lua - endgame studies from the tablebases: the walk
 -- of a table's won positions (tables:wins), cheskers mine --studies, the
 -- studies of the collection (scripts/puzzles/studies.lua), and the atlas
 -- (its one-move share, tb atlas --vs). Tables up to 3 pieces are built
@@ -318,8 +318,8 @@ end)
 
 describe("the 5-piece studies of the collection", function()
   -- make test has no 5-piece set: here the file's studies, their material
-  -- and themes; tests/puzzle_spec.lua checks each with the solver alone
-  -- (every one is a win in at most 15 moves), tests/tb5_test.sh those of
+  -- and themes; tests/library/puzzle_spec.lua checks each with the solver alone
+  -- (every one is a win in at most 15 moves), tests/program/tb5_test.sh those of
   -- KKC v KK against that table; make check-studies5 TB=DIR all of them
   -- against the whole set.
   local list = assert(puzzle.load("scripts/puzzles/studies5.lua"))

@@ -1,4 +1,4 @@
--- tests/svg_spec.lua - board diagrams (cheskers.svg) as a reader sees them:
+-- tests/library/svg_spec.lua - board diagrams (cheskers.svg) as a reader sees them:
 -- the caption, the labelled side-to-move line, the margin around the
 -- drawing. (Pieces, arrows, highlights and flipping: puzzle_spec.lua.)
 -- The numbers are worked out from the drawing's design: squares of 50

@@ -1,4 +1,4 @@
--- tests/tournament_spec.lua - tournaments (cheskers.tournament) and their
+-- tests/library/tournament_spec.lua - tournaments (cheskers.tournament) and their
 -- ratings (cheskers.stats.ratings, stats.los): maximum likelihood checked
 -- against cases solved by hand, the schedule, a tiny tournament whose every
 -- result is forced (bots that fault on their first move), its crosstable

@@ -1,4 +1,4 @@
--- tests/tune_spec.lua - cheskers tune (cheskers.tune, lua/cheskers/cmd/tune.lua):
+-- tests/library/tune_spec.lua - cheskers tune (cheskers.tune, repl/cheskers/cmd/tune.lua):
 -- the fit recovers known weights, the weights file (its text read back, its
 -- mistakes refused), the engine bot's weights=FILE and the REPL's weights
 -- command, the games' folder (shards merged equal one run, resume, rules of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/chaos_test.sh - long runs lose nothing (issue 11), TAP. A match, an
+# tests/program/chaos_test.sh - long runs lose nothing (issue 11), TAP. A match, an
 # experiment and a mining run are each killed with kill -9 at random
 # moments, CHAOS_KILLS times (default 3; make check-all sets 20), and rerun
 # with the same command (--resume for match) until they finish; the final
@@ -8,7 +8,7 @@
 # neither doubled nor lost, the same puzzles. Also: two runs writing the
 # same output are refused. Run from the repository root after make.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 CHESKERS=${CHESKERS:-./cheskers}
 KILLS=${CHAOS_KILLS:-3}
 tmp=$(mktemp -d) || exit 2

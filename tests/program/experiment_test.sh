@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/experiment_test.sh - the experiment commands end to end, as a user
+# tests/program/experiment_test.sh - the experiment commands end to end, as a user
 # runs them (TAP): shards run with GNU parallel and merged give exactly the
 # report of one unsplit run; a run cut off mid-line resumes to the same
 # results; `cheskers rules diff` finds the moves and counts that differ.
 # Run from the repository root after make (CHESKERS overrides ./cheskers).
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 CHESKERS=${CHESKERS:-./cheskers}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM

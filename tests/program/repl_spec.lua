@@ -1,9 +1,9 @@
--- tests/repl_spec.lua - the REPL's Lua side (repl/*.lua, cheskers.movetext) without a
+-- tests/program/repl_spec.lua - the REPL's Lua side (repl/*.lua, cheskers.movetext) without a
 -- terminal: drawing, printing values, lines as commands / moves / Lua,
 -- undo and redo, errors with suggestions, completion, user commands.
 -- The C terminal module exists only inside the cheskers program; under
 -- busted (stock lua5.4) a small stand-in is preloaded. The whole program is
--- driven through a terminal by tests/repl_test.sh.
+-- driven through a terminal by tests/program/repl_test.sh.
 -- Expected values are worked out by hand from docs/reference/rules.md.
 
 package.preload["cheskers.readline"] = package.preload["cheskers.readline"] or function()
@@ -656,7 +656,7 @@ describe("cheskers.cli under stock lua5.4", function()
     local ok, err = pcall(function()
       local cli = require "cheskers.cli"
       local names = table.concat(cli.subcommands(), " ")
-      -- lua/cheskers/cmd/ holds help.lua and match.lua (among others)
+      -- repl/cheskers/cmd/ holds help.lua and match.lua (among others)
       assert.truthy((" " .. names .. " "):find(" help ", 1, true), names)
       assert.truthy((" " .. names .. " "):find(" match ", 1, true), names)
       assert.is_true(cli.wants_help { "x", "--help" })

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/repl_test.sh - the cheskers program from outside: options, scripts,
+# tests/program/repl_test.sh - the cheskers program from outside: options, scripts,
 # subcommands and batch sessions through pipes; the interactive REPL through
 # a pseudo-terminal (a tmux server of its own): the board, completion,
 # history, colours, Ctrl-C, a newcomer's first session.
@@ -8,7 +8,7 @@
 # in the comments, never copied from the program's output.
 # Leaves no files behind: everything goes to a mktemp folder.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 BIN=${CHESKERS_BIN:-$ROOT/cheskers}   # CHESKERS_BIN: another build to test
 [ -x "$BIN" ] || { echo "not ok 1 - $BIN is not built (make)"; exit 1; }

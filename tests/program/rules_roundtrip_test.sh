@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/rules_roundtrip_test.sh - every rule set the program writes as text
+# tests/program/rules_roundtrip_test.sh - every rule set the program writes as text
 # reads back through every entry point to the same rule set (TAP):
 #   the text cheskers.rulespec writes for a rule set (what the REPL's `rules`,
 #   record [Rules] tags, `rules show` and experiment reports print), given to
@@ -9,7 +9,7 @@
 #   each time the rule set compares equal (rulespec.equal) to the original.
 # Cases: every value of every built-in option, start, and custom pieces.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

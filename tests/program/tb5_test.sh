@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/tb5_test.sh - a 5-piece table in use: the engine, the solver and
+# tests/program/tb5_test.sh - a 5-piece table in use: the engine, the solver and
 # check --tb, mine (--studies and --tb), the REPL's tb command and tb probe
 # all take the 5-piece unit KKK v KK (built with tb build --only on the
 # kings-only tables it reads, the folder's complete set being K v K alone).
@@ -8,7 +8,7 @@
 # tables on short wins, never from the output under test.
 # Prints TAP. Needs ./cheskers (make). Run from the repository root.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

@@ -1,12 +1,12 @@
 #!/bin/sh
-# tests/tb_parallel_test.sh - a tablebase build spread over jobs: the plan
+# tests/program/tb_parallel_test.sh - a tablebase build spread over jobs: the plan
 # (cheskers tb plan: levels), one unit alone (tb build --only), the
 # preflight of disk space and memory, and the GNU parallel recipe
 # (scripts/tb/build_parallel.sh) whose files must be byte for byte those of
 # one process. Prints TAP. Needs ./cheskers and GNU parallel. Run from the
 # repository root.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

@@ -1,12 +1,12 @@
 #!/bin/sh
-# tests/tbuse_test.sh - the tablebases from the command line: check --tb
+# tests/program/tbuse_test.sh - the tablebases from the command line: check --tb
 # (and $CHESKERS_TB) for a win past the solver's 15 moves, refused with what
 # to do without tables; mine --tb finds studies that check passes, with the
 # tables and (within 15 moves) with the solver alone; the engine bot's tb=
 # option in a match; the endgame openings file of the match in docs/guide/engine.md.
 # Prints TAP. Needs ./cheskers (make). Run from the repository root.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

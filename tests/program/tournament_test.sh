@@ -1,12 +1,12 @@
 #!/bin/sh
-# tests/tournament_test.sh - `cheskers tournament` as a process, TAP: shards
+# tests/program/tournament_test.sh - `cheskers tournament` as a process, TAP: shards
 # run at once into one folder report what one run reports; a run killed with
 # kill -9 and rerun ends with the games and records of an uninterrupted run;
 # a gauntlet of bots with forced results prints its crosstable exactly;
 # --report, --records, --html; mistakes get one clear line. Run from the
 # repository root after make.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 CHESKERS=${CHESKERS:-./cheskers}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -1,4 +1,4 @@
--- tests/typos_spec.lua - the typo corpus (issue "Nothing a user writes is
+-- tests/program/typos_spec.lua - the typo corpus (issue "Nothing a user writes is
 -- misread"): what users really mistype, on every surface where they type -
 -- REPL lines, subcommand options and --rules values, bot specs, experiment
 -- and puzzle files, option tables of the Lua API - one row per case.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/deps_test.sh - make deps (TAP): it installs only the missing Debian
+# tests/tools/deps_test.sh - make deps (TAP): it installs only the missing Debian
 # packages and leaves the lua/luac alternatives as they were. apt-get,
 # dpkg-query, update-alternatives and sudo are stand-ins first in PATH that
 # keep their state in a temporary folder, so nothing on the machine is
@@ -8,7 +8,7 @@
 # lua5.1, or creates a missing one pointing at it). Run from the repository
 # root (make test).
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

@@ -1,5 +1,5 @@
--- tests/doctest.lua - runs the examples of Markdown files and compares what
--- they print (tests/docs_test.sh runs it over README.md and docs/guide/*.md;
+-- tests/tools/doctest.lua - runs the examples of Markdown files and compares what
+-- they print (tests/tools/docs_test.sh runs it over README.md and docs/guide/*.md;
 -- the convention is README's "Five-minute tours" and docs/reference/testing.md):
 --   ```console   each line "$ CMD" is run by sh, PATH with the repository's
 --                 cheskers first, CHESKERS_ROOT the repository; the lines after
@@ -14,8 +14,8 @@
 -- In expected output a line "..." matches zero or more lines and "<any>"
 -- inside a line matches any text; trailing blanks are ignored. A line
 -- "<!-- not run: REASON -->" right before a block skips it, unless DOCS_ALL=1.
--- Usage: lua5.4 tests/doctest.lua ROOT FILE...   Prints TAP (no plan line).
---        lua5.4 tests/doctest.lua ROOT --links FILE...   checks instead that
+-- Usage: lua5.4 tests/tools/doctest.lua ROOT FILE...   Prints TAP (no plan line).
+--        lua5.4 tests/tools/doctest.lua ROOT --links FILE...   checks instead that
 -- every relative link of the Markdown files names a file that exists, and a
 -- heading of it after "#"; and that every path "docs/..." the other files
 -- name exists.

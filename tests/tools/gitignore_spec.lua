@@ -1,4 +1,4 @@
--- tests/gitignore_spec.lua - the scratch output of the README's and the
+-- tests/tools/gitignore_spec.lua - the scratch output of the README's and the
 -- docs' examples (runs/, mined/, book.html, tb/) is ignored by git, so that
 -- trying the examples in a checkout leaves `git status` clean.
 local H = require "helpers"

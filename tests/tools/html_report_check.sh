@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/html_report_check.sh - the HTML experiment report in a real browser
+# tests/tools/html_report_check.sh - the HTML experiment report in a real browser
 # (make check-all; TAP): a small experiment at two strengths with a
 # handicap, `cheskers report --html`, then headless chromium takes a
 # screenshot. Checks: the page is self-contained (no link outside it), the
@@ -9,7 +9,7 @@
 # Needs chromium (apt-get install chromium). Run from the repository root
 # after make (CHESKERS overrides ./cheskers).
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 CHESKERS=${CHESKERS:-./cheskers}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM

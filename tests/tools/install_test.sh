@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/install_test.sh - make install into a temporary DESTDIR (TAP): the
+# tests/tools/install_test.sh - make install into a temporary DESTDIR (TAP): the
 # files land where PREFIX says, the stock lua5.4 finds the installed module
 # and its Lua submodules (LUA_CPATH/LUA_PATH pointing into DESTDIR), the
 # installed program runs (version, help, -e, a subcommand), the man page is
@@ -8,7 +8,7 @@
 # ./cheskers.so. CHESKERS_SKIP_INSTALL_TEST=1 skips it (the sanitizer and
 # valgrind runs set it: make install-test runs it on its own).
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 if [ "${CHESKERS_SKIP_INSTALL_TEST:-0}" = 1 ]; then
   echo "1..0 # SKIP install test (CHESKERS_SKIP_INSTALL_TEST=1)"
   exit 0
@@ -85,7 +85,8 @@ check "the installed program runs a subcommand (rules diff)" sh -c "cd '$tmp' &&
 check "the installed program finds the stock bots (match random greedy)" \
   sh -c "cd '$tmp' && '$root/bin/cheskers' match random greedy --games 2 --quiet >/dev/null"
 
-# the rockspec names every source file of the tree, and (make install-test,
+# the rockspec names every source file of the library (core/, lua/: the
+# program's repl/ is the Makefile's), and (make install-test,
 # luarocks installed) builds a module the stock lua5.4 loads (its Lua
 # dependencies come from Debian's packages: --deps-mode=none, no download)
 spec=$(ls cheskers-*.rockspec 2>/dev/null | head -n 1)
@@ -97,7 +98,7 @@ local listed, missing = {}, {}
 local mod = env.build.modules
 for _, src in ipairs(mod["cheskers.core"].sources) do listed[src] = true end
 for name, path in pairs(mod) do if type(path) == "string" then listed[path] = name end end
-local p = io.popen("ls core/*.c lua/*.c lua/cheskers/*.lua lua/cheskers/*/*.lua 2>/dev/null")
+local p = io.popen("ls core/*.c lua/binding/*.c lua/cheskers/*.lua lua/cheskers/*/*.lua 2>/dev/null")
 for f in p:lines() do
   if not listed[f] then missing[#missing + 1] = f end
   local want = f:match("^lua/(cheskers/.*)%.lua$")

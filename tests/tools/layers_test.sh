@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/layers_test.sh - the code of the program is built in layers, each
+# tests/tools/layers_test.sh - the code of the program is built in layers, each
 # using only the layers below it: no call, #include or require goes up or
 # sideways, so there is no circle. C: the calls are read from the built
 # objects (nm: the symbols each object uses and the object that defines
@@ -7,16 +7,16 @@
 # module of lua/cheskers/ and repl/ (a module named by a computed text, as
 # the subcommands cheskers.cmd.WORD are, is a plug-in and not counted).
 # LAYERS and LUA_LAYERS below are the architecture (README's table;
-# core/squares.c and lua/lbind.h describe it): a new file must be placed in
+# core/squares.c and lua/binding/lbind.h describe it): a new file must be placed in
 # them. Needs the objects of make (build/). Prints TAP.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
 
 # One layer a line, lowest first: the core's headers, core/, then the
-# binding (lua/), then the program (repl/). Files on one line call none of
+# binding (lua/binding/), then the program (repl/). Files on one line call none of
 # each other.
 LAYERS='core/cheskers.h
 core/internal.h
@@ -28,13 +28,13 @@ core/result
 core/movetext core/perft core/eval
 core/tb
 core/search core/solve core/tb_build core/tb_walk
-lua/lerror
-lua/lbind
-lua/lrules lua/lperft lua/lsys lua/lsandbox
-lua/lmove
-lua/lboard lua/ltb
-lua/lsolve lua/lengine
-lua/lcheskers
+lua/binding/lerror
+lua/binding/lbind
+lua/binding/lrules lua/binding/lperft lua/binding/lsys lua/binding/lsandbox
+lua/binding/lmove
+lua/binding/lboard lua/binding/ltb
+lua/binding/lsolve lua/binding/lengine
+lua/binding/lcheskers
 repl/term
 repl/main'
 # The headers that belong to no file of their own name (X.h belongs to X.c):
@@ -47,19 +47,19 @@ core/tb_internal.h core/tb'
 
 echo "$LAYERS" | awk '{ for (i = 1; i <= NF; i++) print $i, NR }' | sort >"$tmp/layer"
 
-objs=$(ls build/core/*.o build/lua/*.o build/repl/*.o 2>/dev/null)
+objs=$(ls build/core/*.o build/lua/binding/*.o build/repl/*.o 2>/dev/null)
 if [ -z "$objs" ]; then
   not_ok "the objects are built (make)"; echo "1..$n"; exit 1
 fi
 
 # every object and every source file has a layer
 missing=""
-for f in $objs core/*.c lua/*.c repl/*.c; do
+for f in $objs core/*.c lua/binding/*.c repl/*.c; do
   name=${f#build/}; name=${name%.o}; name=${name%.c}
   grep -q "^$name " "$tmp/layer" || missing="$missing $f"
 done
-if [ -z "$missing" ]; then ok "every C file of core/, lua/ and repl/ has a place in LAYERS"
-else not_ok "every C file of core/, lua/ and repl/ has a place in LAYERS" "no layer for:$missing"; fi
+if [ -z "$missing" ]; then ok "every C file of core/, lua/binding/ and repl/ has a place in LAYERS"
+else not_ok "every C file of core/, lua/binding/ and repl/ has a place in LAYERS" "no layer for:$missing"; fi
 
 # calls: "user definer symbol" for each symbol one object uses and another defines
 for o in $objs; do
@@ -90,7 +90,7 @@ else not_ok "every call goes to a lower layer (no circle among the files)" "$bad
 
 # includes: "includer header-owner header" for the project's own headers
 echo "$HEADERS" >"$tmp/owners"
-for f in core/*.c core/*.h lua/*.c lua/*.h repl/*.c repl/*.h; do
+for f in core/*.c core/*.h lua/binding/*.c lua/binding/*.h repl/*.c repl/*.h; do
   from=${f%.*}
   case $f in *.h) from=$(awk -v h="$f" '$1 == h { print $2 }' "$tmp/owners"); [ -n "$from" ] || from=${f%.h} ;; esac
   sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
@@ -107,15 +107,16 @@ else not_ok "every #include names a header of the same or a lower layer" "$bad";
 
 # ---- Lua modules ----------------------------------------------------------------
 # One layer a line, lowest first: the C modules, then the Lua library
-# (cheskers.*: no module of it requires repl.*), its subcommands, then the
-# program's REPL and start (repl.*). Modules on one line require none of
-# each other.
+# (lua/cheskers/: cheskers.*), then the program (repl/): its command-line
+# helpers and subcommands (repl/cheskers/: cheskers.cli, cheskers.cmd.WORD),
+# the REPL and start (repl.*). No module of the library requires the
+# program. Modules on one line require none of each other.
 LUA_LAYERS='cheskers.core cheskers.budget cheskers.readline cheskers.escape
 cheskers.files
 cheskers.luadata cheskers.stats cheskers.meta.cheskers
 cheskers
 cheskers.schema cheskers.movetext cheskers.chart
-cheskers.sandbox cheskers.svg cheskers.measures cheskers.cli cheskers.numbers
+cheskers.sandbox cheskers.svg cheskers.measures cheskers.numbers
 cheskers.rulespec
 cheskers.bots cheskers.puzzle cheskers.store
 cheskers.record cheskers.game cheskers.experiment
@@ -125,6 +126,7 @@ cheskers.tournament cheskers.tune
 cheskers.fitted
 cheskers.design
 cheskers.design_report
+cheskers.cli
 cheskers.cmd.book cheskers.cmd.check cheskers.cmd.design cheskers.cmd.experiment cheskers.cmd.help cheskers.cmd.match cheskers.cmd.mine cheskers.cmd.report cheskers.cmd.rules cheskers.cmd.tb cheskers.cmd.tournament cheskers.cmd.tune
 repl.registry
 repl.draw repl.complete
@@ -134,9 +136,11 @@ repl.start'
 echo "$LUA_LAYERS" | awk '{ for (i = 1; i <= NF; i++) print $i, NR }' | sort >"$tmp/lualayer"
 
 # the module a file is: lua/cheskers/x/y.lua -> cheskers.x.y, lua/cheskers/init.lua
-# -> cheskers, repl/commands/game.lua -> repl.commands.game
+# -> cheskers, repl/cheskers/cmd/tb.lua -> cheskers.cmd.tb (the program's
+# modules in the cheskers name space), repl/commands/game.lua -> repl.commands.game
 module_of() {
-  m=${1#lua/}; m=${m%.lua}; m=${m%/init}
+  m=${1#lua/}; m=${m#repl/cheskers/}; m=${m%.lua}; m=${m%/init}
+  case $1 in repl/cheskers/*) m=cheskers/$m ;; esac
   echo "$m" | tr / .
 }
 
@@ -175,9 +179,14 @@ bad=$(awk 'NR == FNR { layer[$1] = $2; next }
 if [ -z "$bad" ]; then ok "every require goes to a lower layer (no circle among the Lua modules)"
 else not_ok "every require goes to a lower layer (no circle among the Lua modules)" "$bad"; fi
 
-lib_repl=$(grep '^cheskers[. ]' "$tmp/requires" | awk '$2 ~ /^repl\./')
-if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program's repl.*"
-else not_ok "no module of lua/cheskers/ requires the program's repl.*" "$lib_repl"; fi
+# the library (lua/cheskers/) requires nothing of the program (repl/: repl.*,
+# cheskers.cli, cheskers.cmd.WORD)
+program=$(find repl -name '*.lua' | while read -r f; do module_of "$f"; done | sort -u)
+lib_repl=$(echo "$program" | awk 'NR == FNR { prog[$1] = 1; next }
+  $3 ~ /^lua\/cheskers\// && ($2 in prog || $2 ~ /^repl\./ || $2 ~ /^cheskers\.cmd\./) { print $3 ": " $2 }' \
+  - "$tmp/requires")
+if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program (repl/)"
+else not_ok "no module of lua/cheskers/ requires the program (repl/)" "$lib_repl"; fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/recipes_test.sh - the batch recipes take any folder name: the GNU
+# tests/tools/recipes_test.sh - the batch recipes take any folder name: the GNU
 # parallel tablebase recipe (scripts/tb/build_parallel.sh, a 3-piece build
 # with real GNU parallel) and the Slurm recipes (scripts/slurm/*.sbatch,
 # against a stand-in sbatch on PATH that runs each array task at once, as
@@ -11,7 +11,7 @@
 # start its program fails and says so. Prints TAP. Run from the repository
 # root; needs ./cheskers and GNU parallel.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

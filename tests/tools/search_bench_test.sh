@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/search_bench_test.sh - the bench's comparison (bench/search_bench.c,
+# tests/tools/search_bench_test.sh - the bench's comparison (bench/search_bench.c,
 # `search_bench compare NAME`) takes exactly the search's switches and
 # margins of docs/guide/engine.md (it reads the one list, CHK_SEARCH_SWITCHES and
 # CHK_SEARCH_MARGINS of core/cheskers.h) and refuses the tries that left the
 # code, naming the ones it takes. Prints TAP.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh

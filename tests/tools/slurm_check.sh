@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/slurm_check.sh - owns the real-Slurm test of the shipped recipe
+# tests/tools/slurm_check.sh - owns the real-Slurm test of the shipped recipe
 # (scripts/slurm/experiment.sbatch), TAP, run by `make slurm-check` (part of
 # make check-all, not of make test). As root it sets up a single-node Slurm
 # on this machine (munge, slurmctld and slurmd on localhost, no accounting,
@@ -17,7 +17,7 @@
 # happened; the whole run is bounded (SLURM_CHECK_LIMIT seconds, 600).
 # Needs: slurm-wlm and munge (make slurm-check installs them), root.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 SRC=$(pwd)
 LIMIT=${SLURM_CHECK_LIMIT:-600}
 tmp=$(mktemp -d /tmp/cheskers-slurm.XXXXXX) || exit 2
@@ -125,7 +125,7 @@ else bail "munge works (a credential encoded and decoded)" "$(cat "$tmp/munged.o
 # The node is this host's short name, reached on 127.0.0.1.
 host=$(hostname -s)
 if ! getent hosts "$host" >/dev/null 2>&1; then
-  hosts_line="127.0.0.1 $host # added by cheskers tests/slurm_check.sh"
+  hosts_line="127.0.0.1 $host # added by cheskers tests/tools/slurm_check.sh"
   echo "$hosts_line" >>/etc/hosts
 fi
 
@@ -133,7 +133,7 @@ write_conf() {
   mem=$(awk '/^MemTotal:/ { printf "RealMemory=%d", $2 / 1024 * 0.9 }' /proc/meminfo 2>/dev/null)
   mkdir -p "$tmp/slurm/state" "$tmp/slurm/spool" || return 1
   cat >"$tmp/slurm/slurm.conf" <<EOF
-# a single-node Slurm for tests/slurm_check.sh
+# a single-node Slurm for tests/tools/slurm_check.sh
 ClusterName=cheskers-check
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=16817

@@ -1,6 +1,6 @@
 -- cheskers help [SUBCOMMAND]: the program's help, or one subcommand's usage.
 --
--- Every subcommand is a module like this one: lua/cheskers/cmd/NAME.lua
+-- Every subcommand is a module like this one: repl/cheskers/cmd/NAME.lua
 -- returning { summary = "one line", usage = "text", run = function(args, cli) }
 -- (see cheskers/cli.lua).
 

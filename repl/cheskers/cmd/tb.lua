@@ -1,5 +1,5 @@
 -- cheskers tb build|plan|probe|atlas : endgame tablebases from the command line
--- (the tables themselves: core/tb*.c through cheskers.tb, lua/ltb.c).
+-- (the tables themselves: core/tb*.c through cheskers.tb, lua/binding/ltb.c).
 
 local usage = [[
 usage: cheskers tb build [--pieces N] [--rules SPEC] [--dir DIR] [--threads N]
