@@ -241,7 +241,7 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
 
   it("no subcommand or REPL command reads a number but through cheskers.numbers", function()
     local files = {}
-    for _, dir in ipairs({ "lua/cheskers/cmd", "repl/commands" }) do
+    for _, dir in ipairs({ "repl/cheskers/cmd", "repl/commands" }) do
       local p = assert(io.popen("ls " .. H.ROOT .. "/" .. dir))
       for f in p:lines() do
         if f:match("%.lua$") then files[#files + 1] = dir .. "/" .. f end
