@@ -24,7 +24,7 @@ end
 -- Runs the program with these words: its output and whether it exited 0.
 local function run(words)
   local q = {}
-  for i, w in ipairs(words) do q[i] = "'" .. w:gsub("'", "'\\''") .. "'" end
+  for i, w in ipairs(words) do q[i] = H.shell_quote(w) end
   local out, code = H.run_program(table.concat(q, " "))
   return out, code == 0
 end

@@ -14,7 +14,7 @@ local H = require "helpers"
 local PROGRAM = H.ROOT .. "/cheskers"
 local ESC = "\27"
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local q = H.shell_quote
 
 -- Runs the program with the shell words args for at most 30 s: output
 -- (stdout and stderr), exit status (124 when it had to be stopped).

@@ -833,7 +833,7 @@ describe("hostile files and folders", function()
   before_each(function() dir = H.tmpdir() end)
   after_each(function() H.rmdir(dir) end)
 
-  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+  local q = H.shell_quote
 
   -- The program with args (shell words), at most 60 s: output, exit code
   -- (124: it had to be stopped).

@@ -15,17 +15,10 @@
 local store = require "cheskers.store"
 local H = require "helpers"
 
-local EXE = os.getenv("CHESKERS") or (H.ROOT .. "/cheskers")
-
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local q = H.shell_quote
 
 -- Runs the program: its output (stdout and stderr) and exit status.
-local function run(args)
-  local p = io.popen(EXE .. " " .. args .. " 2>&1")
-  local text = p:read("a")
-  local _, _, code = p:close()
-  return text, code
-end
+local run = H.run_program
 
 local function exists(path)
   local f = io.open(path, "r")

@@ -200,7 +200,7 @@ end)
 -- variant and a preset, and refuses bad text with the same message.
 describe("every --rules", function()
   local EXE = H.ROOT .. "/cheskers"
-  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+  local q = H.shell_quote
   local function run(args)
     local p = io.popen("cd " .. q(H.ROOT) .. " && " .. q(EXE) .. " " .. args .. " 2>&1")
     local text = p:read("a")

@@ -9,17 +9,10 @@ local stats = require "cheskers.stats"
 local tune = require "cheskers.tune"
 local H = require "helpers"
 
-local EXE = os.getenv("CHESKERS") or (H.ROOT .. "/cheskers")
-
-local function shell_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local shell_quote = H.shell_quote
 
 -- Runs the program: output (stdout and stderr), exit status.
-local function run(args)
-  local p = io.popen(EXE .. " " .. args .. " 2>&1")
-  local text = p:read("a")
-  local _, _, code = p:close()
-  return text, code
-end
+local run = H.run_program
 
 local function sigmoid(t) return 1 / (1 + math.exp(-t)) end
 

@@ -680,7 +680,7 @@ describe("cheskers.cli under stock lua5.4", function()
 
   it("every subcommand answers -h and --help with its usage before reading the rest", function()
     local cli = require "cheskers.cli"
-    local function q(x) return "'" .. x:gsub("'", "'\\''") .. "'" end
+    local q = H.shell_quote
     for _, name in ipairs(cli.subcommands()) do
       for _, flag in ipairs({ "-h", "--help" }) do
         local p = io.popen("cd " .. q(require("helpers").ROOT) .. " && ./cheskers " .. name .. " --no-such-option " .. flag .. " 2>&1")

@@ -256,7 +256,7 @@ local ROWS = {
 
 -- ---- running the program ------------------------------------------------------------
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local function q(s) return H.shell_quote(tostring(s)) end
 
 local read_file, write_file = H.read_file, H.write_file
 
