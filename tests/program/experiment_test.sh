@@ -10,10 +10,6 @@ CHESKERS=${CHESKERS:-./cheskers}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
-check() { # description, command...: ok when the command succeeds
-  d=$1; shift
-  if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
-}
 
 echo "1..23"
 
@@ -54,7 +50,7 @@ if command -v parallel >/dev/null 2>&1; then
 else
   not_ok "GNU parallel is installed (make deps)"
 fi
-check "one unsplit run" "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/whole" --quiet
+succeeds "one unsplit run" "$CHESKERS" experiment "$EXP" --games $GAMES --out "$tmp/whole" --quiet
 "$CHESKERS" report "$tmp/split" >"$tmp/split.txt" 2>"$tmp/split.err"
 "$CHESKERS" report "$tmp/whole" >"$tmp/whole.txt" 2>"$tmp/whole.err"
 if [ -s "$tmp/whole.txt" ] && cmp -s "$tmp/split.txt" "$tmp/whole.txt"; then

@@ -13,7 +13,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
 
-if [ ! -x ./cheskers ]; then echo "not ok 1 - ./cheskers is missing (make)"; echo "1..1"; exit 1; fi
+needs_program
 unset CHESKERS_TB
 tb=$tmp/tb
 # K v K, then every kings-only table up to KKK v KK (each unit reads the ones before)

@@ -12,11 +12,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
 check() { if eval "$2"; then ok "$1"; else not_ok "$1" "$(cat "$tmp/out" 2>/dev/null)"; fi; }
 
-if [ ! -x ./cheskers ]; then
-  echo "not ok 1 - ./cheskers is missing (make)"
-  echo "1..1"
-  exit 1
-fi
+needs_program
 sums() { (cd "$1" && sha256sum -- *.ctb); }
 
 # ---- the plan ------------------------------------------------------------------

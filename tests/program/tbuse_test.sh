@@ -11,7 +11,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
 
-if [ ! -x ./cheskers ]; then echo "not ok 1 - ./cheskers is missing (make)"; echo "1..1"; exit 1; fi
+needs_program
 unset CHESKERS_TB
 ./cheskers tb build --pieces 3 --dir "$tmp/tb" >/dev/null 2>&1
 rc_is "the 3-piece tables build" 0 $?

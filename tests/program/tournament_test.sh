@@ -11,10 +11,6 @@ CHESKERS=${CHESKERS:-./cheskers}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
-check() { # description, then a command whose success is the test
-  d=$1; shift
-  if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
 
 echo "1..15"
 if [ ! -x "$CHESKERS" ]; then

@@ -16,10 +16,6 @@ fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
-check() { # description, command...: ok when the command succeeds
-  d=$1; shift
-  if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$(head -c 2000 "$tmp/check.out")"; fi
-}
 
 # the luarocks check runs only under make install-test (CHESKERS_INSTALL_STRICT=1)
 if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..16"; else echo "1..15"; fi
@@ -49,12 +45,12 @@ else
   exit 1
 fi
 
-check "installs the program into PREFIX/bin" test -x "$root/bin/cheskers"
-check "installs the module into PREFIX/lib/<multiarch>/lua/5.4" test -f "$cmod/cheskers.so"
-check "installs the Lua submodules into PREFIX/share/lua/5.4/cheskers" \
+succeeds "installs the program into PREFIX/bin" test -x "$root/bin/cheskers"
+succeeds "installs the module into PREFIX/lib/<multiarch>/lua/5.4" test -f "$cmod/cheskers.so"
+succeeds "installs the Lua submodules into PREFIX/share/lua/5.4/cheskers" \
   test -f "$lmod/cheskers/record.lua"
-check "installs the man page into PREFIX/share/man/man1" test -f "$root/share/man/man1/cheskers.1"
-check "installs nothing outside DESTDIR" test -z "$(find "$dest" -mindepth 1 -maxdepth 1 ! -name opt)"
+succeeds "installs the man page into PREFIX/share/man/man1" test -f "$root/share/man/man1/cheskers.1"
+succeeds "installs nothing outside DESTDIR" test -z "$(find "$dest" -mindepth 1 -maxdepth 1 ! -name opt)"
 
 # ";;" keeps the default paths (Debian's lua-argparse, lua-cjson)
 LUA_CPATH="$cmod/?.so;;" LUA_PATH="$lmod/?.lua;$lmod/?/init.lua;;"
@@ -63,11 +59,11 @@ run_lua() {
   # from an empty folder, so that nothing of the source tree is found
   (cd "$tmp" && lua5.4 -e "$1")
 }
-check "the installed lua5.4 loads the installed module and plays a move" run_lua '
+succeeds "the installed lua5.4 loads the installed module and plays a move" run_lua '
   local c = require "cheskers"
   assert(package.searchpath("cheskers", package.cpath):find("'"$dest"'", 1, true))
   local b = c.new(); b:play("b6-a5"); assert(b:perft(2) > 0)'
-check "the installed lua5.4 loads the installed Lua submodules" run_lua '
+succeeds "the installed lua5.4 loads the installed Lua submodules" run_lua '
   local record = require "cheskers.record"
   assert(package.searchpath("cheskers.record", package.path):find("'"$dest"'", 1, true))
   local b = assert(record.read("1. b6-a5 c3-b4 *")); assert(#b:history() == 2)'
@@ -77,12 +73,12 @@ case $version in
   *[0-9].[0-9]*) ok "the installed program prints its version ($version)" ;;
   *) not_ok "the installed program prints its version" "$version" ;;
 esac
-check "the installed program runs Lua (-e)" sh -c "cd '$tmp' && '$root/bin/cheskers' -e 'local c = require \"cheskers\" assert(c.new():perft(3) == 652)'"
-check "the installed program runs a subcommand (rules diff)" sh -c "cd '$tmp' && '$root/bin/cheskers' rules diff golomb 'majority=false' >/dev/null"
+succeeds "the installed program runs Lua (-e)" sh -c "cd '$tmp' && '$root/bin/cheskers' -e 'local c = require \"cheskers\" assert(c.new():perft(3) == 652)'"
+succeeds "the installed program runs a subcommand (rules diff)" sh -c "cd '$tmp' && '$root/bin/cheskers' rules diff golomb 'majority=false' >/dev/null"
 
 # the stock bots (scripts/bots/, installed to PREFIX/share/cheskers/bots)
 # are found by the installed program
-check "the installed program finds the stock bots (match random greedy)" \
+succeeds "the installed program finds the stock bots (match random greedy)" \
   sh -c "cd '$tmp' && '$root/bin/cheskers' match random greedy --games 2 --quiet >/dev/null"
 
 # the rockspec names every source file of the library (core/, lua/: the
