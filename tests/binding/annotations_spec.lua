@@ -8,10 +8,7 @@ local cheskers = require "cheskers"
 local H = require "tests.helpers"
 
 local function read(rel)
-  local f = assert(io.open(H.ROOT .. "/" .. rel, "r"))
-  local text = f:read("a")
-  f:close()
-  return text
+  return assert(H.read_file(H.ROOT .. "/" .. rel), rel)
 end
 
 local META = read("lua/cheskers/meta/cheskers.lua")

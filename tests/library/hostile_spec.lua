@@ -14,11 +14,7 @@ local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
 local DIR = H.ROOT .. "/tests/hostile/"
 local MARK = H.tmpname()        -- a path no sandboxed code may create
 
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
+local exists = H.exists
 
 local function read(name)
   local f = assert(io.open(DIR .. name, "rb"))

@@ -345,11 +345,7 @@ describe("cheskers match as a user runs it", function()
     return text, code
   end
 
-  local function write(path, text)
-    local f = assert(io.open(path, "w"))
-    f:write(text)
-    f:close()
-  end
+  local write = H.write_file
 
   it("shows a faulting bot's error and its own traceback as the game ends", function()
     local bot = dir .. "/bad.lua"

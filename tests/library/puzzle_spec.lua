@@ -15,11 +15,7 @@ local SCALE = tonumber(os.getenv("CHESKERS_TIME_SCALE") or "") or 1
 local CHECK = { max_seconds = puzzle.MAX_SECONDS * SCALE }
 local MARKER = "/tmp/cheskers-hostile-puzzle-marker"   -- named in tests/puzzles/hostile/
 
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
+local exists = H.exists
 
 -- The .lua files of a folder, sorted.
 local function lua_files(dir)

@@ -20,11 +20,7 @@ local q = H.shell_quote
 -- Runs the program: its output (stdout and stderr) and exit status.
 local run = H.run_program
 
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
+local exists = H.exists
 
 -- A results file written by hand: the header line, then the lines.
 local function write_results(path, header, lines)

@@ -207,13 +207,7 @@ describe("every --rules", function()
     local _, _, code = p:close()
     return text, code
   end
-  local function read(path)
-    local f = io.open(path)
-    if not f then return "" end
-    local t = f:read("a")
-    f:close()
-    return t
-  end
+  local function read(path) return H.read_file(path) or "" end
 
   -- How each command shows which rules it played under: the rules text
   -- (rulespec.format) it ends up with, from a run with --rules R.

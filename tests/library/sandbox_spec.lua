@@ -57,11 +57,7 @@ local HOSTILE = {
   { "too large", "return {" .. ("1,"):rep(puzzle.MAX_SOURCE) .. "}", "too large" },
 }
 
-local function exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
+local exists = H.exists
 
 describe("the puzzle sandbox", function()
   for _, row in ipairs(HOSTILE) do
