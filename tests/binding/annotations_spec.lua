@@ -5,7 +5,7 @@
 -- move object answers) is annotated and documented, and nothing is annotated
 -- or documented that does not exist.
 local cheskers = require "cheskers"
-local H = require "tests.helpers"
+local H = require "helpers"
 
 local function read(rel)
   return assert(H.read_file(H.ROOT .. "/" .. rel), rel)

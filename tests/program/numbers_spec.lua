@@ -6,7 +6,7 @@
 -- and a 10,000-digit number, and must refuse it in one line or take a value
 -- inside its declared range. A last check finds numbers read outside the
 -- reader (a converter or tonumber in a subcommand or REPL command).
-local H = require "tests.helpers"
+local H = require "helpers"
 local cheskers = require "cheskers"
 local N = require "cheskers.numbers"
 local S = require "cheskers.schema"

@@ -8,7 +8,9 @@
 # the subcommands cheskers.cmd.WORD are, is a plug-in and not counted).
 # LAYERS and LUA_LAYERS below are the architecture (README's table;
 # core/squares.c and lua/binding/lbind.h describe it): a new file must be placed in
-# them. Needs the objects of make (build/). Prints TAP.
+# them. Last, the folders: the binding in lua/binding/, the program's Lua in
+# repl/, every test suite in tests/core, binding, library, program or tools.
+# Needs the objects of make (build/). Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
@@ -187,6 +189,21 @@ lib_repl=$(echo "$program" | awk 'NR == FNR { prog[$1] = 1; next }
   - "$tmp/requires")
 if [ -z "$lib_repl" ]; then ok "no module of lua/cheskers/ requires the program (repl/)"
 else not_ok "no module of lua/cheskers/ requires the program (repl/)" "$lib_repl"; fi
+
+# ---- folders -------------------------------------------------------------------
+# The binding, the library and the program each in a folder of their own:
+# C files of the binding only in lua/binding/, no program module (cheskers.cli,
+# cheskers.cmd.WORD) under lua/; every test suite in the folder of what it
+# tests (docs/reference/testing.md), the shared helpers at tests/.
+stray=$(ls lua/*.c lua/*.h lua/cheskers/cli.lua 2>/dev/null; find lua -path '*/cheskers/cmd/*' -name '*.lua')
+if [ -z "$stray" ]; then ok "the binding is in lua/binding/, the program's Lua in repl/"
+else not_ok "the binding is in lua/binding/, the program's Lua in repl/" \
+  "move the binding's C files to lua/binding/, cheskers.cli and cheskers.cmd.WORD to repl/cheskers/:" "$stray"; fi
+stray=$(find tests \( -name '*_spec.lua' -o -name '*_test.sh' -o -name '*_check.c' -o -name '*_check.sh' \) -type f |
+  grep -Ev '^tests/(core|binding|library|program|tools)/[^/]+$')
+if [ -z "$stray" ]; then ok "every test suite is in tests/core, binding, library, program or tools"
+else not_ok "every test suite is in tests/core, binding, library, program or tools" \
+  "put each in the folder of what it tests (docs/reference/testing.md):" "$stray"; fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
