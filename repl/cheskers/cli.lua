@@ -5,7 +5,8 @@
 -- (its options, -e/-l/-c, scripts, the REPL, dispatching `cheskers WORD`)
 -- is repl/start.lua, above this module: nothing here requires repl.*.
 --
--- A subcommand is a Lua module repl/cheskers/cmd/WORD.lua returning either a
+-- A subcommand is a Lua module cheskers.cmd.WORD (repl/cheskers/cmd/WORD.lua,
+-- or cheskers/cmd/WORD.lua in any folder of package.path) returning either a
 -- function run(args, cli) or a table
 --   { summary = "one line for the list", usage = "text for help WORD",
 --     run = function(args, cli) ... end }

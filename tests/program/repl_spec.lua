@@ -668,6 +668,24 @@ describe("cheskers.cli under stock lua5.4", function()
     assert(ok, err)
   end)
 
+  it("a cheskers/cmd/WORD.lua in a folder of LUA_PATH is one more subcommand of the program", function()
+    local dir = H.tmpdir()
+    os.execute("mkdir -p " .. H.shell_quote(dir .. "/cheskers/cmd"))
+    H.write_file(dir .. "/cheskers/cmd/zzhello.lua",
+      'return { summary = "says hello", run = function(args) print("hello " .. args[1]) return 3 end }\n')
+    local function run(args)
+      local p = io.popen("LUA_PATH=" .. H.shell_quote(dir .. "/?.lua;;") .. " ./cheskers " .. args .. " 2>&1")
+      local out = p:read("a")
+      local _, _, code = p:close()
+      return out, code
+    end
+    local out, code = run("zzhello there")
+    assert.equal("hello there\n", out)
+    assert.equal(3, code)
+    out = run("help")
+    assert.truthy(out:find("\n  zzhello +says hello\n"), out)
+  end)
+
   it("says an unknown subcommand in the one wording, with the nearest name", function()
     local cli = require "cheskers.cli"
     local known = { "match", "tb", "tournament" }
