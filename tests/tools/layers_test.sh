@@ -195,7 +195,7 @@ else not_ok "no module of lua/cheskers/ requires the program (repl/)" "$lib_repl
 # C files of the binding only in lua/binding/, no program module (cheskers.cli,
 # cheskers.cmd.WORD) under lua/; every test suite in the folder of what it
 # tests (docs/reference/testing.md), the shared helpers at tests/.
-stray=$(ls lua/*.c lua/*.h lua/cheskers/cli.lua 2>/dev/null; find lua -path '*/cheskers/cmd/*' -name '*.lua')
+stray=$(ls lua/*.c lua/*.h 2>/dev/null; find lua \( -path '*/cheskers/cli.lua' -o -path '*/cheskers/cmd/*.lua' \))
 if [ -z "$stray" ]; then ok "the binding is in lua/binding/, the program's Lua in repl/"
 else not_ok "the binding is in lua/binding/, the program's Lua in repl/" \
   "move the binding's C files to lua/binding/, cheskers.cli and cheskers.cmd.WORD to repl/cheskers/:" "$stray"; fi
