@@ -54,18 +54,18 @@ endif
 CORE_SRC = $(wildcard core/*.c)
 CORE_HDR = $(wildcard core/*.h)
 CORE_OBJ = $(CORE_SRC:%.c=build/%.o)
-LUA_SRC  = $(wildcard lua/*.c)   # lcheskers.c, lsolve.c, ...
+LUA_SRC  = $(wildcard lua/binding/*.c)   # the binding: lcheskers.c, lsolve.c, ...
 LUA_OBJ  = $(LUA_SRC:%.c=build/%.o)
 REPL_SRC = $(wildcard repl/*.c)
 REPL_OBJ = $(REPL_SRC:%.c=build/%.o)
 
 # lua-check is luacheck (make lint); lua-dkjson and lua-filesystem are used
 # by the Lua library; libzstd-dev compresses the tablebase files (zstd, the
-# program, unpacks them independently in tests/tb_spec.lua); lua-http and
+# program, unpacks them independently in tests/core/tb_spec.lua); lua-http and
 # lua-cqueues are cheskers serve's HTTP and WebSocket server (pure Lua for
 # 5.1-5.3 that runs on 5.4; cqueues has a 5.4 build); python3, chromium,
-# chromium-driver and python3-selenium run its tests (tests/serve_test.sh,
-# tests/board_test.sh: the page in headless Chromium); curl runs the
+# chromium-driver and python3-selenium run its tests (tests/program/serve_test.sh,
+# tests/program/board_test.sh: the page in headless Chromium); curl runs the
 # examples of docs/reference/serve-api.md
 DEBIAN_PACKAGES = lua5.4 liblua5.4-dev libreadline-dev pkg-config lua-busted \
                   lua-cjson lua-argparse lua-dkjson lua-filesystem lua-check \
@@ -85,13 +85,13 @@ build/core/%.o: core/%.c $(CORE_HDR) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-build/lua/%.o: lua/%.c $(CORE_HDR) $(wildcard lua/*.h) build/flags
+build/lua/%.o: lua/%.c $(CORE_HDR) $(wildcard lua/binding/*.h) build/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -c $< -o $@
 
-build/repl/%.o: repl/%.c $(CORE_HDR) $(wildcard lua/*.h) $(wildcard repl/*.h) build/flags
+build/repl/%.o: repl/%.c $(CORE_HDR) $(wildcard lua/binding/*.h) $(wildcard repl/*.h) build/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -Ilua -DCHESKERS_LUADIR='"$(LUADIR)"' -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LUA_CFLAGS) -Icore -Ilua/binding -DCHESKERS_LUADIR='"$(LUADIR)"' -c $< -o $@
 
 build/libcheskers.a: $(CORE_OBJ)
 	ar rcs $@ $^
@@ -108,7 +108,7 @@ CHECK_PACKAGES = $(DEBIAN_PACKAGES) clang libclang-rt-dev valgrind luarocks
 deps-check:
 	@$(MAKE) -s deps DEBIAN_PACKAGES="$(CHECK_PACKAGES)"
 
-# make slurm-check only: a single-node Slurm (tests/slurm_check.sh)
+# make slurm-check only: a single-node Slurm (tests/tools/slurm_check.sh)
 SLURM_PACKAGES = $(DEBIAN_PACKAGES) slurm-wlm munge
 
 # Installing must not change which lua (and luac) the machine runs: Debian's
@@ -147,7 +147,7 @@ test:
 
 # the man page's SUBCOMMAND OPTIONS, written from the subcommands' argparse
 # parsers, and docs/reference/commands.md, what --help and help WORD print
-# (scripts/tools/manpage.lua; tests/docs_test.sh checks they are current)
+# (scripts/tools/manpage.lua; tests/tools/docs_test.sh checks they are current)
 man: all
 	@./cheskers scripts/tools/manpage.lua docs/reference/cheskers.1
 
@@ -206,7 +206,7 @@ run:
 	@$(MAKE) -s all
 	./cheskers
 
-# the folders make install uses, as shell assignments (tests/install_test.sh)
+# the folders make install uses, as shell assignments (tests/tools/install_test.sh)
 print-dirs:
 	@echo "BINDIR='$(BINDIR)' CMODDIR='$(CMODDIR)' LUADIR='$(LUADIR)' MANDIR='$(MANDIR)'"
 
@@ -217,8 +217,9 @@ install: all
 	install -m 644 lua/cheskers/*.lua $(DESTDIR)$(LUADIR)/cheskers/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/web
 	install -m 644 lua/cheskers/web/* $(DESTDIR)$(LUADIR)/cheskers/web/
+	install -m 644 repl/cheskers/*.lua $(DESTDIR)$(LUADIR)/cheskers/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/cmd
-	install -m 644 lua/cheskers/cmd/*.lua $(DESTDIR)$(LUADIR)/cheskers/cmd/
+	install -m 644 repl/cheskers/cmd/*.lua $(DESTDIR)$(LUADIR)/cheskers/cmd/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/store
 	install -m 644 lua/cheskers/store/*.lua $(DESTDIR)$(LUADIR)/cheskers/store/
 	install -d $(DESTDIR)$(LUADIR)/cheskers/meta
@@ -249,9 +250,9 @@ clean:
 #                      set up for it (root; installs slurm-wlm and munge)
 #   make design-check  design search's planted-truth checks at larger budgets
 #   make check-all     all of the above (fuzz-short), make test, the chaos
-#                      test with 20 kills (CHAOS_KILLS=20 tests/chaos_test.sh)
+#                      test with 20 kills (CHAOS_KILLS=20 tests/program/chaos_test.sh)
 #                      and every example of the docs, the long ones marked
-#                      "not run" included (DOCS_ALL=1 tests/docs_test.sh)
+#                      "not run" included (DOCS_ALL=1 tests/tools/docs_test.sh)
 # Targets and corpora: tests/fuzz/ (see tests/fuzz/run.sh).
 
 FUZZ_CC      ?= clang
@@ -269,9 +270,9 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_SRC) $(LDFLAGS) -lzstd -lm -o $@
 
-build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_SRC) $(wildcard lua/*.h)
+build/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC) $(CORE_HDR) $(LUA_SRC) $(wildcard lua/binding/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) -Icore -Ilua \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) -Icore -Ilua/binding \
 	  -DFUZZ_LUADIR='"$(CURDIR)/lua"' $< $(LUA_SRC) $(CORE_SRC) $(LDFLAGS) $(LUA_LIBS) -lzstd -lm -o $@
 
 fuzz-build:
@@ -295,11 +296,11 @@ valgrind:
 install-test:
 	@$(MAKE) -s deps-check
 	@$(MAKE) -s all
-	@CHESKERS_INSTALL_STRICT=1 sh tests/install_test.sh
+	@CHESKERS_INSTALL_STRICT=1 sh tests/tools/install_test.sh
 
 slurm-check:
 	@$(MAKE) -s deps DEBIAN_PACKAGES="$(SLURM_PACKAGES)"
-	@sh tests/slurm_check.sh
+	@sh tests/tools/slurm_check.sh
 
 # design search's planted-truth checks at larger budgets (tests/design_planted.lua:
 # A/A over 100 seeds, known rates over 2000; make test runs them small)
@@ -316,13 +317,13 @@ check-all:
 	@$(MAKE) -s slurm-check
 	@$(MAKE) -s html-check
 	@$(MAKE) -s design-check
-	@CHAOS_KILLS=20 sh tests/chaos_test.sh
-	@DOCS_ALL=1 sh tests/docs_test.sh
+	@CHAOS_KILLS=20 sh tests/program/chaos_test.sh
+	@DOCS_ALL=1 sh tests/tools/docs_test.sh
 
 # the 5-piece studies (scripts/puzzles/studies5.lua) checked against a whole
 # 5-piece set: make check-studies5 TB=DIR (else $CHESKERS_TB), DIR built by
 # cheskers tb build --pieces 5 --dir DIR (about an hour); make test checks
-# them without it (tests/studies_spec.lua)
+# them without it (tests/library/studies_spec.lua)
 TB ?= $(CHESKERS_TB)
 check-studies5:
 	@$(MAKE) -s all
@@ -333,4 +334,4 @@ check-studies5:
 html-check:
 	@$(MAKE) -s deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) chromium"
 	@$(MAKE) -s all
-	@sh tests/html_report_check.sh
+	@sh tests/tools/html_report_check.sh

@@ -1,9 +1,10 @@
 -- cheskers-0.1.0-1.rockspec - the Lua module "cheskers" (the C rules core,
 -- engine and solver with their Lua binding) and its pure-Lua submodules.
--- The program ./cheskers is built and installed by the Makefile, not here.
+-- The program ./cheskers is built and installed by the Makefile, not here,
+-- and so are its Lua modules (repl/: cheskers.cli, cheskers.cmd.WORD).
 --   luarocks make --local          (from the repository root)
--- tests/install_test.sh checks that the lists below name every source file
--- of the tree (core/*.c, lua/*.c, lua/cheskers/**/*.lua) and, when luarocks
+-- tests/tools/install_test.sh checks that the lists below name every source file
+-- of the tree (core/*.c, lua/binding/*.c, lua/cheskers/**/*.lua) and, when luarocks
 -- is installed, that `luarocks make` builds a module lua5.4 can load. The
 -- build is portable: LuaRocks' own CFLAGS, no -march=native.
 rockspec_format = "3.0"
@@ -45,9 +46,9 @@ build = {
    modules = {
       ["cheskers.core"] = {
          sources = {
-            "lua/lbind.c", "lua/lboard.c", "lua/lcheskers.c", "lua/lengine.c", "lua/lerror.c",
-            "lua/lmove.c", "lua/lperft.c", "lua/lrules.c", "lua/lsandbox.c", "lua/lsolve.c",
-            "lua/ltb.c", "lua/lsys.c", "lua/lhook.c", "lua/lopt.c", "lua/lstop.c",
+            "lua/binding/lbind.c", "lua/binding/lboard.c", "lua/binding/lcheskers.c", "lua/binding/lengine.c", "lua/binding/lerror.c",
+            "lua/binding/lmove.c", "lua/binding/lperft.c", "lua/binding/lrules.c", "lua/binding/lsandbox.c", "lua/binding/lsolve.c",
+            "lua/binding/ltb.c", "lua/binding/lsys.c", "lua/binding/lhook.c", "lua/binding/lopt.c", "lua/binding/lstop.c",
             "core/tb.c", "core/tb_build.c", "core/tb_file.c",
             "core/tb_index.c", "core/tb_walk.c",
             "core/board.c", "core/eval.c", "core/movegen.c", "core/movetext.c", "core/result.c",
@@ -56,7 +57,7 @@ build = {
             "core/solve.c", "core/status.c",
             "core/suggest.c",
          },
-         incdirs = { "core", "lua", "$(ZSTD_INCDIR)" },
+         incdirs = { "core", "lua/binding", "$(ZSTD_INCDIR)" },
          libdirs = { "$(ZSTD_LIBDIR)" },
          libraries = { "zstd" },
          defines = { "_POSIX_C_SOURCE=200809L" },
@@ -65,7 +66,6 @@ build = {
       ["cheskers.book"] = "lua/cheskers/book.lua",
       ["cheskers.bots"] = "lua/cheskers/bots.lua",
       ["cheskers.chart"] = "lua/cheskers/chart.lua",
-      ["cheskers.cli"] = "lua/cheskers/cli.lua",
       ["cheskers.escape"] = "lua/cheskers/escape.lua",
       ["cheskers.experiment"] = "lua/cheskers/experiment.lua",
       ["cheskers.files"] = "lua/cheskers/files.lua",
@@ -103,19 +103,6 @@ build = {
       ["cheskers.webapi"] = "lua/cheskers/webapi.lua",
       ["cheskers.worker"] = "lua/cheskers/worker.lua",
       ["cheskers.server"] = "lua/cheskers/server.lua",
-      ["cheskers.cmd.book"] = "lua/cheskers/cmd/book.lua",
-      ["cheskers.cmd.check"] = "lua/cheskers/cmd/check.lua",
-      ["cheskers.cmd.design"] = "lua/cheskers/cmd/design.lua",
-      ["cheskers.cmd.experiment"] = "lua/cheskers/cmd/experiment.lua",
-      ["cheskers.cmd.help"] = "lua/cheskers/cmd/help.lua",
-      ["cheskers.cmd.match"] = "lua/cheskers/cmd/match.lua",
-      ["cheskers.cmd.tournament"] = "lua/cheskers/cmd/tournament.lua",
-      ["cheskers.cmd.mine"] = "lua/cheskers/cmd/mine.lua",
-      ["cheskers.cmd.report"] = "lua/cheskers/cmd/report.lua",
-      ["cheskers.cmd.rules"] = "lua/cheskers/cmd/rules.lua",
-      ["cheskers.cmd.serve"] = "lua/cheskers/cmd/serve.lua",
-      ["cheskers.cmd.tb"] = "lua/cheskers/cmd/tb.lua",
-      ["cheskers.cmd.tune"] = "lua/cheskers/cmd/tune.lua",
    },
    copy_directories = { "docs" },
 }

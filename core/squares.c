@@ -9,7 +9,7 @@
  *   eval.c -> tb_index.c (the tables' index) -> tb_file.c (their files) ->
  *   tb.c -> search_tt.c, search_tb.c (the engine's context and
  *   its tablebase probes) -> search.c, solve.c, tb_build.c
- * (tests/layers_test.sh checks it on the built objects.)
+ * (tests/tools/layers_test.sh checks it on the built objects.)
  */
 #include "internal.h"
 

@@ -10,7 +10,7 @@
  * status.
  *
  * The Lua library is found in the source tree next to the executable
- * (<dir of /proc/self/exe>/lua/), in <that dir>/../share/lua/5.4 and where
+ * (<dir of /proc/self/exe>/lua/, the program's own Lua in repl/), in <that dir>/../share/lua/5.4 and where
  * `make install` puts it (CHESKERS_LUADIR), ahead of the usual LUA_PATH.
  */
 #include <limits.h>
@@ -46,7 +46,9 @@ static void preload(lua_State *L, const char *name, lua_CFunction open)
 
 /* Prepends to package.path (each with its ?.lua and ?/init.lua entries, so
  * that require "cheskers" finds cheskers/init.lua), in this order: the
- * source tree's lua/ (beside the executable), the installed tree relative to the executable
+ * source tree's lua/ (beside the executable: the library) and repl/ (the
+ * program's cheskers.cli and cheskers.cmd.WORD, repl/cheskers/), the
+ * installed tree relative to the executable
  * (<bin>/../share/lua/5.4, so a relocated or DESTDIR install works) and
  * CHESKERS_LUADIR (where `make install` put it). The REPL's own modules
  * (repl.session, repl.commands.game, ...) are found as <exe dir>/?.lua in
@@ -69,6 +71,8 @@ static void set_path(lua_State *L)
             luaL_addstring(&b, "/lua/?.lua;");
             luaL_addstring(&b, exe);
             luaL_addstring(&b, "/lua/?/init.lua;");
+            luaL_addstring(&b, exe);
+            luaL_addstring(&b, "/repl/?.lua;");
             luaL_addstring(&b, exe);
             luaL_addstring(&b, "/?.lua;");
             luaL_addstring(&b, exe);

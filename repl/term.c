@@ -12,7 +12,7 @@
  *   run(f, ...)           -> true, results... | false, error, traceback
  *   listdir(path)         -> array of names | nil, message
  * (whether a file is a terminal, and the clock: cheskers.isatty and
- * cheskers.clock, lua/lsys.c)
+ * cheskers.clock, lua/binding/lsys.c)
  *
  * Input: GNU readline when standard input is a terminal, else a plain
  * stdio reader (no prompt is printed unless one is given).

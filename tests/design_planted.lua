@@ -1,6 +1,6 @@
 -- tests/design_planted.lua - the planted-truth checks of design search
 -- (issue 33; docs/notes/findings.md, "Design search"), shared by
--- tests/design_spec.lua (small budgets, make test) and `make design-check`
+-- tests/library/design_spec.lua (small budgets, make test) and `make design-check`
 -- (larger ones, make check-all), which runs this file:
 --   ./cheskers tests/design_planted.lua [large]
 -- prints each check's numbers and exits 1 when one fails. The truths are

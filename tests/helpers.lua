@@ -103,6 +103,13 @@ function H.read_file(path)
   return s
 end
 
+-- Whether a file can be opened for reading.
+function H.exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
 -- Writes text to a file (raises when it cannot); returns the path.
 function H.write_file(path, text)
   local f = assert(io.open(path, "wb"))

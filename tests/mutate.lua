@@ -32,35 +32,35 @@
 -- of the score.
 
 local CORE_TESTS = {
-  "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/edges_spec.lua tests/rules_spec.lua "
-    .. "tests/perft_spec.lua tests/binding_spec.lua tests/rulestext_spec.lua tests/record_spec.lua "
-    .. "tests/engine_spec.lua tests/misuse_spec.lua tests/conformance_spec.lua "
-    .. "tests/property_spec.lua tests/puzzle_spec.lua",
-  "sh tests/search_signature_test.sh",
-  "sh tests/status_test.sh",
-  "sh tests/search_test.sh",
-  "sh tests/solve_test.sh",
+  "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/edges_spec.lua tests/core/rules_spec.lua "
+    .. "tests/core/perft_spec.lua tests/binding/binding_spec.lua tests/library/rulestext_spec.lua tests/library/record_spec.lua "
+    .. "tests/core/engine_spec.lua tests/binding/misuse_spec.lua tests/core/conformance_spec.lua "
+    .. "tests/core/property_spec.lua tests/library/puzzle_spec.lua",
+  "sh tests/core/search_signature_test.sh",
+  "sh tests/core/status_test.sh",
+  "sh tests/core/search_test.sh",
+  "sh tests/core/solve_test.sh",
 }
 
 -- Suites run first (before CORE_TESTS) for a mutant of these files only:
 -- they are slow, and only these files' mutants can fail them alone.
 local FILE_TESTS = {
-  ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
-                    "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
-  ["core/tb_index.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
-                          "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
-  ["core/tb_file.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh",
-                         "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
-  ["core/solve.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
-  ["core/search_tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tbuse_spec.lua" },
-  ["core/status.c"] = { "sh tests/status_test.sh" },
-  ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/tb_spec.lua", "sh tests/tb_test.sh" },
+  ["core/tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tb_spec.lua", "sh tests/core/tb_test.sh",
+                    "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tbuse_spec.lua" },
+  ["core/tb_index.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tb_spec.lua", "sh tests/core/tb_test.sh",
+                          "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tbuse_spec.lua" },
+  ["core/tb_file.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tb_spec.lua", "sh tests/core/tb_test.sh",
+                         "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tbuse_spec.lua" },
+  ["core/solve.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tbuse_spec.lua" },
+  ["core/search_tb.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tbuse_spec.lua" },
+  ["core/status.c"] = { "sh tests/core/status_test.sh" },
+  ["core/tb_build.c"] = { "lua5.4 /usr/bin/busted --no-keep-going -o TAP tests/core/tb_spec.lua", "sh tests/core/tb_test.sh" },
   -- the C API's edges that the binding never reaches (a second, quick)
-  ["core/board.c"] = { "sh tests/capi_test.sh" },
-  ["core/squares.c"] = { "sh tests/capi_test.sh" },
-  ["core/result.c"] = { "sh tests/capi_test.sh" },
-  ["core/movetext.c"] = { "sh tests/capi_test.sh" },
-  ["core/rules.c"] = { "sh tests/capi_test.sh" },
+  ["core/board.c"] = { "sh tests/core/capi_test.sh" },
+  ["core/squares.c"] = { "sh tests/core/capi_test.sh" },
+  ["core/result.c"] = { "sh tests/core/capi_test.sh" },
+  ["core/movetext.c"] = { "sh tests/core/capi_test.sh" },
+  ["core/rules.c"] = { "sh tests/core/capi_test.sh" },
 }
 
 -- Each operator: a name, a Lua pattern found on the line, its replacement.

@@ -45,7 +45,7 @@ for cc in ${COMPILERS:-gcc clang}; do
       'int luaopen_selftest(lua_State *L) { lua_pushcfunction(L, boom); return 1; }' >"$mirror/selftest.c"
     printf '%s\n' 'describe("sanitizer self-test", function()' \
       '  it("overflows the heap", function() require("selftest")() end)' 'end)' \
-      >"$mirror/tests/zz_selftest_spec.lua"
+      >"$mirror/tests/binding/zz_selftest_spec.lua"
     $cc $opt -shared -fPIC $(pkg-config --cflags lua5.4) "$mirror/selftest.c" -o "$mirror/selftest.so"
   fi
   rm -f "$logdir"/asan.* "$logdir"/ubsan.*

@@ -6,7 +6,7 @@
 -- cheskers.report's.
 --
 -- An experiment file returns a table (docs/guide/experiments.md has the table of
--- fields; tests/experiment_spec.lua checks that it names these and no others):
+-- fields; tests/library/experiment_spec.lua checks that it names these and no others):
 --   name        = "majority",           -- default: the file name
 --   description = "what is compared",
 --   games       = 200,                  -- games per variant (--games overrides)

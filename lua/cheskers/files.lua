@@ -1,7 +1,7 @@
 -- cheskers.files - the one owner that opens the files a user names: weights
 -- files and the fitted-weights cache, experiment, rules, puzzle, record,
 -- openings and bot files, results files, the REPL's `load` and `weights`.
--- Every one is read by cheskers.read_file (lua/lsys.c): opened without
+-- Every one is read by cheskers.read_file (lua/binding/lsys.c): opened without
 -- blocking and looked at before anything is read, so a folder, a FIFO, a
 -- device or a socket is refused by name at once (a FIFO in a shared cache
 -- never hangs the program), and a file larger than the cap of its kind is
@@ -47,7 +47,7 @@
 -- are opened by the core itself (core/tb.c: by names it makes, also with
 -- O_NONBLOCK, regular files only); a script run as `cheskers FILE` by Lua's
 -- loadfile (it may be a pipe: cheskers <(...)).
-local cheskers = require "cheskers.core"   -- (read_file: lua/lsys.c)
+local cheskers = require "cheskers.core"   -- (read_file: lua/binding/lsys.c)
 
 local M = {}
 

@@ -1,7 +1,7 @@
 -- cheskers/init.lua - the module "cheskers": the C core (cheskers.core,
--- built from lua/*.c) with what is written in Lua added on first use:
+-- built from lua/binding/*.c) with what is written in Lua added on first use:
 -- cheskers.puzzle and cheskers.svg load when first indexed. (b:svg(opts) is
--- a method of the binding, lua/lboard.c, which requires cheskers.svg when
+-- a method of the binding, lua/binding/lboard.c, which requires cheskers.svg when
 -- called: nothing here patches the C types; docs/reference/lua_api.md.)
 local core = require "cheskers.core"
 

@@ -1,6 +1,6 @@
 -- cheskers.sandbox: the one sandbox for untrusted Lua (puzzle files, --sandbox
 -- bots, rule-spec literals). It owns the environment a box sees, the budget
--- (instructions, memory held, time: lua/lsandbox.c), the string-metatable
+-- (instructions, memory held, time: lua/binding/lsandbox.c), the string-metatable
 -- guard, text-only loading with size and nesting checks, data copying, and
 -- the names of loaded files in messages.
 --

@@ -9,7 +9,7 @@
 -- wins end in a promotion and a chase with several winning moves a turn).
 -- Checked by cheskers check --tb tb5 scripts/puzzles/studies5.lua (make check-studies5 TB=tb5).
 -- Every one is a win in at most 10 moves: make test checks them with the solver alone, and
--- those of KKC v KK against that table (tests/studies_spec.lua).
+-- those of KKC v KK against that table (tests/library/studies_spec.lua).
 return {
   {
     title = "KCP v KK: White to play wins in 10",

@@ -14,7 +14,7 @@
 # on every machine, and the program at the same path ($CHESKERS, absolute).
 # A finished unit is never built again: rerun the same command after an
 # interruption or a failed job. The files are byte for byte those of one
-# `cheskers tb build --pieces PIECES` (tests/tb_parallel_test.sh).
+# `cheskers tb build --pieces PIECES` (tests/program/tb_parallel_test.sh).
 #
 # DIR, SPEC and the program may hold any character (braces, percent signs,
 # quotes, spaces, line ends): the jobs get them from the environment

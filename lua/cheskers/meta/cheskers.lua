@@ -2,7 +2,7 @@
 -- lua/cheskers/meta/cheskers.lua - LuaLS annotations of the `cheskers` module
 -- (docs/reference/lua_api.md is the reference): the module, boards, move objects,
 -- cheskers.engine and cheskers.tb, so that editors complete board methods and
--- move fields. Definitions only: nothing here runs. tests/annotations_spec.lua
+-- move fields. Definitions only: nothing here runs. tests/binding/annotations_spec.lua
 -- checks it against the module and the docs.
 -- luacheck: no unused (stubs: their arguments and the classes are for the editor)
 

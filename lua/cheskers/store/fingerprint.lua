@@ -26,7 +26,7 @@ end
 -- (default weights and options, fixed depths) from fixed positions: their
 -- nodes, moves and scores, as chess engines keep a bench signature. A
 -- change of the search, the evaluation or the move generation changes it
--- (tests/search_signature_test.sh pins the same kind of numbers); a faster
+-- (tests/core/search_signature_test.sh pins the same kind of numbers); a faster
 -- program that searches the same does not. Made once a process.
 local SIGNATURE_POSITIONS = {
   { cheskers.START, 6 },

@@ -1,0 +1,282 @@
+#!/usr/bin/python3
+"""tests/program/board_check.py - the analysis board in a real browser (headless
+Chromium through Debian's chromium-driver and python3-selenium), TAP: load
+the board, play a three-jump chain by clicks, promote, see a refused move explained
+in the REPL's words, see analysis lines arrive and stop, see the tables'
+verdicts in a 3-piece position, solve a puzzle, export and re-import a
+record, and check what the server holds afterwards; then a variation
+promoted and deleted, Home and End, and a bot's move. A screenshot of each
+step is taken into a folder of $TMPDIR, removed at the end unless
+BOARD_SHOTS=DIR names a folder to copy them to. Run by tests/program/board_test.sh."""
+import json, os, re, shutil, subprocess, sys, tempfile, time, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHESKERS = os.environ.get("CHESKERS", os.path.join(ROOT, "cheskers"))
+TMP = tempfile.mkdtemp(prefix="board-")
+# Chromium's profile and its own temporary files go to a short folder of /tmp:
+# a profile under tests/run.sh's long TMPDIR gives socket paths over the
+# system's 108 characters, and Chromium does not start
+BROWSER_TMP = tempfile.mkdtemp(prefix="chk-", dir="/tmp")
+SHOTS = os.path.join(TMP, "shots")
+os.makedirs(SHOTS)
+n = 0
+failed = 0
+START = None
+
+
+def ok(cond, name, diag=""):
+    global n, failed
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
+    if not cond:
+        failed += 1
+        for line in str(diag).splitlines()[:20]:
+            print("#   " + line)
+    sys.stdout.flush()
+
+
+def shot(drv, name):
+    drv.save_screenshot(os.path.join(SHOTS, "%02d-%s.png" % (n, name)))
+
+
+def main():
+    tb = os.path.join(TMP, "tb")
+    subprocess.run([CHESKERS, "tb", "build", "--pieces", "3", "--dir", tb], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    err = open(os.path.join(TMP, "serve.err"), "w")
+    srv = subprocess.Popen([CHESKERS, "serve", "--port", "0", "--tb", tb, "--bot", "random", "--puzzles",
+                            os.path.join(ROOT, "scripts", "puzzles", "win-in-1.lua")],
+                           stdout=subprocess.PIPE, stderr=err, text=True, cwd=TMP)
+    url = None
+    while url is None:
+        line = srv.stdout.readline()
+        if not line:
+            print("Bail out! cheskers serve did not start")
+            return
+        m = re.search(r"(http://\S+)", line)
+        url = m and m.group(1)
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1280,1000", "--user-data-dir=" + os.path.join(BROWSER_TMP, "profile")):
+        opts.add_argument(a)
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    env = dict(os.environ, TMPDIR=BROWSER_TMP)
+    drv = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env=env),
+                           options=opts)
+    try:
+        run(drv, url)
+    finally:
+        drv.quit()
+        srv.terminate()
+        srv.wait(20)
+        err.close()
+        if failed:
+            print("# server's stderr: " + open(os.path.join(TMP, "serve.err")).read()[-2000:].replace("\n", "\n# "))
+    print("1..%d" % n)
+
+
+def api(url, path, body=None):
+    base, token = url.split("/?token=")
+    req = urllib.request.Request(base + "/api/" + path, data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"X-Cheskers-Token": token})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read().decode())
+
+
+def wait(drv, pred, seconds=20):
+    try:
+        return WebDriverWait(drv, seconds, poll_frequency=0.1).until(lambda d: pred())
+    except Exception:
+        return False
+
+
+def fresh(f):
+    """f() again while the page redraws under it: the board is drawn anew
+    after each answer of the server, so an element found a moment before
+    may be gone (stale) by the time it is used."""
+    for _ in range(50):
+        try:
+            return f()
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    return f()
+
+
+def click(drv, sq):
+    fresh(lambda: drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq).click())
+
+
+def classes(drv, sq):
+    return fresh(lambda: drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq).get_attribute("class"))
+
+
+def text(drv, id_):
+    return fresh(lambda: drv.find_element(By.ID, id_).text)
+
+
+def set_fen(drv, fen):
+    box = drv.find_element(By.ID, "fen")
+    box.clear()
+    box.send_keys(fen + Keys.ENTER)
+    wait(drv, lambda: drv.find_element(By.ID, "fen").get_attribute("value").startswith(fen.split(" ")[0]))
+    drv.execute_script("document.activeElement.blur()")
+
+
+def piece_at(drv, sq):
+    def get():
+        els = drv.find_elements(By.CSS_SELECTOR, 'g.pc[data-sq="%s"]' % sq)
+        return els[0].get_attribute("data-piece") if els else None
+    return fresh(get)
+
+
+def run(drv, url):
+    t0 = time.time()
+    drv.get(url)
+    ok(wait(drv, lambda: drv.execute_script("return document.body.dataset.ready") == "1"),
+       "the board loads", drv.page_source[:500])
+    ok(len(drv.find_elements(By.CSS_SELECTOR, "g.pc")) == 24 and text(drv, "turn") == "Black to move",
+       "the start position: 24 pieces, Black to move", text(drv, "turn"))
+    shot(drv, "board")
+
+    # a three-jump chain, square by square, continuations shown
+    set_fen(drv, "7k/8/5p2/8/3p4/8/1p6/K7 w")
+    click(drv, "a1")
+    ok("sq-target" in classes(drv, "c3"), "a piece selected shows where it can go", classes(drv, "c3"))
+    click(drv, "c3")
+    ok("sq-target" in classes(drv, "e5") and "continue" in text(drv, "message"),
+       "after the first jump, the continuation is shown", text(drv, "message"))
+    shot(drv, "chain-step")
+    click(drv, "e5")
+    click(drv, "g7")
+    ok(wait(drv, lambda: piece_at(drv, "g7") == "K" and piece_at(drv, "d4") is None and
+            text(drv, "turn") == "Black to move"), "the three-jump chain is played: three pieces taken",
+       drv.find_element(By.ID, "tree").text)
+    ok("a1xc3xe5xg7" in text(drv, "tree"), "the move list shows it", text(drv, "tree"))
+    shot(drv, "chain-done")
+
+    # a promotion offers the kinds the rules allow
+    set_fen(drv, "8/6P1/8/8/8/8/8/K5k1 w")
+    click(drv, "g7")
+    click(drv, "h8")
+    kinds = sorted(b.get_attribute("data-promotion") for b in drv.find_elements(By.CSS_SELECTOR, "#promo button"))
+    ok(kinds == ["B", "C", "K"], "a promotion offers the kinds the rules allow", kinds)
+    drv.find_element(By.CSS_SELECTOR, '#promo button[data-promotion="C"]').click()
+    ok(wait(drv, lambda: piece_at(drv, "h8") == "C"), "and plays the one chosen", piece_at(drv, "h8"))
+
+    # a refused move, in the REPL's words
+    set_fen(drv, START)
+    click(drv, "d6")
+    click(drv, "d4")
+    ok(wait(drv, lambda: text(drv, "message").startswith("illegal move d6-d4")), "a refused move is explained",
+       text(drv, "message"))
+    repl = subprocess.run([CHESKERS, "-c", "d6-d4"], capture_output=True, text=True, cwd=TMP)
+    ok(text(drv, "message") in (repl.stdout + repl.stderr), "in the REPL's words",
+       "page: %s\nREPL: %s" % (text(drv, "message"), repl.stdout + repl.stderr))
+    shot(drv, "refused")
+
+    # analysis: lines arrive, then stop
+    drv.find_element(By.TAG_NAME, "body").send_keys(" ")
+    ok(wait(drv, lambda: len(drv.find_elements(By.CSS_SELECTOR, "#lines .line")) > 0 and
+            re.search(r" d([3-9]|\d\d) ", text(drv, "lines"))), "analysis lines arrive", text(drv, "lines"))
+    shot(drv, "analysis")
+    drv.find_element(By.TAG_NAME, "body").send_keys(" ")
+    ok(wait(drv, lambda: api(url, "state")["workers"] == 0), "a key stops the analysis: no search left running",
+       api(url, "state"))
+    ok(text(drv, "status") == "stopped", "the page says so", text(drv, "status"))
+
+    # tablebases in a 3-piece position
+    set_fen(drv, "8/8/8/8/8/2k5/1P6/K7 w")
+    ok(wait(drv, lambda: len(drv.find_elements(By.CSS_SELECTOR, "#tb .tb-move")) > 0),
+       "the tables' verdict is shown for each move", text(drv, "tb"))
+    ok(all(re.search(r"(win in \d+|draw|loss in \d+)$", e.text)
+           for e in drv.find_elements(By.CSS_SELECTOR, "#tb .tb-move")), "as the REPL's tb words it", text(drv, "tb"))
+    shot(drv, "tablebases")
+
+    # a puzzle of the collection, solved
+    Select(drv.find_element(By.ID, "puzzle-file")).select_by_visible_text("win-in-1.lua")
+    ok(wait(drv, lambda: len(drv.find_elements(By.CSS_SELECTOR, "#puzzle option")) > 0), "the puzzle file opens")
+    drv.find_element(By.ID, "puzzle-open").click()
+    pz = api(url, "puzzle/read", {"name": "win-in-1.lua"})["puzzles"][0]
+    ok(wait(drv, lambda: text(drv, "puzzle-info") == pz["goal"]), "the puzzle's goal is shown", text(drv, "puzzle-info"))
+    drv.find_element(By.ID, "hint").click()
+    first = api(url, "position", {"fen": pz["fen"], "rules": pz.get("rules") or ""})
+    move = [m for m in first["moves"] if m["text"] == pz["solution"][0]][0]
+    ok(wait(drv, lambda: text(drv, "message").startswith("Hint: move the piece on")), "a hint", text(drv, "message"))
+    click(drv, move["from"])
+    for sq in move["path"]:
+        click(drv, sq)
+    ok(wait(drv, lambda: text(drv, "message").startswith("Solved!")), "the puzzle is solved", text(drv, "message"))
+    shot(drv, "puzzle")
+
+    # export a record, then read it back
+    drv.execute_script("document.getElementById('preset').value = ''")
+    set_fen(drv, START)
+    click(drv, "d6"); click(drv, "e5")
+    wait(drv, lambda: text(drv, "turn") == "White to move")
+    click(drv, "c3"); click(drv, "d4")
+    wait(drv, lambda: text(drv, "turn") == "Black to move")
+    drv.find_element(By.ID, "export").click()
+    ok(wait(drv, lambda: "1. d6-e5 c3-d4" in drv.find_element(By.ID, "record").get_attribute("value")),
+       "the record is exported", drv.find_element(By.ID, "record").get_attribute("value"))
+    record = drv.find_element(By.ID, "record").get_attribute("value")
+    drv.find_element(By.ID, "first").click()
+    wait(drv, lambda: text(drv, "turn") == "Black to move" and piece_at(drv, "d6") == "p")
+    box = drv.find_element(By.ID, "record")
+    box.clear()
+    box.send_keys(record)
+    drv.find_element(By.ID, "import").click()
+    ok(wait(drv, lambda: text(drv, "message").startswith("record imported: 2 moves") and piece_at(drv, "d4") == "P"),
+       "and imported again: the same line, the position after it", text(drv, "message"))
+    shot(drv, "record")
+    ok(wait(drv, lambda: (api(url, "state")["pages"] or [{}])[0].get("position", {}).get("moves") == ["d6-e5", "c3-d4"]),
+       "the server holds the page's line", api(url, "state"))
+    # the move tree: a variation, promoted, deleted; the keys
+    body = drv.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(drv, lambda: text(drv, "turn") == "White to move")
+    click(drv, "e3"); click(drv, "d4")
+    ok(wait(drv, lambda: "( e3-d4 )" in text(drv, "tree")),
+       "another move from an earlier position starts a variation", text(drv, "tree"))
+    drv.find_element(By.ID, "promote").click()
+    ok(wait(drv, lambda: text(drv, "tree").startswith("1. d6-e5 e3-d4")), "a variation promoted becomes the main line",
+       text(drv, "tree"))
+    drv.find_element(By.ID, "delete").click()
+    ok(wait(drv, lambda: "e3-d4" not in text(drv, "tree") and "c3-d4" in text(drv, "tree")), "and deleted",
+       text(drv, "tree"))
+    body.send_keys(Keys.HOME)
+    ok(wait(drv, lambda: piece_at(drv, "d6") == "p" and piece_at(drv, "e5") is None), "Home goes to the start")
+    body.send_keys(Keys.END)
+    ok(wait(drv, lambda: piece_at(drv, "d4") == "P" and text(drv, "turn") == "Black to move"), "End to the line's end")
+    Select(drv.find_element(By.ID, "bot")).select_by_visible_text("random")
+    drv.find_element(By.ID, "botmove").click()
+    ok(wait(drv, lambda: text(drv, "turn") == "White to move" and len(text(drv, "tree").split()) >= 5),
+       "a bot plays its move", text(drv, "tree"))
+
+    # (the API's refusals are answers with status 400: the console notes them
+    # as failed loads, source "network"; an error of the page's code is not)
+    logs = [c for c in drv.get_log("browser") if c["level"] == "SEVERE" and c.get("source") != "network"]
+    ok(not logs, "no error of the page's code in the browser's console", logs)
+    ok(time.time() - t0 < 60, "the whole walk takes under a minute", time.time() - t0)
+
+
+if __name__ == "__main__":
+    START = subprocess.run([CHESKERS, "-e", "print(require('cheskers').START)"], capture_output=True,
+                           text=True).stdout.strip()
+    try:
+        main()
+    finally:
+        keep = os.environ.get("BOARD_SHOTS")
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            for f in os.listdir(SHOTS):
+                shutil.copy(os.path.join(SHOTS, f), keep)
+        shutil.rmtree(TMP, ignore_errors=True)
+        shutil.rmtree(BROWSER_TMP, ignore_errors=True)
+    sys.exit(1 if failed else 0)
