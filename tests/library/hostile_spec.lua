@@ -1072,7 +1072,7 @@ describe("attacks of the third round", function()
       local forged, n = data:gsub(forge[1], forge[2], 1)
       assert.equal(1, n, forge[1])
       H.write_file(out, forged)
-      refused(run, 1, "m.jsonl: game 1: " .. forge[3])
+      refused(run, 1, "m.jsonl, line 2: " .. forge[3])   -- (the store refuses a forged value by its line)
     end
   end)
 end)
