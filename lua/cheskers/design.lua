@@ -60,6 +60,7 @@ local stats = require "cheskers.stats"
 local store = require "cheskers.store"
 local luadata = require "cheskers.luadata"
 local escape = require "cheskers.escape"
+local number = require("cheskers.numbers").spec   -- the declared ranges of the numbers users write
 
 local M = {}
 
@@ -168,13 +169,15 @@ local function space_spec()
   return S.record { fields = fields, what = "a table of rule options to lists of values" }
 end
 
+local BOUND = number "design target"
 local RANGE = S.test(function(v)
-  return type(v) == "table" and #v == 2 and type(v[1]) == "number" and type(v[2]) == "number" and v[1] <= v[2]
-end, "{low, high} with low <= high")
+  return type(v) == "table" and #v == 2 and S.read(v[1], BOUND) ~= nil and S.read(v[2], BOUND) ~= nil
+         and v[1] <= v[2]
+end, ("{low, high} with low <= high, each from %s to %s"):format(BOUND.min, BOUND.max))
 
 local function read_target(t, where)
   local spec = S.record {
-    fields = { measure = S.one_of(M.MEASURE_NAMES), within = RANGE, at_most = "number", at_least = "number",
+    fields = { measure = S.one_of(M.MEASURE_NAMES), within = RANGE, at_most = BOUND, at_least = BOUND,
                goal = S.one_of { "min", "max" } },
     required = { "measure" }, what = "{measure = NAME, within = {lo, hi} | at_most = x | at_least = x | goal = 'min'}",
   }
@@ -193,7 +196,7 @@ local function file_spec()
   local X = experiment.schema().fields
   FILE = S.record {
     fields = {
-      name = X.name, description = "string", seed = "integer",
+      name = X.name, description = "string", seed = number "--seed",
       space = space_spec(),
       constraints = S.list("function", { min = 1 }),
       base = "table",
@@ -203,12 +206,12 @@ local function file_spec()
                            what = "{bots = SPEC | strengths = {...}, limits, fitted}" },
       max_plies = X.max_plies, random_plies = X.random_plies, material_every = X.material_every,
       thresholds = X.thresholds,
-      racing = S.record { fields = { round = S.int { min = 1 }, looks = S.int { min = 1 },
+      racing = S.record { fields = { round = number "design round", looks = number "design looks",
                                      alpha = S.num { above = 0, max = 0.5 } },
                           what = "{round = GAMES, looks = K, alpha = A}" },
-      budget = S.record { fields = { games = S.int { min = 1 }, time = S.num { above = 0 } },
+      budget = S.record { fields = { games = number "design --budget", time = number "design --time" },
                           what = "{games = N, time = SECONDS}" },
-      proposer = S.record { fields = { candidates = S.int { min = 1 }, initial = S.int { min = 1 } },
+      proposer = S.record { fields = { candidates = number "design candidates", initial = number "design candidates" },
                             what = "{candidates = N, initial = N}" },
     },
     required = { "space", "targets" },

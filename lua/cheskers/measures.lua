@@ -54,7 +54,7 @@ M.LABELS = {
   uncertainty = "uncertainty (share of positions near 0)",
 }
 
-local PAWNS = S.num { min = 0 }
+local PAWNS = require("cheskers.numbers").spec "thresholds"
 M.THRESHOLDS = S.record { fields = { drama = PAWNS, lead = PAWNS, killer = PAWNS, doubt = PAWNS },
                           what = "{drama =, lead =, killer =, doubt =} in pawns" }
 

@@ -60,6 +60,7 @@ N.DECLARED = {
   ["plies"] = int { min = 0, max = N.MAX_PLIES },
   ["every"] = int { min = 1, max = N.MAX_PLIES },
   ["strength"] = int { min = 1, max = N.MAX_NODES },
+  ["thresholds"] = num { min = 0, max = 1000 },             -- pawns, of experiment and design files (cheskers.measures)
   ["--seed"] = int { min = math.mininteger, max = math.maxinteger },
   ["--nodes"] = int { min = 1, max = N.MAX_NODES },
   ["--time"] = num { above = 0, max = N.MAX_SECONDS },
@@ -88,6 +89,13 @@ N.DECLARED = {
   -- design
   ["design --budget"] = int { min = 1, max = N.MAX_GAMES },
   ["design --time"] = num { above = 0, max = 366 * 86400 },    -- wall-clock seconds of a whole search
+  -- design files (cheskers.design): budget = {games, time} are --budget's and --time's;
+  -- racing's games a round and looks, the proposer's candidates, and a target's bounds
+  -- (every measure lies within a game's length: scores, rates, plies, piece values)
+  ["design round"] = int { min = 1, max = N.MAX_GAMES },
+  ["design looks"] = int { min = 1, max = 1000 },
+  ["design candidates"] = int { min = 1, max = 100000 },
+  ["design target"] = num { min = -N.MAX_PLIES, max = N.MAX_PLIES },
   -- serve
   ["serve --port"] = int { min = 0, max = 65535 },
   ["serve --max-analyses"] = int { min = 1, max = 1000 },

@@ -25,7 +25,8 @@
 --   puzzle.not_covered(b, tables) -> "no table covers this position (5
 --       pieces): the tables in tb go to 4 pieces; build them with `...`"
 --   puzzle.build_hint(b [, dir [, pieces]]) -> "cheskers tb build --pieces N
---       [--rules 'SPEC'] [--dir DIR]": the tables b needs
+--       [--rules 'SPEC'] [--dir DIR]": the tables b needs (DIR quoted for sh
+--       when it holds more than letters, digits and -_./=:,@)
 --   puzzle.tables([dir])         -> the tables of dir, else of $CHESKERS_TB
 --       when it is set, else nil (for check --tb and mine --tb)
 --   puzzle.format_report(r)      -> text for people
@@ -630,7 +631,7 @@ function puzzle.build_hint(b, dir, pieces)
   local text = require("cheskers.rulespec").format(r)
   return string.format("cheskers tb build --pieces %d%s%s", n,
     text ~= "golomb" and (" --rules '" .. text:gsub("'", "'\\''") .. "'") or "",
-    dir and (" --dir " .. dir) or "")
+    dir and (" --dir " .. (dir:match("^[%w%-_./=:,@]+$") and dir or "'" .. dir:gsub("'", "'\\''") .. "'")) or "")
 end
 
 -- Why tables t say nothing of board b (b:probe(t) gave nothing): "no

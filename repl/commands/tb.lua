@@ -9,6 +9,7 @@ local registry = require "repl.registry"
 local draw = require "repl.draw"
 local puzzle = require "cheskers.puzzle"
 local tbmoves = require "cheskers.tbmoves"
+local escape = require "cheskers.escape"
 
 local tb = {}
 
@@ -65,13 +66,13 @@ local function set_dir(S, dir)
   registry.settings.tb = dir
   local t = draw.tables(true)
   local n = t:max_pieces(S.board) or 0
-  if n < 2 then
-    S:print(string.format("tablebases: %s (no tables for these rules there yet: %s)", dir,
-      puzzle.build_hint(S.board, dir)))
+  if n < 2 then   -- (the folder's name as typed or completed from a listing: escaped for the terminal)
+    S:print(escape.console(string.format("tablebases: %s (no tables for these rules there yet: %s)", dir,
+      puzzle.build_hint(S.board, dir))))
     return
   end
   local most, count = largest_tables(t, S.board)
-  S:print(string.format("tablebases: %s (every position with up to %d pieces%s)", dir, n,
+  S:print(string.format("tablebases: %s (every position with up to %d pieces%s)", escape.console(dir), n,
     most > n and (", and %s of %s"):format(cheskers.plural(count, "table"), cheskers.plural(most, "piece")) or ""))
 end
 

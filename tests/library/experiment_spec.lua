@@ -177,7 +177,7 @@ describe("experiment files", function()
     { { thresholds = { dramma = 1 }, variants = { { name = "a" } } },
       "x.lua: thresholds: unknown field 'dramma' (did you mean 'drama'?)" },
     { { thresholds = { drama = -1 }, variants = { { name = "a" } } },
-      "x.lua: thresholds: drama must be a number >= 0, not -1" },
+      "x.lua: thresholds: drama must be a number from 0 to 1000, not -1" },
     { { trace = "deep", variants = { { name = "a" } } },
       "x.lua: trace must be 'eval' or false or {depth = 1..6}, not 'deep'" },
     { { trace = { depth = 9 }, variants = { { name = "a" } } },

@@ -272,6 +272,83 @@ describe("cheskers.numbers: every numeric option of every surface, tried with ho
   end)
 end)
 
+describe("design files: every number has a declared maximum and refuses the hostile values in one line", function()
+  local design = require "cheskers.design"
+  -- the hostile values as a Lua data file writes them (a 10,000-digit literal and 2^63 are floats there)
+  local LITERALS = { "0", "-1", "2147483648", "4294967297", "9223372036854775808", "1e999", "0/0", '""',
+                     ("9"):rep(10000) }
+
+  -- The paths ({"racing", "round"}) and specs of the numbers of a record spec, and of its records.
+  local function numbers_of(spec, path, out)
+    for _, name in ipairs(S.fields(spec)) do
+      local f = spec.fields[name]
+      local p = { table.unpack(path) }
+      p[#p + 1] = name
+      if f == "integer" or f == "number" or type(f) == "table" and (f.kind == "int" or f.kind == "num") then
+        out[#out + 1] = { path = p, spec = f }
+      elseif type(f) == "table" and f.kind == "record" then
+        numbers_of(f, p, out)
+      end
+    end
+    return out
+  end
+
+  local function file_with(path, lua)
+    local parts = { "name = 't'", "space = { majority = { true } }", "players = { bots = 'random' }" }
+    local target = "{ measure = 'draws', at_most = 0.5 }"
+    if path[1] == "targets" then
+      target = path[2] == "within" and ("{ measure = 'draws', within = { %s, %s } }"):format(lua, lua)
+               or ("{ measure = 'draws', %s = %s }"):format(path[2], lua)
+    else
+      local text = lua
+      for i = #path, 2, -1 do text = ("{ %s = %s }"):format(path[i], text) end
+      parts[#parts + 1] = path[1] .. " = " .. text
+    end
+    parts[#parts + 1] = "targets = { " .. target .. " }"
+    return "return { " .. table.concat(parts, ", ") .. " }\n"
+  end
+
+  it("finds the numbers of the design schema, each with a maximum", function()
+    local found = numbers_of(design.schema(), {}, {})
+    local names = {}
+    for _, n in ipairs(found) do
+      local name = table.concat(n.path, ".")
+      names[name] = true
+      assert.is_table(n.spec, name .. " is read without a declared range")
+      assert.is_number(n.spec.max, name .. " declares no maximum")
+      assert.is_true(n.spec.max < 2 ^ 63, name)
+    end
+    for _, name in ipairs({ "seed", "racing.round", "racing.looks", "budget.games", "budget.time",
+                            "proposer.candidates", "proposer.initial", "max_plies", "random_plies" }) do
+      assert.is_true(names[name], name)
+    end
+  end)
+
+  it("a design file refuses each hostile value of each number in one line naming it, or takes it in range", function()
+    local found = numbers_of(design.schema(), {}, {})
+    for _, t in ipairs({ "at_most", "at_least", "within" }) do
+      found[#found + 1] = { path = { "targets", t }, spec = N.DECLARED["design target"] }
+    end
+    local file = H.tmpname(".lua")
+    for _, n in ipairs(found) do
+      for _, lua in ipairs(LITERALS) do
+        local what = table.concat(n.path, ".") .. " = " .. lua:sub(1, 20)
+        H.write_file(file, file_with(n.path, lua))
+        local ok, err = pcall(design.load, file)
+        local value = load("return " .. lua)()
+        if ok then
+          assert.is_true(allowed(value, n.spec) and value <= n.spec.max, what)
+        else
+          assert.is_true(one_line(err), what .. ": " .. tostring(err))
+          assert.matches(n.path[#n.path] .. " must be ", tostring(err), 1, true)
+          assert.is_true(#tostring(err) < 400, what .. ": the value is clipped")
+        end
+      end
+    end
+    os.remove(file)
+  end)
+end)
+
 describe("the program: huge numbers are one line, not a hang, a schedule or a traceback", function()
   local run = H.run_program
   local d

@@ -753,3 +753,24 @@ describe("cheskers.cli under stock lua5.4", function()
     assert.truthy(err:find("^no subcommand 'matc' %(did you mean 'match'%?%)%. Subcommands: .*match"), err)
   end)
 end)
+
+describe("tb DIR", function()
+  it("echoes the folder's name escaped: an escape sequence in it never reaches the terminal", function()
+    local registry = require "repl.registry"
+    local d = H.tmpdir()
+    local dir = d .. "/x\27[2J\27]0;t\7y"
+    assert.is_true(os.execute("mkdir '" .. dir .. "'"))
+    local S, out, err = session()
+    feed(S, "tb " .. dir, "tb " .. d .. "/none\27[31m")
+    registry.settings.tb = nil
+    H.rmdir(d)
+    local text = out.text .. err.text
+    assert.is_nil(text:find("\27", 1, true), text)
+    assert.is_nil(text:find("\7", 1, true), text)
+    assert.truthy(text:find("x\\x1b[2J\\x1b]0;t\\x07y", 1, true), text)
+    assert.truthy(text:find("none\\x1b[31m", 1, true), text)
+    -- the command it suggests works in sh for any folder name
+    local hint = require("cheskers.puzzle").build_hint(cheskers.new(), "a b'c")
+    assert.truthy(hint:find(" --dir 'a b'\\''c'$"), hint)
+  end)
+end)
