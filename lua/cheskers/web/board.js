@@ -469,7 +469,9 @@ async function savePuzzle() {
     const out = await api("puzzle/save", { rules: S.rules, fen: S.fen || (await api("position", { rules: S.rules })).fen,
       moves: line(), n: +$("save-n").value, title: $("save-title").value });
     download("puzzle.lua", out.text, "text/plain");
-    $("export-out").textContent = out.text;
+    const pre = document.createElement("pre");   // shown under its link, which stays
+    pre.textContent = out.text;
+    $("export-out").appendChild(pre);
   } catch (e) { say(e.message); }
 }
 
