@@ -330,6 +330,19 @@ def more(drv, url, pz, move):
        "a preset changes the rules shown", text(drv, "rules-shown"))
     ok(wait(drv, lambda: text(drv, "turn") == "White to move" and piece_at(drv, "d6") == "p"),
        "the start position follows: White to move", text(drv, "turn"))
+    # rule text: a misspelt name is refused with the nearest one, the rules in force kept
+    shown = text(drv, "rules-shown")
+    box = drv.find_element(By.ID, "rules")
+    box.clear()
+    box.send_keys("majorty=false" + Keys.ENTER)
+    ok(wait(drv, lambda: "unknown rule option 'majorty'" in text(drv, "message") and
+            "did you mean 'majority'" in text(drv, "message")) and text(drv, "rules-shown") == shown,
+       "misspelt rule text is refused, naming the nearest rule; the rules stay", text(drv, "message"))
+    box.clear()
+    box.send_keys("first=white capture=all" + Keys.ENTER)
+    ok(wait(drv, lambda: "capture=all" in text(drv, "rules-shown") and "first=white" in text(drv, "rules-shown")),
+       "rule text changes the rules shown", text(drv, "rules-shown"))
+    drv.execute_script("document.activeElement.blur()")
     click(drv, "c3")
     ok("sq-target" in classes(drv, "d4"), "and White's pieces move first", classes(drv, "d4"))
     click(drv, "d4")
