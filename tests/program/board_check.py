@@ -381,6 +381,20 @@ def more(drv, url, pz, move):
        svg.count('class="piece ') == 5, "the diagram is an SVG of the position: K against k and three p",
        svg[:300])
 
+    # flipped, the diagram is too: the K of a1 is drawn at the top right, not the bottom left
+    def king_at(svg):
+        m = re.search(r'class="piece white K"><circle cx="([\d.]+)" cy="([\d.]+)"', svg)
+        return m and (float(m.group(1)), float(m.group(2)))
+    old = drv.find_element(By.ID, "download-position-svg").get_attribute("href")
+    drv.find_element(By.ID, "flip").click()
+    drv.find_element(By.ID, "svg").click()
+    wait(drv, lambda: fresh(lambda: drv.find_element(By.ID, "download-position-svg").get_attribute("href")) != old)
+    flipped = download(drv, "download-position-svg")
+    drv.find_element(By.ID, "flip").click()
+    a, b = king_at(svg), king_at(flipped)
+    ok(a and b and b[0] > a[0] and b[1] < a[1], "the flipped board's diagram is flipped: a1 at the top right",
+       (a, b))
+
     # the explored position saved as a puzzle file that check reads
     set_fen(drv, pz["fen"])
     wait(drv, lambda: text(drv, "turn") == "White to move")
