@@ -280,6 +280,15 @@ def rect(drv, sq):
     return drv.find_element(By.CSS_SELECTOR, 'rect[data-sq="%s"]' % sq)
 
 
+def drag(drv, sq_from, sq_to):
+    """Presses on sq_from, moves to sq_to, releases there."""
+    def go():
+        a, b = rect(drv, sq_from), rect(drv, sq_to)
+        dx, dy = b.location["x"] - a.location["x"], b.location["y"] - a.location["y"]
+        ActionChains(drv).move_to_element(a).click_and_hold().move_by_offset(dx, dy).release().perform()
+    fresh(go)
+
+
 def download(drv, link_id):
     """The file the page's download link #link_id saves, clicked as a user
     would (the page's policy lets no script of ours read its blob)."""
@@ -299,16 +308,18 @@ def download(drv, link_id):
 def more(drv, url, pz, move):
     """A move by drag, the flip, a rules change, the address restoring it all,
     the SVG diagram, and a position saved as a puzzle file that check reads."""
-    # a move by drag: pressed on d6, released on e5
     Select(drv.find_element(By.ID, "preset")).select_by_value("")
+    # a jump chain dragged to where it ends, as the REPL takes a1xg7 for the one chain ending there
+    set_fen(drv, "7k/8/5p2/8/3p4/8/1p6/K7 w")
+    wait(drv, lambda: piece_at(drv, "a1") == "K")
+    drag(drv, "a1", "g7")
+    ok(wait(drv, lambda: piece_at(drv, "g7") == "K" and piece_at(drv, "d4") is None and
+            "a1xc3xe5xg7" in text(drv, "tree")), "a jump chain dragged to its last square is played",
+       text(drv, "tree") + "\n" + text(drv, "message"))
+    # a move by drag: pressed on d6, released on e5
     set_fen(drv, START)
     wait(drv, lambda: piece_at(drv, "d6") == "p" and text(drv, "turn") == "Black to move")
-
-    def drag():
-        a, b = rect(drv, "d6"), rect(drv, "e5")
-        dx, dy = b.location["x"] - a.location["x"], b.location["y"] - a.location["y"]
-        ActionChains(drv).move_to_element(a).click_and_hold().move_by_offset(dx, dy).release().perform()
-    fresh(drag)
+    drag(drv, "d6", "e5")
     ok(wait(drv, lambda: piece_at(drv, "e5") == "p" and piece_at(drv, "d6") is None and
             text(drv, "turn") == "White to move"), "a move by drag: d6 to e5", text(drv, "tree"))
     shot(drv, "drag")
