@@ -332,7 +332,10 @@ def more(drv, url, pz, move):
        "the board flips: a1 and h8 change places", (before, after))
     ok(piece_at(drv, "e5") == "p", "the pieces stay on their squares", piece_at(drv, "e5"))
     shot(drv, "flipped")
-    drv.find_element(By.ID, "flip").click()
+    drv.execute_script("document.activeElement.blur()")
+    drv.find_element(By.TAG_NAME, "body").send_keys("f")
+    ok(wait(drv, lambda: fresh(lambda: rect(drv, "a1").location) == before["a1"]), "the key f flips it back",
+       fresh(lambda: rect(drv, "a1").location))
 
     # a rule change: White moves first; the rules shown and the legal moves follow
     shown = text(drv, "rules-shown")
@@ -374,6 +377,8 @@ def more(drv, url, pz, move):
            text(drv, "turn") == "Black to move" and "c3-d4" in text(drv, "tree"),
            "the exported address restores the rules, the position and the line",
            "%s\n%s %s" % (link, text(drv, "rules-shown"), text(drv, "tree")))
+        ok(drv.find_element(By.ID, "rules").get_attribute("value") == "first=white capture=all",
+           "and the rules text box shows the rules restored", drv.find_element(By.ID, "rules").get_attribute("value"))
         shot(drv, "link")
     finally:
         drv.close()

@@ -524,6 +524,9 @@ function writeLink(show) {
 function readLink() {
   const h = new URLSearchParams(location.hash.slice(1));
   resetTree(h.get("fen") || "", h.get("rules") || "", (h.get("line") || "").split(" ").filter((x) => x));
+  // the rules' boxes show the rules restored, to be edited from there
+  $("rules").value = S.rules;
+  $("preset").value = [...$("preset").options].some((o) => o.value === S.rules) ? S.rules : "";
 }
 
 // ---- wiring -------------------------------------------------------------------------------------
