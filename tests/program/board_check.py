@@ -331,6 +331,9 @@ def more(drv, url, pz, move):
     ok(after["a1"] == before["h8"] and after["h8"] == before["a1"] and before["a1"]["y"] > before["h8"]["y"],
        "the board flips: a1 and h8 change places", (before, after))
     ok(piece_at(drv, "e5") == "p", "the pieces stay on their squares", piece_at(drv, "e5"))
+    drag(drv, "c3", "d4")
+    ok(wait(drv, lambda: piece_at(drv, "d4") == "P" and text(drv, "turn") == "Black to move"),
+       "a drag on the flipped board plays the move between the squares it shows", text(drv, "tree"))
     shot(drv, "flipped")
     drv.execute_script("document.activeElement.blur()")
     drv.find_element(By.TAG_NAME, "body").send_keys("f")
