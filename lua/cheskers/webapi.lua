@@ -188,6 +188,7 @@ function Ctx:play(req)
 end
 
 local tbmoves = require "cheskers.tbmoves"
+local puzzle = require "cheskers.puzzle"
 
 -- The tablebases' verdict on the position and on every legal move.
 function Ctx:probe(req)
@@ -202,7 +203,7 @@ function Ctx:probe(req)
       out.moves[i] = { move = e.text, value = e.value, distance = e.distance, text = tbmoves.value_text(e) }
     end
   else
-    out.text = "no table covers this position"
+    out.text = puzzle.not_covered(b, self.tb)   -- the REPL's words: why, and what to build
   end
   array(out.moves)
   return out
@@ -269,8 +270,6 @@ function Ctx:record_write(req)
   end
   return { text = record.write(b, tags) }
 end
-
-local puzzle = require "cheskers.puzzle"
 
 local function puzzle_table(p)
   return { title = p.title, fen = p.fen, moves = p.moves, rules = p.rules and rulespec.format(p.rules) or nil,

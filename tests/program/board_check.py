@@ -387,6 +387,12 @@ def more(drv, url, pz, move):
         drv.close()
         drv.switch_to.window(first)
 
+    # the tables follow the rules: the 3-piece tables were built for the server's rules
+    set_fen(drv, "8/8/8/8/8/2k5/1P6/K7 w")
+    ok(wait(drv, lambda: text(drv, "tb").startswith("no table covers this position (3 pieces)") and
+            "capture=all" in text(drv, "tb") and not drv.find_elements(By.CSS_SELECTOR, "#tb .tb-move")),
+       "under other rules the tables of the server's rules give no verdict", text(drv, "tb"))
+
     # the diagram: an SVG with the position's pieces
     Select(drv.find_element(By.ID, "preset")).select_by_value("")
     wait(drv, lambda: text(drv, "turn") == "Black to move" and piece_at(drv, "d4") is None)
