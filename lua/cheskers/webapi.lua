@@ -310,7 +310,12 @@ function Ctx:puzzle_save(req)
   local spec = self:rules_of(req)
   local p = { title = is_text(req.title, 200) and req.title ~= "" and req.title or nil, fen = b:fen(), goal = "win",
               moves = n, solution = type(req.moves) == "table" and #req.moves > 0 and req.moves or nil }
-  if spec ~= nil then p.rules = type(spec) == "string" and spec or rulespec.format(b:rules()) end
+  -- a puzzle file's rules are a preset name or a table of options (as mine
+  -- writes them), never rules text: cheskers check would take the text for a preset
+  if type(spec) == "table" and (spec.filter ~= nil or spec.result ~= nil) then
+    return nil, "rules with hooks (filter, result) cannot be written into puzzle files"
+  end
+  if spec ~= nil then p.rules = spec end
   local text = puzzle.serialize({ p })
   local back, lerr = puzzle.load_string(text, "(saved puzzle)")
   if not back then return nil, "the puzzle would not read back: " .. tostring(lerr) end

@@ -440,6 +440,27 @@ def more(drv, url, pz, move):
     ok(chk.returncode == 0 and '"saved by the board": OK' in chk.stdout and "1 puzzle: 1 OK" in chk.stdout,
        "cheskers check reads the saved puzzle: OK", saved + chk.stdout + chk.stderr)
 
+    # under other rules the file holds them, as check reads them
+    box = drv.find_element(By.ID, "rules")
+    box.clear()
+    box.send_keys("pawns_capture_backward=true" + Keys.ENTER)
+    wait(drv, lambda: "pawns_capture_backward=true" in text(drv, "rules-shown"))
+    drv.execute_script("document.activeElement.blur()")
+    set_fen(drv, pz["fen"])
+    wait(drv, lambda: text(drv, "turn") == "White to move")
+    click(drv, move["from"])
+    for sq in move["path"]:
+        click(drv, sq)
+    wait(drv, lambda: pz["solution"][0] in text(drv, "tree"))
+    old = drv.find_element(By.ID, "download-puzzle-lua").get_attribute("href")
+    drv.find_element(By.ID, "save-puzzle").click()
+    wait(drv, lambda: fresh(lambda: drv.find_element(By.ID, "download-puzzle-lua").get_attribute("href")) != old)
+    saved = download(drv, "download-puzzle-lua")
+    chk = subprocess.run([CHESKERS, "check", os.path.join(DOWNLOADS, "puzzle.lua")], capture_output=True, text=True,
+                         cwd=TMP)
+    ok(chk.returncode == 0 and "pawns_capture_backward" in saved and "1 puzzle: 1 OK" in chk.stdout,
+       "a puzzle saved under other rules holds them, and check passes it", saved + chk.stdout + chk.stderr)
+
 
 if __name__ == "__main__":
     START = subprocess.run([CHESKERS, "-e", "print(require('cheskers').START)"], capture_output=True,
