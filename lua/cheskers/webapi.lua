@@ -312,10 +312,11 @@ function Ctx:puzzle_save(req)
               moves = n, solution = type(req.moves) == "table" and #req.moves > 0 and req.moves or nil }
   -- a puzzle file's rules are a preset name or a table of options (as mine
   -- writes them), never rules text: cheskers check would take the text for a preset
-  if type(spec) == "table" and (spec.filter ~= nil or spec.result ~= nil) then
-    return nil, "rules with hooks (filter, result) cannot be written into puzzle files"
+  if spec ~= nil then
+    local rules, rerr = puzzle.file_rules(spec)
+    if not rules then return nil, "rules: " .. rerr end
+    p.rules = rules
   end
-  if spec ~= nil then p.rules = spec end
   local text = puzzle.serialize({ p })
   local back, lerr = puzzle.load_string(text, "(saved puzzle)")
   if not back then return nil, "the puzzle would not read back: " .. tostring(lerr) end
