@@ -387,6 +387,22 @@ def more(drv, url, pz, move):
         drv.close()
         drv.switch_to.window(first)
 
+    # a record exported under other rules holds them, and brings them back when imported
+    drv.find_element(By.ID, "export").click()
+    ok(wait(drv, lambda: "c3-d4" in drv.find_element(By.ID, "record").get_attribute("value")),
+       "the record is exported under the rules", drv.find_element(By.ID, "record").get_attribute("value"))
+    record = drv.find_element(By.ID, "record").get_attribute("value")
+    Select(drv.find_element(By.ID, "preset")).select_by_value("")
+    wait(drv, lambda: "capture=all" not in text(drv, "rules-shown") and text(drv, "turn") == "Black to move")
+    box = drv.find_element(By.ID, "record")
+    box.clear()
+    box.send_keys(record)
+    drv.find_element(By.ID, "import").click()
+    ok(wait(drv, lambda: text(drv, "rules-shown") == rules and piece_at(drv, "d4") == "P" and
+            text(drv, "turn") == "Black to move"),
+       "imported, it brings its rules back: the rules shown, the line played under them",
+       "%s\n%s / %s" % (record, text(drv, "rules-shown"), rules))
+
     # the tables follow the rules: the 3-piece tables were built for the server's rules
     set_fen(drv, "8/8/8/8/8/2k5/1P6/K7 w")
     ok(wait(drv, lambda: text(drv, "tb").startswith("no table covers this position (3 pieces)") and
