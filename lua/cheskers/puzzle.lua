@@ -31,6 +31,8 @@
 --       when it is set, else nil (for check --tb and mine --tb)
 --   puzzle.format_report(r)      -> text for people
 --   puzzle.serialize(list)       -> the text of a puzzle file
+--   puzzle.file_rules(rules)     -> rules as a puzzle file holds them (a
+--       preset name or a table of options), or nil, why (rules with hooks)
 --   puzzle.refute(b, move, n)    -> defence | false, nil  or  nil, length
 --
 -- The file is read as data by cheskers.sandbox.load_data (text only, an
@@ -217,6 +219,13 @@ end
 local ORDER = { "title", "author", "fen", "goal", "moves", "rules", "solution", "tags", "source", "comment" }
 
 -- The text of a puzzle file holding list (one puzzle or several).
+function puzzle.file_rules(rules)
+  if type(rules) == "table" and (rules.filter ~= nil or rules.result ~= nil) then
+    return nil, "rules with hooks (filter, result) cannot be written into puzzle files"
+  end
+  return rules
+end
+
 function puzzle.serialize(list, header)
   local out = {}
   if header then

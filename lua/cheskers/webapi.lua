@@ -188,6 +188,7 @@ function Ctx:play(req)
 end
 
 local tbmoves = require "cheskers.tbmoves"
+local puzzle = require "cheskers.puzzle"
 
 -- The tablebases' verdict on the position and on every legal move.
 function Ctx:probe(req)
@@ -202,7 +203,7 @@ function Ctx:probe(req)
       out.moves[i] = { move = e.text, value = e.value, distance = e.distance, text = tbmoves.value_text(e) }
     end
   else
-    out.text = "no table covers this position"
+    out.text = puzzle.not_covered(b, self.tb)   -- the REPL's words: why, and what to build
   end
   array(out.moves)
   return out
@@ -270,8 +271,6 @@ function Ctx:record_write(req)
   return { text = record.write(b, tags) }
 end
 
-local puzzle = require "cheskers.puzzle"
-
 local function puzzle_table(p)
   return { title = p.title, fen = p.fen, moves = p.moves, rules = p.rules and rulespec.format(p.rules) or nil,
            solution = p.solution and array(p.solution) or nil, goal = puzzle.goal_text(p), invalid = p.invalid }
@@ -311,7 +310,13 @@ function Ctx:puzzle_save(req)
   local spec = self:rules_of(req)
   local p = { title = is_text(req.title, 200) and req.title ~= "" and req.title or nil, fen = b:fen(), goal = "win",
               moves = n, solution = type(req.moves) == "table" and #req.moves > 0 and req.moves or nil }
-  if spec ~= nil then p.rules = type(spec) == "string" and spec or rulespec.format(b:rules()) end
+  -- a puzzle file's rules are a preset name or a table of options (as mine
+  -- writes them), never rules text: cheskers check would take the text for a preset
+  if spec ~= nil then
+    local rules, rerr = puzzle.file_rules(spec)
+    if not rules then return nil, "rules: " .. rerr end
+    p.rules = rules
+  end
   local text = puzzle.serialize({ p })
   local back, lerr = puzzle.load_string(text, "(saved puzzle)")
   if not back then return nil, "the puzzle would not read back: " .. tostring(lerr) end

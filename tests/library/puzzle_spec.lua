@@ -775,3 +775,21 @@ describe("the REPL's puzzle and svg commands", function()
     assert.are.equal(2, select(2, text:gsub('class="highlight"', "")))
   end)
 end)
+
+describe("puzzle.file_rules", function()
+  it("keeps a preset name or a table of options, which a file written with them loads and checks under", function()
+    assert.are.equal("golomb", puzzle.file_rules("golomb"))
+    local rules = { pawns_capture_backward = true }
+    assert.are.same(rules, puzzle.file_rules(rules))
+    local text = puzzle.serialize({ { fen = "8/8/8/8/8/2k5/1P6/K7 w", goal = "win", moves = 1,
+                                      solution = { "b2xd4" }, rules = puzzle.file_rules(rules) } })
+    local back = assert(puzzle.load_string(text, "t"))
+    assert.is_true(puzzle.check(back[1], CHECK).ok, text)
+  end)
+
+  it("refuses rules with hooks, saying why", function()
+    local r, err = puzzle.file_rules({ filter = function() return true end })
+    assert.is_nil(r)
+    assert.matches("hooks %(filter, result%) cannot be written into puzzle files", err)
+  end)
+end)

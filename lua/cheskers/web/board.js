@@ -134,8 +134,14 @@ function nextSquares() {
   return [...set];
 }
 
-async function refused(text) {
-  try { await api("play", req({ move: text })); say(""); } catch (e) { say(e.message); }
+// A move the squares clicked do not make by themselves goes to the server's
+// move reader, the REPL's: it refuses it in the REPL's words, or plays it (a
+// jump chain dragged to its last square, as the REPL takes a1xg7).
+async function byText(text) {
+  let out;
+  try { out = await api("play", req({ move: text })); } catch (e) { say(e.message); return; }
+  say("");
+  play(out.played);
 }
 
 function clickSquare(name) {
@@ -144,11 +150,11 @@ function clickSquare(name) {
   const piece = pieceOn(name);
   if (!S.sel) {
     if (!piece) return;
-    if (!mine(piece)) { refused(name + "-" + name); return; }
+    if (!mine(piece)) { byText(name + "-" + name); return; }
     S.sel = { from: name, steps: [] };
     if (candidates().length === 0) {
       S.sel = null;
-      refused(name + "-" + name);
+      byText(name + "-" + name);
       return;
     }
     say("");
@@ -166,7 +172,7 @@ function clickSquare(name) {
     const text = s.from + (k ? "x" + s.steps.join("x") + "x" : "-") + name;
     S.sel = null;
     draw();
-    refused(text);
+    byText(text);
     return;
   }
   s.steps.push(name);
@@ -469,7 +475,9 @@ async function savePuzzle() {
     const out = await api("puzzle/save", { rules: S.rules, fen: S.fen || (await api("position", { rules: S.rules })).fen,
       moves: line(), n: +$("save-n").value, title: $("save-title").value });
     download("puzzle.lua", out.text, "text/plain");
-    $("export-out").textContent = out.text;
+    const pre = document.createElement("pre");   // shown under its link, which stays
+    pre.textContent = out.text;
+    $("export-out").appendChild(pre);
   } catch (e) { say(e.message); }
 }
 
@@ -516,6 +524,9 @@ function writeLink(show) {
 function readLink() {
   const h = new URLSearchParams(location.hash.slice(1));
   resetTree(h.get("fen") || "", h.get("rules") || "", (h.get("line") || "").split(" ").filter((x) => x));
+  // the rules' boxes show the rules restored, to be edited from there
+  $("rules").value = S.rules;
+  $("preset").value = [...$("preset").options].some((o) => o.value === S.rules) ? S.rules : "";
 }
 
 // ---- wiring -------------------------------------------------------------------------------------

@@ -95,9 +95,8 @@ local function puzzle_rules(text)
   if text == nil then return nil end
   local rules, err = require("cheskers.rulearg").parse(text)
   if rules == nil then error("--rules: " .. err, 0) end
-  if type(rules) == "table" and (rules.filter ~= nil or rules.result ~= nil) then
-    error("--rules: rules with hooks (filter, result) cannot be written into puzzle files", 0)
-  end
+  local ok, ferr = require("cheskers.puzzle").file_rules(rules)
+  if not ok then error("--rules: " .. ferr, 0) end
   return rules
 end
 
