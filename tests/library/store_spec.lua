@@ -352,6 +352,29 @@ describe("locks of processes that are gone", function()
   end)
 end)
 
+describe("a lock being taken", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() rmdir(dir) end)
+
+  -- A run that finds a lock folder its taker has not yet written its owner
+  -- into waits (it took the lock too: two shards fitted one weights file);
+  -- only a folder left so for longer than store's grace is taken over.
+  it("a fresh lock folder without its owner is in use; one left so for long is taken over", function()
+    local path = dir .. "/w.lua"
+    store.mkdir(path .. ".lock")
+    local ok, err = pcall(store.lock, path)
+    assert.is_false(ok)
+    assert.equal("locked", require("cheskers").error_code(err))
+    assert.truthy(tostring(err):find("in use by another run (?)", 1, true), tostring(err))
+    local lfs = require "lfs"
+    local old = os.time() - 60
+    assert(lfs.touch(path .. ".lock", old, old))
+    store.unlock(store.lock(path))
+    assert.is_nil(lfs.attributes(path .. ".lock"))
+  end)
+end)
+
 describe("whole files", function()
   local dir
   before_each(function() dir = tmpdir() end)

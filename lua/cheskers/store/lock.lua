@@ -41,8 +41,8 @@ end
 
 -- The owner file: "pid@host", the Slurm job id and restart count (or nil).
 local function read_owner(lock)
-  local text = userfiles.head(lock .. "/owner", "lock")
-  if not text then return nil end
+  local text, _, reason = userfiles.head(lock .. "/owner", "lock")
+  if not text then return reason == "missing" and "" or nil end   -- "": not written yet; nil: not a file
   return text:match("^([^\n]*)"), text:match("\nslurm_job=(%d+)"), text:match("\nslurm_restart=(%d+)")
 end
 
@@ -74,11 +74,23 @@ function M.process_alive(pid)
   return state ~= "Z" and state ~= "X"
 end
 
+-- A lock folder without its owner's line is being taken: its taker writes
+-- the line just after making the folder. Only when the folder is older than
+-- this many seconds was its taker killed in between.
+M.UNWRITTEN_GRACE = 10
+
 -- Whether the owner of a lock is gone: a dead process of this machine, a
 -- Slurm job no longer running or an earlier run of this very job (requeued:
--- another restart count), or no owner written at all.
-local function owner_dead(owner, job, restart, me)
+-- another restart count), or no owner written for M.UNWRITTEN_GRACE
+-- seconds (before, a run that found the folder between its taker's mkdir
+-- and its write took the lock too: two shards fitted one weights file), or
+-- an owner that is not a file (a FIFO planted there: never waited on).
+local function owner_dead(lock, owner, job, restart, me)
   if not owner then return true end
+  if owner == "" then
+    local made = lfs.attributes(lock, "modification")
+    return made == nil or os.time() - made > M.UNWRITTEN_GRACE
+  end
   local pid, host = owner:match("^(%d+)@(.*)$")
   if pid and host == me:match("@(.*)$") then return not M.process_alive(pid) end
   if job == nil then return false end
@@ -100,10 +112,10 @@ function M.lock(path, steal)
       return lock
     end
     local owner, job, restart = read_owner(lock)
-    if not steal and not owner_dead(owner, job, restart, me) then
+    if not steal and not owner_dead(lock, owner, job, restart, me) then
       cheskers.raise("locked", "%s is in use by another run (%s%s); if no such run is alive, use --steal-lock "
         .. "or remove %s",
-             path, owner or "?", job and ", Slurm job " .. job or "", lock)
+             path, owner ~= "" and owner or "?", job and ", Slurm job " .. job or "", lock)
     end
     M.unlock(lock)
   end
