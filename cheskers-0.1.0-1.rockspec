@@ -27,9 +27,9 @@ helpers for game records, puzzles, matches and rule experiments.]],
 }
 -- every Lua module the code requires (Debian: lua-argparse, lua-cjson,
 -- lua-dkjson, lua-filesystem; make deps installs them). cheskers serve also
--- needs lua-http (Debian's, from make deps; the rock "http") and its page's
--- files lua/cheskers/web/, which make install installs: not a dependency
--- here, since the library works without them (serve says what is missing)
+-- needs lua-http (Debian's, from make deps; the rock "http"): not a
+-- dependency here, since the library works without it (serve says what is
+-- missing). Its page's files lua/cheskers/web/ are build.install.lua below.
 dependencies = {
    "lua >= 5.4, < 5.5",
    "argparse",
@@ -103,6 +103,17 @@ build = {
       ["cheskers.webapi"] = "lua/cheskers/webapi.lua",
       ["cheskers.worker"] = "lua/cheskers/worker.lua",
       ["cheskers.server"] = "lua/cheskers/server.lua",
+   },
+   -- the board's page, installed beside cheskers/server.lua as
+   -- cheskers/web/board.* (a dotted key names the folder: "cheskers.web.X"
+   -- lands in cheskers/web/ under the file's own name), where
+   -- server.web_dir() looks, as after make install
+   install = {
+      lua = {
+         ["cheskers.web.board_css"] = "lua/cheskers/web/board.css",
+         ["cheskers.web.board_html"] = "lua/cheskers/web/board.html",
+         ["cheskers.web.board_js"] = "lua/cheskers/web/board.js",
+      },
    },
    copy_directories = { "docs" },
 }

@@ -67,6 +67,26 @@ function server.web_dir()
   return here .. "/web"
 end
 
+-- The browser opener: the first of OPENERS found on $PATH (xdg-open on a
+-- desktop, sensible-browser on Debian), started in the background with the
+-- address. Returns its name, or nil and a line saying none was found.
+server.OPENERS = { "xdg-open", "sensible-browser" }
+function server.open_browser(url)
+  local files = require "cheskers.files"
+  for _, name in ipairs(server.OPENERS) do
+    for dir in (os.getenv("PATH") or ""):gmatch("[^:]+") do
+      local path = files.join(dir, name)
+      if require("lfs").attributes(path, "mode") == "file" then
+        local function quote(text) return "'" .. text:gsub("'", "'\\''") .. "'" end
+        os.execute(quote(path) .. " " .. quote(url) .. " >/dev/null 2>&1 </dev/null &")
+        return name
+      end
+    end
+  end
+  return nil, "no browser opener found (" .. table.concat(server.OPENERS, ", ")
+    .. " on PATH): open the address above in a browser"
+end
+
 local function random_token()
   local rand = require "openssl.rand"
   return (rand.bytes(16):gsub(".", function(c) return string.format("%02x", c:byte()) end))

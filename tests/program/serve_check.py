@@ -4,10 +4,11 @@
 puzzles, the WebSocket of a page) and every point of "safe by default":
 the token, Host and Origin, body size, malformed JSON, a slow client,
 a thousand sockets, one analysis per page, a search stopped when its
-socket closes, and a clean stop on SIGINT. Run by tests/program/serve_test.sh.
+socket closes, a clean stop on SIGINT, and --open (a stand-in browser
+opener on PATH; none at all). Run by tests/program/serve_test.sh.
 Figures compared are the rules' own (the start has 9 legal moves, tests/
 perft_spec.lua), not the program's output."""
-import base64, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time
+import base64, json, os, re, signal, socket, struct, subprocess, sys, tempfile, threading, time
 import urllib.request, urllib.error
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -30,11 +31,11 @@ def ok(cond, name, diag=""):
     sys.stdout.flush()
 
 
-def start(*args):
+def start(*args, env=None):
     global ERR
     ERR = os.path.join(TMP, "serve.err")
     p = subprocess.Popen([CHESKERS, "serve", "--port", "0"] + list(args), stdout=subprocess.PIPE,
-                         stderr=open(ERR, "w"), text=True, cwd=TMP)
+                         stderr=open(ERR, "w"), text=True, cwd=TMP, env=env)
     lines = []
     while True:
         line = p.stdout.readline()
@@ -146,6 +147,7 @@ def main():
     try:
         run(p, base, token, banner)
         capped()
+        opened()
     except Exception:
         print("# server's stderr: " + open(ERR).read()[-3000:].replace("\n", "\n# "))
         raise
@@ -412,6 +414,62 @@ def capped():
         ok(m.get("type") == "info" and m.get("id") == 2, "and runs when one ends", m)
         a.close()
         b.close()
+    finally:
+        p.kill()
+        p.wait()
+
+
+def open_line(p, seconds=60):
+    """The server's line of output about --open, or "" when none comes within
+    seconds."""
+    got = []
+
+    def read():
+        for line in p.stdout:
+            if "--open" in line:
+                got.append(line)
+                return
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(seconds)
+    return got[0] if got else ""
+
+
+def opened():
+    """--open: the address goes to the browser opener (a stand-in xdg-open on
+    PATH records what it was given); with no opener, one line says so and the
+    server keeps running."""
+    bindir = os.path.join(TMP, "opener")
+    os.makedirs(bindir)
+    got = os.path.join(TMP, "opened.txt")
+    stub = os.path.join(bindir, "xdg-open")
+    with open(stub, "w") as f:
+        f.write('#!/bin/sh\nprintf "%%s\\n" "$#" "$@" >"%s.part" && mv "%s.part" "%s"\n' % (got, got, got))
+    os.chmod(stub, 0o755)
+    p, base, token, _ = start("--open", env=dict(os.environ, PATH=bindir + ":" + os.environ.get("PATH", "")))
+    try:
+        line = open_line(p)
+        for _ in range(600):   # the opener runs in the background
+            if os.path.exists(got):
+                break
+            time.sleep(0.1)
+        argv = open(got).read().splitlines() if os.path.exists(got) else []
+        ok(argv == ["1", base + "/?token=" + token] and base.startswith("http://127.0.0.1:") and len(token) == 32,
+           "--open gives the opener one argument: the address, with the loopback host and the token",
+           "%s %s %s" % (argv, base, token))
+        ok("opened with xdg-open" in line, "and says which opener it used", line)
+    finally:
+        p.kill()
+        p.wait()
+    nobin = os.path.join(TMP, "nobin")
+    os.makedirs(nobin)
+    p, base, token, _ = start("--open", env=dict(os.environ, PATH=nobin))
+    try:
+        line = open_line(p)
+        ok(re.match(r"cheskers serve: --open: no browser opener found \(xdg-open.*\): open the address", line),
+           "--open with no opener on PATH says so in one line", line)
+        st, _ = request(base, "/api/info", token=token)
+        ok(st == 200 and p.poll() is None, "and the server keeps running", "%s %s" % (st, p.poll()))
     finally:
         p.kill()
         p.wait()

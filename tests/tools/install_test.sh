@@ -2,8 +2,9 @@
 # tests/tools/install_test.sh - make install into a temporary DESTDIR (TAP): the
 # files land where PREFIX says, the stock lua5.4 finds the installed module
 # and its Lua submodules (LUA_CPATH/LUA_PATH pointing into DESTDIR), the
-# installed program runs (version, help, -e, a subcommand), the man page is
-# there, and make uninstall removes it all again. Run from the repository
+# installed program runs (version, help, -e, a subcommand) and serves the
+# board's page (cheskers serve), the man page is there, and make uninstall
+# removes it all again. Run from the repository
 # root after make (make install-test); uses the built ./cheskers and
 # ./cheskers.so. CHESKERS_SKIP_INSTALL_TEST=1 skips it (the sanitizer and
 # valgrind runs set it: make install-test runs it on its own).
@@ -18,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . tests/tap.sh
 
 # the luarocks check runs only under make install-test (CHESKERS_INSTALL_STRICT=1)
-if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..16"; else echo "1..15"; fi
+if [ "${CHESKERS_INSTALL_STRICT:-0}" = 1 ]; then echo "1..18"; else echo "1..16"; fi
 if [ ! -x ./cheskers ] || [ ! -f ./cheskers.so ]; then
   echo "Bail out! ./cheskers and ./cheskers.so are not built (run make)"
   exit 1
@@ -76,13 +77,45 @@ esac
 succeeds "the installed program runs Lua (-e)" sh -c "cd '$tmp' && '$root/bin/cheskers' -e 'local c = require \"cheskers\" assert(c.new():perft(3) == 652)'"
 succeeds "the installed program runs a subcommand (rules diff)" sh -c "cd '$tmp' && '$root/bin/cheskers' rules diff golomb 'majority=false' >/dev/null"
 
+# serves_page DESCRIPTION WEBDIR COMMAND...: COMMAND (run in the background
+# from $tmp) prints the address of a server with its token; the page's three
+# files come back from it as they are in the source tree, except board.css,
+# which gets a marker in WEBDIR first: the page comes from the installed
+# files, not from the source tree
+serves_page() {
+  _d=$1 _web=$2; shift 2
+  printf '/* installed copy */\n' >>"$_web/board.css"
+  (cd "$tmp" && exec "$@") >"$tmp/serve.out" 2>&1 &
+  _pid=$! _i=0 _url=
+  while [ $_i -lt 600 ] && kill -0 $_pid 2>/dev/null; do   # up to a minute
+    _url=$(grep -o 'http://[^ ]*token=[0-9a-f]*' "$tmp/serve.out" | head -n 1)
+    [ -n "$_url" ] && break
+    sleep 0.1; _i=$((_i + 1))
+  done
+  _why=
+  if [ -z "$_url" ]; then _why="no address: $(head -c 2000 "$tmp/serve.out")"
+  else
+    for _f in board.html board.js board.css; do
+      _path=/$_f; [ $_f = board.html ] && _path=/
+      curl -s -o "$tmp/got.$_f" -H "X-Cheskers-Token: ${_url#*token=}" "${_url%/?token=*}$_path"
+    done
+    cmp -s "$tmp/got.board.html" lua/cheskers/web/board.html || _why="$_why / is not board.html;"
+    cmp -s "$tmp/got.board.js" lua/cheskers/web/board.js || _why="$_why /board.js is not board.js;"
+    grep -q 'installed copy' "$tmp/got.board.css" || _why="$_why /board.css is not the installed one;"
+  fi
+  kill $_pid 2>/dev/null; wait $_pid 2>/dev/null
+  if [ -z "$_why" ]; then ok "$_d"; else not_ok "$_d" "$_why" "$(head -c 1000 "$tmp/serve.out")"; fi
+}
+serves_page "the installed program serves the board's page (cheskers serve)" "$lmod/cheskers/web" \
+  "$root/bin/cheskers" serve --port 0
+
 # the stock bots (scripts/bots/, installed to PREFIX/share/cheskers/bots)
 # are found by the installed program
 succeeds "the installed program finds the stock bots (match random greedy)" \
   sh -c "cd '$tmp' && '$root/bin/cheskers' match random greedy --games 2 --quiet >/dev/null"
 
 # the rockspec names every source file of the library (core/, lua/: the
-# program's repl/ is the Makefile's), and (make install-test,
+# program's repl/ is the Makefile's; the page's files lua/cheskers/web/*), and (make install-test,
 # luarocks installed) builds a module the stock lua5.4 loads (its Lua
 # dependencies come from Debian's packages: --deps-mode=none, no download)
 spec=$(ls cheskers-*.rockspec 2>/dev/null | head -n 1)
@@ -105,6 +138,20 @@ for f in p:lines() do
   listed[f] = nil
 end
 p:close()
+-- the page's files: build.install.lua, each under cheskers/web/ (a key
+-- "cheskers.web.X"; the file keeps its name)
+local page = {}
+for key, path in pairs(env.build.install and env.build.install.lua or {}) do
+  if key:match("^cheskers%.web%.[^.]+$") then page[path] = true
+  else missing[#missing + 1] = path .. " (as " .. key .. ": not cheskers.web.X)" end
+end
+p = io.popen("ls lua/cheskers/web/* 2>/dev/null")
+for f in p:lines() do
+  if not page[f] then missing[#missing + 1] = f .. " (not in build.install.lua)" end
+  page[f] = nil
+end
+p:close()
+for f in pairs(page) do missing[#missing + 1] = f .. " (listed, not in the tree)" end
 for f in pairs(listed) do missing[#missing + 1] = f .. " (listed, not in the tree)" end
 table.sort(missing)
 io.write(table.concat(missing, " "))
@@ -133,6 +180,20 @@ else
   else
     not_ok "luarocks make --local builds a module lua5.4 loads" "$(tail -n 15 "$tmp/rock.out")"
   fi
+  # the rock has no program: a server of its modules, started by lua5.4
+  rock=$tmp/rock/home/.luarocks
+  cat >"$tmp/rock/serve.lua" <<'LUA'
+local server = require "cheskers.server"
+assert(server.load_http())
+assert(server.web_dir():find("/.luarocks/", 1, true), server.web_dir())
+local srv = server.new { api = require("cheskers.webapi").new {}, port = 0 }
+io.stdout:write("Open ", assert(srv:listen()), "\n")
+io.stdout:flush()
+srv:loop()
+LUA
+  serves_page "the module luarocks installed serves the board's page" "$rock/share/lua/5.4/cheskers/web" \
+    env LUA_CPATH="$rock/lib/lua/5.4/?.so;;" \
+    LUA_PATH="$rock/share/lua/5.4/?.lua;$rock/share/lua/5.4/?/init.lua;;" lua5.4 "$tmp/rock/serve.lua"
 fi
 
 # the program copied away from its source tree, not installed: one line

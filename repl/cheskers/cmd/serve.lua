@@ -16,7 +16,8 @@ Ctrl-C (or SIGTERM), then stops every search and closes its sockets.
   --host ADDR       the address to listen on (default 127.0.0.1: this
                     machine only). Another address lets other machines
                     reach the board: anyone with the token drives the engine
-  --open            open the address in the browser (xdg-open), when there is one
+  --open            open the address in the browser (xdg-open or
+                    sensible-browser), when there is one
   --tb DIR          endgame tablebases: verdicts of every move, exact scores
                     (default: $CHESKERS_TB when set)
   --rules SPEC      the rules of a new board (as for cheskers rules; the page
@@ -105,7 +106,9 @@ local function run(args)
   io.stdout:write("Ctrl-C stops the server.\n")
   io.stdout:flush()
   if opts.open then
-    os.execute("xdg-open '" .. url .. "' >/dev/null 2>&1 &")
+    local opener, oerr = server.open_browser(url)
+    io.stdout:write("cheskers serve: --open: ", opener and ("opened with " .. opener) or oerr, "\n")
+    io.stdout:flush()
   end
   srv:loop()
   io.stdout:write("cheskers serve: stopped\n")
