@@ -179,6 +179,23 @@ if grep -q "^task 1 127$" "$FAKE_SBATCH_LOG" && grep -q "^shard 1/1: could not s
 else
   not_ok "experiment.sbatch: a task that cannot start its program fails and its log says so" "$(cat "$FAKE_SBATCH_LOG" "$tmp/enop"/slurm-*.log)"
 fi
+# design mode: its own words for its arguments, nothing submitted
+: >"$FAKE_SBATCH_LOG"
+"$EXP" design "$expfile" 0 2 "$tmp/dbad" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^experiment.sbatch: BUDGET must be a positive whole number, not '0'$" "$tmp/out" &&
+   [ ! -s "$FAKE_SBATCH_LOG" ] && [ ! -e "$tmp/dbad" ]; then
+  ok "experiment.sbatch design: a budget of 0 is refused as BUDGET, nothing submitted"
+else
+  not_ok "experiment.sbatch design: a budget of 0 is refused as BUDGET, nothing submitted" "status $rc" "$(cat "$tmp/out")"
+fi
+"$EXP" design "$tmp/nosuch.lua" 10 2 "$tmp/dbad" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^experiment.sbatch: no design file '$tmp/nosuch.lua'$" "$tmp/out" && [ ! -e "$tmp/dbad" ]; then
+  ok "experiment.sbatch design: a missing design file is named, nothing submitted"
+else
+  not_ok "experiment.sbatch design: a missing design file is named, nothing submitted" "status $rc" "$(cat "$tmp/out")"
+fi
 FAKE_SBATCH_FAIL=1 "$EXP" "$expfile" 2 1 "$tmp/efail" >"$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "^experiment.sbatch: sbatch failed" "$tmp/out"; then ok "experiment.sbatch: sbatch failing: status 2, said so"
