@@ -4,7 +4,7 @@
 # with real GNU parallel) and the Slurm recipes (scripts/slurm/*.sbatch,
 # against a stand-in sbatch on PATH that runs each array task at once, as
 # Slurm would: SLURM_JOB_ID, SLURM_ARRAY_TASK_ID, ENVIRONMENT=BATCH, the
-# --chdir folder and the --output log with %A and %a expanded). Folder names
+# --chdir folder and the --output log with %A, %a and %% expanded). Folder names
 # with braces, percent signs, spaces, quotes and line ends either work (the
 # files land in that folder and nowhere else) or, where Slurm cannot take
 # them, are refused in one line with nothing submitted. A task that cannot
@@ -87,7 +87,7 @@ if [ -n "${FAKE_SBATCH_NOID:-}" ]; then echo "sbatch: something odd"; exit 0; fi
 first=${array%%-*} last=${array##*-}
 i=$first
 while [ "$i" -le "$last" ]; do
-  o=$(printf '%s' "$output" | sed "s/%A/$job/g; s/%a/$i/g")
+  o=$(printf '%s' "$output" | sed "s/%%/@PCT@/g; s/%A/$job/g; s/%a/$i/g; s/@PCT@/%/g")
   (cd "$chdir" && CHESKERS=${FAKE_TASK_CHESKERS:-${CHESKERS:-}} SLURM_JOB_ID=$job SLURM_ARRAY_TASK_ID=$i \
     ENVIRONMENT=BATCH sh "$script" "$@" >"$o" 2>&1)
   echo "task $i $?" >>"$log"
@@ -103,7 +103,7 @@ TB=$ROOT/scripts/slurm/tb.sbatch
 EXP=$ROOT/scripts/slurm/experiment.sbatch
 
 mkdir "$tmp/slurm"
-odd="a {} it's \"q\" \$HOME"
+odd="a {} it's \"q\" \$HOME 100%j"
 : >"$FAKE_SBATCH_LOG"
 (cd "$tmp/slurm" && "$TB" 3 "$odd") >"$tmp/out" 2>&1
 rc=$?
@@ -126,15 +126,14 @@ refused() {
   (cd "$tmp/r" && "$recipe" "$@") >"$tmp/out" 2>&1
   rc=$?
   if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
-     grep -q "has a character Slurm cannot take in a log path (a percent sign, a backslash or a line end)" "$tmp/out" &&
+     grep -q "has a character Slurm cannot take in a log path (a backslash or a line end)" "$tmp/out" &&
      [ ! -s "$FAKE_SBATCH_LOG" ] && [ -z "$(ls -A "$tmp/r")" ]; then
     ok "$d"
   else
     not_ok "$d" "status $rc" "$(cat "$tmp/out")" "sbatch: $(cat "$FAKE_SBATCH_LOG")" "$(ls -A "$tmp/r")"
   fi
 }
-refused "$TB" "tb.sbatch: a folder with %j is refused in one line, nothing submitted" 3 'runs%j'
-refused "$TB" "tb.sbatch: a folder with a backslash is refused" 3 'a\b'
+refused "$TB" "tb.sbatch: a folder with a backslash is refused in one line, nothing submitted" 3 'a\b'
 refused "$TB" "tb.sbatch: a folder with a line end is refused" 3 "a${nl}b"
 
 : >"$FAKE_SBATCH_LOG"
@@ -162,16 +161,16 @@ return { name = "tiny", games = 2, seed = 1, max_plies = 6, bots = "builtin-rand
   variants = { { name = "a" } }, measures = { "result" } }
 EOF2
 : >"$FAKE_SBATCH_LOG"
-(cd "$tmp/e" && "$EXP" "$expfile" 2 2 "out {} it's \"q\"") >"$tmp/out" 2>&1
+(cd "$tmp/e" && "$EXP" "$expfile" 2 2 "out {} it's \"q\" %j") >"$tmp/out" 2>&1
 rc=$?
-shards=$(ls "$tmp/e/out {} it's \"q\""/*.jsonl 2>/dev/null | wc -l)
-if [ $rc -eq 0 ] && [ "$shards" -eq 2 ] && ! grep -q "^task [0-9]* [1-9]" "$FAKE_SBATCH_LOG"; then
-  ok "experiment.sbatch with odd file and folder names: both shards played into that folder"
+shards=$(ls "$tmp/e/out {} it's \"q\" %j"/*.jsonl 2>/dev/null | wc -l)
+if [ $rc -eq 0 ] && [ "$shards" -eq 2 ] && [ "$(ls "$tmp/e/out {} it's \"q\" %j"/slurm-*_*.log 2>/dev/null | wc -l)" -eq 2 ] && ! grep -q "^task [0-9]* [1-9]" "$FAKE_SBATCH_LOG"; then
+  ok "experiment.sbatch with odd file and folder names: both shards played, their logs in that folder"
 else
   not_ok "experiment.sbatch with odd file and folder names: both shards played" "status $rc, $shards shards" \
-    "$(cat "$tmp/out" "$FAKE_SBATCH_LOG" "$tmp/e/out {} it's \"q\""/*.log 2>/dev/null)"
+    "$(cat "$tmp/out" "$FAKE_SBATCH_LOG" "$tmp/e/out {} it's \"q\" %j"/*.log 2>/dev/null)"
 fi
-refused "$EXP" "experiment.sbatch: OUT with %j is refused in one line, nothing submitted" "$expfile" 2 2 'o%j'
+refused "$EXP" "experiment.sbatch: OUT with a backslash is refused in one line, nothing submitted" "$expfile" 2 2 'o\p'
 refused "$EXP" "experiment.sbatch: OUT with a line end is refused" "$expfile" 2 2 "o${nl}p"
 : >"$FAKE_SBATCH_LOG"
 FAKE_TASK_CHESKERS=$tmp/noprog "$EXP" "$expfile" 2 1 "$tmp/enop" >"$tmp/out" 2>&1
@@ -179,6 +178,23 @@ if grep -q "^task 1 127$" "$FAKE_SBATCH_LOG" && grep -q "^shard 1/1: could not s
   ok "experiment.sbatch: a task that cannot start its program fails (127) and its log says so"
 else
   not_ok "experiment.sbatch: a task that cannot start its program fails and its log says so" "$(cat "$FAKE_SBATCH_LOG" "$tmp/enop"/slurm-*.log)"
+fi
+# design mode: its own words for its arguments, nothing submitted
+: >"$FAKE_SBATCH_LOG"
+"$EXP" design "$expfile" 0 2 "$tmp/dbad" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^experiment.sbatch: BUDGET must be a positive whole number, not '0'$" "$tmp/out" &&
+   [ ! -s "$FAKE_SBATCH_LOG" ] && [ ! -e "$tmp/dbad" ]; then
+  ok "experiment.sbatch design: a budget of 0 is refused as BUDGET, nothing submitted"
+else
+  not_ok "experiment.sbatch design: a budget of 0 is refused as BUDGET, nothing submitted" "status $rc" "$(cat "$tmp/out")"
+fi
+"$EXP" design "$tmp/nosuch.lua" 10 2 "$tmp/dbad" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^experiment.sbatch: no design file '$tmp/nosuch.lua'$" "$tmp/out" && [ ! -e "$tmp/dbad" ]; then
+  ok "experiment.sbatch design: a missing design file is named, nothing submitted"
+else
+  not_ok "experiment.sbatch design: a missing design file is named, nothing submitted" "status $rc" "$(cat "$tmp/out")"
 fi
 FAKE_SBATCH_FAIL=1 "$EXP" "$expfile" 2 1 "$tmp/efail" >"$tmp/out" 2>&1
 rc=$?

@@ -7,9 +7,14 @@
 # repository (the committed tree), built with make and with no runs/ folder:
 #   - submits the recipe from the repository root, waits for the array, and
 #     checks that the merged report equals the report of an unsplit run;
-#   - submits it again (one task at a time), cancels a task midway through
+#   - submits it with an experiment file and OUT whose names hold braces,
+#     quotes, spaces, a dollar sign and %j, and checks the same;
+#   - submits a design search as an array of 2 and checks that it reaches
+#     the decisions of one process;
+#   - submits the recipe again (one task at a time), cancels a task midway through
 #     its shard, resubmits that task alone, and checks the report again;
-#   - checks that bad arguments are refused before anything is submitted;
+#   - checks that bad arguments (OUT with a backslash among them) are
+#     refused before anything is submitted;
 #   - submits the tablebase recipe (scripts/slurm/tb.sbatch: an array per
 #     level, each after the one before) for 4 pieces and checks that its
 #     files equal a single-process build's byte for byte.
@@ -278,6 +283,31 @@ else
     "$(diff "$tmp/whole.txt" "$tmp/elsewhere.txt" | head -n 20)"
 fi
 
+# ---- 1b'. odd file and folder names reach the real Slurm's tasks intact ---------------
+
+# (braces, quotes, spaces, a dollar sign, %j: through the environment, never
+# a text Slurm or a shell expands, and the log path with %% for each %;
+# tests/tools/recipes_test.sh covers more names against a stand-in sbatch)
+oddexp="$tmp/it's {} \"x\"/maj game's.lua"
+oddout="$tmp/out {} it's \"q\" \$HOME 100%j"
+mkdir -p "$(dirname "$oddexp")" && cp "$EXP" "$oddexp"
+job=$(submit "$tmp/submit1d.out" "$oddexp" 4 2 "$oddout")
+if [ -n "$job" ] && wait_until 120 job_done "$job" &&
+   [ "$(task_states "$job" | tr '\n' ' ')" = "1 COMPLETED 2 COMPLETED " ] &&
+   [ "$(ls "$oddout"/slurm-"${job}"_*.log 2>/dev/null | wc -l)" -eq 2 ]; then
+  ok "an experiment file and OUT with braces, quotes, spaces, \$ and %j: both tasks complete, their logs in OUT"
+else
+  not_ok "an experiment file and OUT with braces, quotes, spaces, \$ and %j: both tasks complete, their logs in OUT" \
+    "$(cat "$tmp/submit1d.out")" "task states: $(task_states "$job" | tr '\n' ' ')" \
+    "$(ls -A "$tmp" "$oddout" 2>&1 | tr '\n' ' ')" "$(cat "$oddout"/*.log 2>/dev/null)"
+fi
+report "$oddout" >"$tmp/odd.txt"
+if cmp -s "$tmp/whole.txt" "$tmp/odd.txt"; then
+  ok "and its merged report equals the unsplit run's"
+else
+  not_ok "and its merged report equals the unsplit run's" "$(diff "$tmp/whole.txt" "$tmp/odd.txt" | head -n 20)"
+fi
+
 # ---- 1c. a design search as an array: the shards wait for each other each round -------
 
 # (cheskers design; the decisions: the report's lines of candidates and verdicts)
@@ -383,7 +413,8 @@ refused "no arguments: the usage" "usage: $SCRIPT EXPERIMENT GAMES SHARDS OUT"
 refused "GAMES must be a number" "GAMES must be a positive whole number, not 'many'" $EXP many 4 runs/x
 refused "SHARDS must be positive" "SHARDS must be a positive whole number, not '0'" $EXP 4 0 runs/x
 refused "a missing experiment file is named" "no experiment file 'nosuch.lua'" nosuch.lua 4 4 runs/x
-if [ ! -e runs/x ]; then ok "and no folder was created for them"
+refused "OUT with a backslash is refused" "has a character Slurm cannot take in a log path" $EXP 4 4 'runs/x\y'
+if [ ! -e runs/x ] && [ ! -e 'runs/x\y' ]; then ok "and no folder was created for them"
 else not_ok "and no folder was created for them"; fi
 
 # ---- 4. the tablebase recipe: one array per level, byte for byte one process's ---------
