@@ -96,7 +96,10 @@ local function fresh_dir()
   return d
 end
 
-local ENV = "env -u CHESKERS_TB PATH=" .. sh_quote(ROOT) .. ":\"$PATH\" CHESKERS_ROOT=" .. sh_quote(ROOT)
+-- (-u LD_PRELOAD: under make sanitize the lua5.4 running this file preloads
+-- the sanitizer's runtime, which the examples' own programs (curl) must not
+-- get: curl hung on it; ./cheskers is built with the sanitizer itself)
+local ENV = "env -u CHESKERS_TB -u LD_PRELOAD PATH=" .. sh_quote(ROOT) .. ":\"$PATH\" CHESKERS_ROOT=" .. sh_quote(ROOT)
   .. " HOME=\"$D\" CHESKERS_HISTORY=/dev/null CHESKERS_RC=/dev/null NO_COLOR=1 "
 
 -- runs script in the block's folder: its standard output, then its standard
