@@ -335,7 +335,7 @@ int chk_tb_move_values(chk_tb *tb, chk_pos *p, chk_move *moves, int *values, int
 }
 
 /* Orders move values for the mover: a bigger key is a better move. */
-static long move_key(int value, int dist)
+static long tb_move_rank(int value, int dist)
 {
     if (value == CHK_TB_WIN)
         return 2000 - dist;
@@ -362,8 +362,8 @@ int chk_tb_best_move(chk_tb *tb, chk_pos *p, chk_move *best, int *value, int *di
             pick = -1;
             break;
         }
-        if (pick < 0 || move_key(mv->values[i], mv->dists[i]) >
-                            move_key(mv->values[pick], mv->dists[pick]))
+        if (pick < 0 || tb_move_rank(mv->values[i], mv->dists[i]) >
+                            tb_move_rank(mv->values[pick], mv->dists[pick]))
             pick = i;
     }
     if (pick >= 0) {
